@@ -1,0 +1,21 @@
+package dev.gslb.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code gslb} command. */
+@Command(name = "gslb", mixinStandardHelpOptions = true, version = "gslb 0.1.0",
+        description = "Authoritative GSLB / smart-DNS server.",
+        subcommands = {ServeCommand.class, ZoneCommand.class, CommandLine.HelpCommand.class})
+public final class Gslb {
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Gslb()).execute(args));
+    }
+
+    /** The installation folder: set by the ./gslb wrapper, else the working directory. */
+    static Path home() {
+        String home = System.getProperty("gslb.home");
+        return Path.of(home == null ? "." : home).toAbsolutePath().normalize();
+    }
+}

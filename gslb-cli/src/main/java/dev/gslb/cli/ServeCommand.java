@@ -1,0 +1,70 @@
+package dev.gslb.cli;
+
+import dev.gslb.cli.config.ConfigException;
+import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.cli.config.ListenAddress;
+import dev.gslb.dns.server.ListenerSettings;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", description = "Run the DNS server (embedded default config unless --config is given).")
+final class ServeCommand implements Callable<Integer> {
+    private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+    @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration of a real deployment.")
+    Path config;
+
+    @Option(names = "--listen", paramLabel = "ADDR", description = "DNS listen address (repeatable); replaces dns.listen.")
+    List<String> listen;
+
+    @Option(names = "--admin", paramLabel = "ADDR", description = "Admin API address; replaces admin.listen.")
+    String adminListen;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Event loops (0 = one per core); replaces dns.threads.")
+    Integer threads;
+
+    @Override
+    public Integer call() throws Exception {
+        GslbConfig cfg;
+        try {
+            cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
+            cfg = withOverrides(cfg);
+        } catch (ConfigException | IllegalArgumentException e) {
+            System.err.println("gslb: " + e.getMessage());
+            return 2;
+        }
+        GslbServer server = new GslbServer(cfg);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            log.info("shutting down");
+            server.close();
+            stopped.countDown();
+        }));
+        server.start();
+        log.info("serving {} zone(s), {} wide IP(s) as instance {} in data center {}",
+                cfg.authority().zones().all().size(), cfg.authority().wideIps().size(),
+                cfg.instance().name(), cfg.instance().dataCenter());
+        stopped.await();
+        return 0;
+    }
+
+    private GslbConfig withOverrides(GslbConfig c) {
+        ListenerSettings dns = c.dns();
+        if (listen != null || threads != null) {
+            List<InetSocketAddress> addresses = listen == null ? dns.addresses()
+                    : listen.stream().map(a -> ListenAddress.parse(a, 53)).toList();
+            dns = new ListenerSettings(addresses, threads == null ? dns.threads() : threads, dns.tcpIdle(),
+                    dns.tcpMaxConnections());
+        }
+        InetSocketAddress admin = adminListen == null ? c.admin() : ListenAddress.parse(adminListen, 8053);
+        return new GslbConfig(c.instance(), dns, c.ednsUdpSize(), admin, c.dataCenters(), c.authority());
+    }
+}

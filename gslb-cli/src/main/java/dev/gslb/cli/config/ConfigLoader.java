@@ -1,0 +1,316 @@
+package dev.gslb.cli.config;
+
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.dns.zone.Zone;
+import dev.gslb.dns.zone.ZoneException;
+import dev.gslb.dns.zone.ZoneFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.TextParseException;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * Reads the YAML configuration (see the README for every key and default) and builds the served
+ * model from it. Paths in the file are relative to the file's folder; the embedded default's are
+ * relative to the installation folder.
+ */
+public final class ConfigLoader {
+    public static final String EMBEDDED_NAME = "embedded default config";
+    private static final String EMBEDDED_RESOURCE = "/default-config.yaml";
+
+    private ConfigLoader() {}
+
+    public static GslbConfig loadEmbedded(Path home) throws ConfigException {
+        try (InputStream in = ConfigLoader.class.getResourceAsStream(EMBEDDED_RESOURCE)) {
+            return parse(EMBEDDED_NAME, new InputStreamReader(in, StandardCharsets.UTF_8), home);
+        } catch (IOException e) {
+            throw new ConfigException(EMBEDDED_NAME + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    public static GslbConfig load(Path file) throws ConfigException {
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            Path base = file.toAbsolutePath().getParent();
+            return parse(file.toString(), r, base);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    static GslbConfig parse(String label, Reader reader, Path base) throws ConfigException {
+        Node root;
+        try {
+            root = new Yaml(new LoaderOptions()).compose(reader);
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1;
+            throw new ConfigException(label, line, "YAML syntax: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new ConfigException(label, 0, "YAML syntax: " + e.getMessage());
+        }
+        if (root == null) {
+            throw new ConfigException(label, 0, "the file is empty");
+        }
+        return new Builder(label, base).build(new YamlNode(label, root));
+    }
+
+    /** One pass over the tree; keeps what is needed to resolve names between sections. */
+    private static final class Builder {
+        private final String label;
+        private final Path base;
+        private final Map<String, DataCenter> dataCenters = new LinkedHashMap<>();
+        private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
+        private final Map<String, Pool> pools = new LinkedHashMap<>();
+
+        Builder(String label, Path base) {
+            this.label = label;
+            this.base = base;
+        }
+
+        GslbConfig build(YamlNode root) throws ConfigException {
+            Map<String, YamlNode> top = root.map("the configuration", Set.of("instance", "dns", "admin", "zones",
+                    "datacenters", "virtual-servers", "pools", "wide-ips"));
+            for (YamlNode n : listOf(top, "datacenters")) {
+                DataCenter dc = new DataCenter(n.scalar("a data center name"));
+                if (dataCenters.put(dc.name(), dc) != null) {
+                    throw n.error("data center " + dc.name() + " is defined twice");
+                }
+            }
+            InstanceIdentity instance = instance(top.get("instance"));
+            int[] udpSize = {Responder.DEFAULT_UDP_CAP};
+            ListenerSettings dns = dns(top.get("dns"), udpSize);
+            InetSocketAddress admin = top.containsKey("admin")
+                    ? address(top.get("admin").map("admin", Set.of("listen")).get("listen"), "admin listen", 8053)
+                    : new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053);
+            List<Zone> zones = new ArrayList<>();
+            for (YamlNode n : listOf(top, "zones")) {
+                zones.add(zone(n));
+            }
+            if (zones.isEmpty()) {
+                throw root.error("no zones: add at least one under 'zones:' (file: path/to/zone)");
+            }
+            for (YamlNode n : listOf(top, "virtual-servers")) {
+                virtualServer(n);
+            }
+            for (YamlNode n : listOf(top, "pools")) {
+                pool(n);
+            }
+            List<WideIp> wideIps = new ArrayList<>();
+            Map<WideIp, YamlNode> wideIpNodes = new LinkedHashMap<>();
+            for (YamlNode n : listOf(top, "wide-ips")) {
+                WideIp w = wideIp(n);
+                wideIps.add(w);
+                wideIpNodes.put(w, n);
+            }
+            Authority authority;
+            try {
+                authority = new Authority(zones, wideIps);
+            } catch (IllegalArgumentException e) {
+                YamlNode where = wideIpNodes.entrySet().stream()
+                        .filter(en -> e.getMessage().contains(en.getKey().name().toString()))
+                        .map(Map.Entry::getValue).findFirst().orElse(root);
+                throw where.error(e.getMessage());
+            }
+            return new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()), authority);
+        }
+
+        private List<YamlNode> listOf(Map<String, YamlNode> top, String key) throws ConfigException {
+            YamlNode n = top.get(key);
+            return n == null ? List.of() : n.list(key);
+        }
+
+        private InstanceIdentity instance(YamlNode n) throws ConfigException {
+            String name = defaultInstanceName();
+            String dc = dataCenters.isEmpty() ? "" : dataCenters.keySet().iterator().next();
+            if (n != null) {
+                Map<String, YamlNode> m = n.map("instance", Set.of("name", "datacenter"));
+                if (m.containsKey("name")) {
+                    name = m.get("name").scalar("instance name");
+                }
+                if (m.containsKey("datacenter")) {
+                    dc = dataCenter(m.get("datacenter")).name();
+                }
+            }
+            return new InstanceIdentity(name, dc);
+        }
+
+        private ListenerSettings dns(YamlNode n, int[] udpSize) throws ConfigException {
+            List<InetSocketAddress> listen = List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 5353));
+            int threads = 0;
+            var idle = ListenerSettings.DEFAULT_TCP_IDLE;
+            int maxConnections = ListenerSettings.DEFAULT_TCP_MAX_CONNECTIONS;
+            if (n != null) {
+                Map<String, YamlNode> m = n.map("dns", Set.of("listen", "threads", "edns-udp-size",
+                        "tcp-idle-timeout", "tcp-max-connections"));
+                if (m.containsKey("listen")) {
+                    listen = new ArrayList<>();
+                    for (YamlNode a : m.get("listen").list("dns listen")) {
+                        listen.add(address(a, "dns listen address", 53));
+                    }
+                }
+                if (m.containsKey("threads")) {
+                    threads = m.get("threads").integer("dns threads", 0, 256);
+                }
+                if (m.containsKey("edns-udp-size")) {
+                    udpSize[0] = m.get("edns-udp-size").integer("edns-udp-size", 512, 4096);
+                }
+                if (m.containsKey("tcp-idle-timeout")) {
+                    idle = m.get("tcp-idle-timeout").duration("tcp-idle-timeout");
+                }
+                if (m.containsKey("tcp-max-connections")) {
+                    maxConnections = m.get("tcp-max-connections").integer("tcp-max-connections", 1, 1_000_000);
+                }
+            }
+            return new ListenerSettings(listen, threads, idle, maxConnections);
+        }
+
+        private Zone zone(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("zone", Set.of("file", "origin"));
+            if (!m.containsKey("file")) {
+                throw n.error("zone needs 'file:' (path to an RFC 1035 zone file)");
+            }
+            Path file = base.resolve(m.get("file").scalar("zone file"));
+            Name origin = null;
+            if (m.containsKey("origin")) {
+                origin = name(m.get("origin"), "zone origin");
+            }
+            if (!Files.isRegularFile(file)) {
+                throw m.get("file").error("zone file " + file + " does not exist");
+            }
+            try {
+                return ZoneFile.load(file, origin);
+            } catch (ZoneException e) {
+                throw new ConfigException(e.getMessage());
+            }
+        }
+
+        private void virtualServer(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("virtual server", Set.of("name", "address", "datacenter"));
+            String name = required(n, m, "name", "virtual server").scalar("virtual server name");
+            InetAddress address = ip(required(n, m, "address", "virtual server"));
+            DataCenter dc = dataCenter(required(n, m, "datacenter", "virtual server"));
+            if (virtualServers.put(name, new VirtualServer(name, address, dc)) != null) {
+                throw n.error("virtual server " + name + " is defined twice");
+            }
+        }
+
+        private void pool(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("pool", Set.of("name", "members"));
+            String name = required(n, m, "name", "pool").scalar("pool name");
+            List<VirtualServer> members = new ArrayList<>();
+            for (YamlNode member : required(n, m, "members", "pool").list("pool members")) {
+                String vs = member.scalar("pool member");
+                if (!virtualServers.containsKey(vs)) {
+                    throw member.error("pool " + name + " names virtual server " + vs
+                            + ", which is not defined; defined: " + virtualServers.keySet());
+                }
+                members.add(virtualServers.get(vs));
+            }
+            if (members.isEmpty()) {
+                throw n.error("pool " + name + " has no members");
+            }
+            if (pools.put(name, new Pool(name, members)) != null) {
+                throw n.error("pool " + name + " is defined twice");
+            }
+        }
+
+        private WideIp wideIp(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("wide IP", Set.of("name", "pools", "ttl"));
+            Name name = name(required(n, m, "name", "wide IP"), "wide IP name");
+            List<Pool> wipPools = new ArrayList<>();
+            for (YamlNode p : required(n, m, "pools", "wide IP").list("wide IP pools")) {
+                String pool = p.scalar("pool name");
+                if (!pools.containsKey(pool)) {
+                    throw p.error("wide IP " + name + " names pool " + pool + ", which is not defined; defined: "
+                            + pools.keySet());
+                }
+                wipPools.add(pools.get(pool));
+            }
+            long ttl = m.containsKey("ttl") ? m.get("ttl").duration("wide IP ttl").toSeconds() : WideIp.DEFAULT_TTL;
+            return new WideIp(name, wipPools, ttl);
+        }
+
+        private YamlNode required(YamlNode parent, Map<String, YamlNode> m, String key, String what)
+                throws ConfigException {
+            YamlNode v = m.get(key);
+            if (v == null) {
+                throw parent.error(what + " needs '" + key + ":'");
+            }
+            return v;
+        }
+
+        private DataCenter dataCenter(YamlNode n) throws ConfigException {
+            String name = n.scalar("data center");
+            DataCenter dc = dataCenters.get(name);
+            if (dc == null) {
+                throw n.error("data center " + name + " is not defined under 'datacenters:'; defined: "
+                        + dataCenters.keySet());
+            }
+            return dc;
+        }
+
+        private static Name name(YamlNode n, String what) throws ConfigException {
+            try {
+                return Name.fromString(n.scalar(what), Name.root);
+            } catch (TextParseException e) {
+                throw n.error(what + " is not a valid domain name: " + e.getMessage());
+            }
+        }
+
+        private static InetAddress ip(YamlNode n) throws ConfigException {
+            String v = n.scalar("address");
+            try {
+                return InetAddress.ofLiteral(v);
+            } catch (IllegalArgumentException e) {
+                throw n.error("'" + v + "' is not an IPv4 or IPv6 address");
+            }
+        }
+
+        /** "127.0.0.1:5353", "[::1]:5353", or a bare address with the default port. */
+        static InetSocketAddress address(YamlNode n, String what, int defaultPort) throws ConfigException {
+            String v = n.scalar(what);
+            try {
+                return ListenAddress.parse(v, defaultPort);
+            } catch (IllegalArgumentException e) {
+                throw n.error(what + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** The host name, read without a DNS lookup (which could hang at start-up). */
+    static String defaultInstanceName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            String s = Files.readString(Path.of("/etc/hostname")).trim();
+            return s.isEmpty() ? "gslb" : s;
+        } catch (IOException e) {
+            return "gslb";
+        }
+    }
+}

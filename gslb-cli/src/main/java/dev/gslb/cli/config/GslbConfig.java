@@ -1,0 +1,18 @@
+package dev.gslb.cli.config;
+
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.dns.wideip.DataCenter;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/** A whole deployment, validated: what {@code gslb serve} runs. */
+public record GslbConfig(
+        InstanceIdentity instance,
+        ListenerSettings dns,
+        int ednsUdpSize,
+        InetSocketAddress admin,
+        List<DataCenter> dataCenters,
+        Authority authority) {
+}

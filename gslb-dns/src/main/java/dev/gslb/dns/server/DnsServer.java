@@ -1,0 +1,144 @@
+package dev.gslb.dns.server;
+
+import dev.gslb.dns.answer.DnsMetrics;
+import dev.gslb.dns.answer.Responder;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The UDP and TCP listeners. With native epoll every event loop owns one UDP socket bound with
+ * SO_REUSEPORT, so the kernel spreads queries over the loops; without it (NIO fallback) one UDP
+ * socket per address serves all loops.
+ */
+public final class DnsServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(DnsServer.class);
+
+    private final ListenerSettings settings;
+    private final Responder responder;
+    private final DnsMetrics metrics;
+    private final List<Channel> channels = new ArrayList<>();
+    private final List<InetSocketAddress> bound = new ArrayList<>();
+    private EventLoopGroup group;
+
+    public DnsServer(ListenerSettings settings, Responder responder, DnsMetrics metrics) {
+        this.settings = settings;
+        this.responder = responder;
+        this.metrics = metrics;
+    }
+
+    public static boolean nativeTransport() {
+        return Epoll.isAvailable();
+    }
+
+    public synchronized void start() throws InterruptedException {
+        boolean epoll = nativeTransport();
+        int threads = settings.effectiveThreads();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        group = new MultiThreadIoEventLoopGroup(threads, io);
+        try {
+            for (InetSocketAddress address : settings.addresses()) {
+                int port = bindUdp(address, epoll ? threads : 1, epoll);
+                InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
+                bindTcp(actual, epoll);
+                bound.add(actual);
+            }
+        } catch (InterruptedException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        log.info("DNS listening on {} (UDP+TCP, {} event loops, transport {})", bound, threads,
+                epoll ? "epoll" : "nio");
+    }
+
+    /** Binds {@code sockets} UDP sockets on one address; the first fixes the port when 0 was asked. */
+    private int bindUdp(InetSocketAddress address, int sockets, boolean epoll) throws InterruptedException {
+        int port = address.getPort();
+        for (int i = 0; i < sockets; i++) {
+            Bootstrap b = new Bootstrap()
+                    .group(group)
+                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                    .option(ChannelOption.SO_RCVBUF, 4 << 20)
+                    .option(ChannelOption.SO_SNDBUF, 4 << 20)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65535))
+                    .handler(new ChannelInitializer<DatagramChannel>() {
+                        @Override
+                        protected void initChannel(DatagramChannel ch) {
+                            ch.pipeline().addLast(new UdpQueryHandler(responder));
+                        }
+                    });
+            if (epoll) {
+                b.option(EpollChannelOption.SO_REUSEPORT, true);
+            }
+            Channel ch = b.bind(new InetSocketAddress(address.getAddress(), port)).sync().channel();
+            channels.add(ch);
+            port = ((InetSocketAddress) ch.localAddress()).getPort();
+        }
+        return port;
+    }
+
+    private void bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
+        ConnectionLimit limit = new ConnectionLimit(settings.tcpMaxConnections(), metrics);
+        long idleMillis = settings.tcpIdle().toMillis();
+        Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group)
+                .channel(type)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(
+                                limit,
+                                new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS),
+                                new LengthFieldBasedFrameDecoder(65535, 0, 2, 0, 2),
+                                new TcpQueryHandler(responder));
+                    }
+                });
+        channels.add(b.bind(address).sync().channel());
+    }
+
+    /** The addresses actually bound (ports filled in when 0 was configured). */
+    public synchronized List<InetSocketAddress> boundAddresses() {
+        return List.copyOf(bound);
+    }
+
+    /** Stops accepting, lets in-flight answers go out, then releases the event loops. */
+    @Override
+    public synchronized void close() {
+        for (Channel ch : channels) {
+            ch.close().awaitUninterruptibly();
+        }
+        channels.clear();
+        if (group != null) {
+            group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            group = null;
+        }
+    }
+}

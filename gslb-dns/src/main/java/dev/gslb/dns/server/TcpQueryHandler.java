@@ -1,0 +1,55 @@
+package dev.gslb.dns.server;
+
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.answer.Transport;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetSocketAddress;
+
+/** Answers length-prefixed queries on one TCP connection (RFC 7766), pipelined in order. */
+final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
+    private final Responder responder;
+    private byte[] scratch = new byte[512];
+
+    TcpQueryHandler(Responder responder) {
+        this.responder = responder;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+        int length = frame.readableBytes();
+        if (scratch.length < length) {
+            scratch = new byte[65535];
+        }
+        frame.getBytes(frame.readerIndex(), scratch, 0, length);
+        ByteBuf out = ctx.alloc().ioBuffer(514);
+        out.writeShort(0); // length prefix, set below
+        var peer = (InetSocketAddress) ctx.channel().remoteAddress();
+        if (responder.respond(scratch, length, Transport.TCP, peer.getAddress(), out)) {
+            out.setShort(0, out.readableBytes() - 2);
+            ctx.write(out, ctx.voidPromise());
+        } else {
+            out.release();
+            ctx.close(); // a connection that sends non-queries is not worth keeping
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.flush();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close(); // a reset or an oversized frame ends this connection only
+    }
+}

@@ -1,0 +1,41 @@
+package dev.gslb.dns.server;
+
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.answer.Transport;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
+
+/** Answers datagrams on one UDP socket; one instance per socket, so its scratch buffer is unshared. */
+final class UdpQueryHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+    private final Responder responder;
+    private final byte[] scratch = new byte[65535];
+
+    UdpQueryHandler(Responder responder) {
+        this.responder = responder;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+        ByteBuf in = packet.content();
+        int length = in.readableBytes();
+        in.getBytes(in.readerIndex(), scratch, 0, length);
+        ByteBuf out = ctx.alloc().ioBuffer(512);
+        if (responder.respond(scratch, length, Transport.UDP, packet.sender().getAddress(), out)) {
+            ctx.write(new DatagramPacket(out, packet.sender()), ctx.voidPromise());
+        } else {
+            out.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.flush(); // one flush per read batch lets epoll send the answers together
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // A send error for one client (e.g. ICMP unreachable) must not close the shared socket.
+    }
+}

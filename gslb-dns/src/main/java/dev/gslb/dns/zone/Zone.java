@@ -1,0 +1,280 @@
+package dev.gslb.dns.zone;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.RRset;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.SOARecord;
+import org.xbill.DNS.Type;
+
+/**
+ * One served zone, immutable after construction so listeners read it without locks. Answers a
+ * question with the sections an authoritative server returns (RFC 1034 4.3.2, RFC 2308, RFC 8482).
+ */
+public final class Zone {
+    private static final int MAX_CNAME_CHAIN = 8;
+
+    private final Name origin;
+    private final SOARecord soa;
+    private final Map<Name, Map<Integer, RRset>> nodes;
+    /** Every owner name and every empty non-terminal between it and the apex. */
+    private final Set<Name> existing;
+    /** Wildcard nodes keyed by their parent, the closest encloser they can answer for. */
+    private final Map<Name, Map<Integer, RRset>> wildcards;
+
+    Zone(Name origin, SOARecord soa, Map<Name, Map<Integer, List<Record>>> records) {
+        this.origin = origin;
+        this.soa = soa;
+        Map<Name, Map<Integer, RRset>> n = new HashMap<>();
+        Set<Name> names = new HashSet<>();
+        Map<Name, Map<Integer, RRset>> wild = new HashMap<>();
+        for (var e : records.entrySet()) {
+            Map<Integer, RRset> sets = new HashMap<>();
+            e.getValue().forEach((type, list) -> sets.put(type, rrset(list)));
+            n.put(e.getKey(), Map.copyOf(sets));
+            if (e.getKey().isWild()) {
+                wild.put(parent(e.getKey()), Map.copyOf(sets));
+            }
+            for (Name name = e.getKey(); name.labels() >= origin.labels(); name = parent(name)) {
+                names.add(name);
+            }
+        }
+        this.nodes = Map.copyOf(n);
+        this.existing = Set.copyOf(names);
+        this.wildcards = Map.copyOf(wild);
+    }
+
+    private static RRset rrset(List<Record> list) {
+        // RFC 2181 5.2: one TTL per RRset; use the lowest as BIND does.
+        long ttl = list.stream().mapToLong(Record::getTTL).min().orElse(0);
+        RRset set = new RRset();
+        for (Record r : list) {
+            set.addRR(r.getTTL() == ttl ? r : withTtl(r, ttl));
+        }
+        return set;
+    }
+
+    private static Record withTtl(Record r, long ttl) {
+        return Record.newRecord(r.getName(), r.getType(), r.getDClass(), ttl, r.rdataToWireCanonical());
+    }
+
+    private static Name parent(Name name) {
+        return new Name(name, 1);
+    }
+
+    public Name origin() {
+        return origin;
+    }
+
+    public SOARecord soa() {
+        return soa;
+    }
+
+    public int recordCount() {
+        return nodes.values().stream().flatMap(m -> m.values().stream()).mapToInt(RRset::size).sum();
+    }
+
+    /** True when the name exists in the zone, as an owner or as an empty non-terminal. */
+    public boolean exists(Name name) {
+        return existing.contains(name);
+    }
+
+    /** The RRset at exactly this owner name, or null. */
+    public RRset rrset(Name name, int type) {
+        Map<Integer, RRset> node = nodes.get(name);
+        return node == null ? null : node.get(type);
+    }
+
+    /** The SOA to put in the authority section of a negative answer, with the RFC 2308 TTL. */
+    public Record negativeSoa() {
+        return withTtl(soa, Math.min(soa.getTTL(), soa.getMinimum()));
+    }
+
+    /**
+     * Resolves {@code qname}/{@code qtype} inside this zone. A CNAME chain stops at a target that
+     * {@code answeredElsewhere} claims (a wide IP): the caller answers that name itself.
+     */
+    public Answer lookup(Name qname, int qtype, Predicate<Name> answeredElsewhere) {
+        Answer answer = new Answer();
+        Name name = qname;
+        for (int hops = 0; hops <= MAX_CNAME_CHAIN; hops++) {
+            Name cut = delegationAbove(name, qtype);
+            if (cut != null) {
+                RRset ns = rrset(cut, Type.NS);
+                answer.authoritative = hops > 0; // a referral is not authoritative; a CNAME before it was
+                answer.authority.add(ns);
+                addGlue(ns, cut, answer);
+                return answer;
+            }
+            Map<Integer, RRset> node = nodes.get(name);
+            Name owner = name;
+            if (node == null) {
+                if (existing.contains(name)) {
+                    return answer.negative(Answer.Kind.NODATA, negativeSoa());
+                }
+                node = wildcardFor(name);
+                if (node == null) {
+                    return answer.negative(Answer.Kind.NXDOMAIN, negativeSoa());
+                }
+                answer.synthesized = true;
+            }
+            if (qtype == Type.ANY) {
+                // RFC 8482: one RRset is enough; prefer the lowest type for a stable answer.
+                int type = node.keySet().stream().mapToInt(Integer::intValue).min().orElseThrow();
+                answer.answer.add(withOwner(node.get(type), owner));
+                return answer;
+            }
+            RRset set = node.get(qtype);
+            if (set != null) {
+                answer.answer.add(withOwner(set, owner));
+                addTargets(set, answer);
+                return answer;
+            }
+            RRset cname = node.get(Type.CNAME);
+            if (cname == null || qtype == Type.CNAME) {
+                return answer.negative(Answer.Kind.NODATA, negativeSoa());
+            }
+            answer.answer.add(withOwner(cname, owner));
+            Name target = ((org.xbill.DNS.CNAMERecord) cname.first()).getTarget();
+            if (!target.subdomain(origin)) {
+                return answer; // outside this zone: the resolver follows it
+            }
+            if (answeredElsewhere.test(target)) {
+                answer.pendingTarget = target;
+                return answer;
+            }
+            name = target;
+        }
+        return answer; // chain too long: give what we have, the resolver chases the rest
+    }
+
+    /** The highest zone cut strictly below the apex at or above {@code name}. */
+    private Name delegationAbove(Name name, int qtype) {
+        int extra = name.labels() - origin.labels();
+        for (int strip = extra - 1; strip >= 0; strip--) {
+            Name candidate = strip == 0 ? name : new Name(name, strip);
+            Map<Integer, RRset> node = nodes.get(candidate);
+            if (node != null && node.containsKey(Type.NS)) {
+                if (strip == 0 && qtype == Type.DS) {
+                    return null; // DS lives on the parent side of the cut
+                }
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private Map<Integer, RRset> wildcardFor(Name name) {
+        if (wildcards.isEmpty()) {
+            return null;
+        }
+        // The closest encloser is the longest existing ancestor; only its wildcard may match.
+        for (int strip = 1; name.labels() - strip >= origin.labels(); strip++) {
+            Name ancestor = new Name(name, strip);
+            if (existing.contains(ancestor)) {
+                return wildcards.get(ancestor);
+            }
+        }
+        return null;
+    }
+
+    private static RRset withOwner(RRset set, Name owner) {
+        // Equal names compress to the question, so the query's case shows without a copy.
+        if (set.getName().equals(owner)) {
+            return set;
+        }
+        RRset copy = new RRset();
+        for (Record r : set.rrs(false)) {
+            copy.addRR(r.withName(owner));
+        }
+        return copy;
+    }
+
+    private void addGlue(RRset ns, Name cut, Answer answer) {
+        for (Record r : ns.rrs(false)) {
+            Name target = r.getAdditionalName();
+            if (target != null && target.subdomain(cut)) {
+                addAddresses(target, answer);
+            }
+        }
+    }
+
+    private void addTargets(RRset set, Answer answer) {
+        int type = set.getType();
+        if (type != Type.MX && type != Type.SRV && type != Type.NS) {
+            return;
+        }
+        for (Record r : set.rrs(false)) {
+            Name target = r.getAdditionalName();
+            if (target != null && target.subdomain(origin)) {
+                addAddresses(target, answer);
+            }
+        }
+    }
+
+    private void addAddresses(Name target, Answer answer) {
+        for (int type : new int[] {Type.A, Type.AAAA}) {
+            RRset glue = rrset(target, type);
+            if (glue != null && !answer.additional.contains(glue)) {
+                answer.additional.add(glue);
+            }
+        }
+    }
+
+    /** The sections of an answer from this zone. */
+    public static final class Answer {
+        public enum Kind { POSITIVE, NODATA, NXDOMAIN }
+
+        private Kind kind = Kind.POSITIVE;
+        private boolean authoritative = true;
+        private boolean synthesized;
+        private Name pendingTarget;
+        private final List<RRset> answer = new ArrayList<>(2);
+        private final List<RRset> authority = new ArrayList<>(1);
+        private final List<RRset> additional = new ArrayList<>(2);
+
+        private Answer negative(Kind k, Record soa) {
+            kind = k;
+            RRset set = new RRset();
+            set.addRR(soa);
+            authority.add(set);
+            return this;
+        }
+
+        public Kind kind() {
+            return kind;
+        }
+
+        public boolean authoritative() {
+            return authoritative;
+        }
+
+        /** True when a wildcard made the answer: it depends on the query name, so is not worth caching. */
+        public boolean synthesized() {
+            return synthesized;
+        }
+
+        /** A CNAME target the caller must answer (a wide IP), or null. */
+        public Name pendingTarget() {
+            return pendingTarget;
+        }
+
+        public List<RRset> answer() {
+            return answer;
+        }
+
+        public List<RRset> authority() {
+            return authority;
+        }
+
+        public List<RRset> additional() {
+            return additional;
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package dev.gslb.dns.zone;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.xbill.DNS.CNAMERecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Master;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.NSRecord;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.SOARecord;
+import org.xbill.DNS.TextParseException;
+import org.xbill.DNS.Type;
+
+/**
+ * Reads an RFC 1035 master file into a {@link Zone}, checking what an authoritative server needs:
+ * one SOA at the apex, NS at the apex, no data outside the zone, no CNAME beside other data, glue
+ * for in-bailiwick name servers of delegations. Every problem names the file and line.
+ */
+public final class ZoneFile {
+    private ZoneFile() {}
+
+    /** Loads {@code file}; the origin is given, or taken from the file name without a ".zone" suffix. */
+    public static Zone load(Path file, Name origin) throws ZoneException {
+        String label = file.toString();
+        if (origin == null) {
+            origin = originFromFileName(file);
+        }
+        List<ZoneProblem> problems = new ArrayList<>();
+        List<Record> records = new ArrayList<>();
+        Map<Record, Integer> lines = new HashMap<>();
+        try (LineCountingStream in = new LineCountingStream(Files.newInputStream(file))) {
+            Master master = new Master(in, origin, 3600);
+            for (; ; ) {
+                Record r;
+                try {
+                    r = master.nextRecord();
+                } catch (TextParseException e) {
+                    problems.add(new ZoneProblem(label, lineOf(e.getMessage(), in.line() + 1),
+                            stripLocation(e.getMessage())));
+                    break; // the tokenizer cannot resynchronise reliably after a syntax error
+                }
+                if (r == null) {
+                    break;
+                }
+                records.add(r);
+                lines.putIfAbsent(r, Math.max(1, in.line()));
+            }
+        } catch (IOException e) {
+            problems.add(new ZoneProblem(label, 0, "cannot read: " + e.getMessage()));
+        }
+        if (!problems.isEmpty()) {
+            throw new ZoneException(problems);
+        }
+        return check(label, origin, records, lines);
+    }
+
+    static Name originFromFileName(Path file) throws ZoneException {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".zone")) {
+            name = name.substring(0, name.length() - ".zone".length());
+        }
+        try {
+            return Name.fromString(name, Name.root);
+        } catch (TextParseException e) {
+            throw new ZoneException(List.of(new ZoneProblem(file.toString(), 0,
+                    "cannot take the zone origin from the file name; give origin explicitly")));
+        }
+    }
+
+    private static Zone check(String label, Name origin, List<Record> records, Map<Record, Integer> lines)
+            throws ZoneException {
+        List<ZoneProblem> problems = new ArrayList<>();
+        Map<Name, Map<Integer, List<Record>>> byName = new HashMap<>();
+        SOARecord soa = null;
+        for (Record r : records) {
+            int line = lines.getOrDefault(r, 0);
+            if (r.getDClass() != DClass.IN) {
+                problems.add(new ZoneProblem(label, line, "class " + DClass.string(r.getDClass())
+                        + " is not served; use IN"));
+                continue;
+            }
+            if (!r.getName().subdomain(origin)) {
+                problems.add(new ZoneProblem(label, line, r.getName() + " is outside the zone " + origin));
+                continue;
+            }
+            if (r instanceof SOARecord s) {
+                if (!r.getName().equals(origin)) {
+                    problems.add(new ZoneProblem(label, line, "SOA must be at the apex " + origin));
+                    continue;
+                }
+                if (soa != null) {
+                    problems.add(new ZoneProblem(label, line, "second SOA record; a zone has exactly one"));
+                    continue;
+                }
+                soa = s;
+            }
+            byName.computeIfAbsent(r.getName(), n -> new HashMap<>())
+                    .computeIfAbsent(r.getType(), t -> new ArrayList<>()).add(r);
+        }
+        if (soa == null) {
+            problems.add(new ZoneProblem(label, 0, "no SOA record at the apex " + origin));
+        }
+        Map<Integer, List<Record>> apex = byName.getOrDefault(origin, Map.of());
+        if (!apex.containsKey(Type.NS)) {
+            problems.add(new ZoneProblem(label, 0, "no NS records at the apex " + origin));
+        }
+        for (var entry : byName.entrySet()) {
+            Map<Integer, List<Record>> types = entry.getValue();
+            List<Record> cnames = types.get(Type.CNAME);
+            if (cnames != null && (types.size() > 1 || cnames.size() > 1)) {
+                problems.add(new ZoneProblem(label, lines.getOrDefault(cnames.getFirst(), 0),
+                        entry.getKey() + " has a CNAME and other data; a CNAME must stand alone"));
+            }
+            if (cnames != null && entry.getKey().equals(origin)) {
+                problems.add(new ZoneProblem(label, lines.getOrDefault(cnames.getFirst(), 0),
+                        "CNAME at the zone apex is not allowed"));
+            }
+            List<Record> ns = types.get(Type.NS);
+            if (ns != null && !entry.getKey().equals(origin)) {
+                for (Record r : ns) {
+                    Name target = ((NSRecord) r).getTarget();
+                    Map<Integer, List<Record>> glue = byName.get(target);
+                    boolean needsGlue = target.subdomain(entry.getKey());
+                    if (needsGlue && (glue == null || !(glue.containsKey(Type.A) || glue.containsKey(Type.AAAA)))) {
+                        problems.add(new ZoneProblem(label, lines.getOrDefault(r, 0), "delegation " + entry.getKey()
+                                + " to " + target + " needs glue: add an A or AAAA record for " + target));
+                    }
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            problems.sort((a, b) -> Integer.compare(a.line(), b.line()));
+            throw new ZoneException(problems);
+        }
+        return new Zone(origin, soa, byName);
+    }
+
+    private static final java.util.regex.Pattern LOCATION = java.util.regex.Pattern.compile("^[^:]*:(\\d+):");
+
+    private static int lineOf(String message, int fallback) {
+        var m = message == null ? null : LOCATION.matcher(message);
+        return m != null && m.find() ? Integer.parseInt(m.group(1)) : fallback;
+    }
+
+    /** dnsjava prefixes its messages with "file:line:"; we print our own location. */
+    private static String stripLocation(String message) {
+        if (message == null) {
+            return "syntax error";
+        }
+        return message.replaceFirst("^[^:]*:\\d+:\\s*", "");
+    }
+
+    /** Counts newlines as the tokenizer consumes them, so a record can be tied to its line. */
+    private static final class LineCountingStream extends BufferedInputStream {
+        private int newlines;
+
+        LineCountingStream(InputStream in) {
+            super(in);
+        }
+
+        int line() {
+            return newlines;
+        }
+
+        @Override
+        public synchronized int read() throws IOException {
+            int b = super.read();
+            if (b == '\n') {
+                newlines++;
+            }
+            return b;
+        }
+
+        @Override
+        public synchronized int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            for (int i = 0; i < n; i++) {
+                if (b[off + i] == '\n') {
+                    newlines++;
+                }
+            }
+            return n;
+        }
+    }
+}
