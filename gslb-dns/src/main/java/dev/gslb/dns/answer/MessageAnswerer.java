@@ -72,7 +72,8 @@ final class MessageAnswerer {
         if (h.getOpcode() != Opcode.QUERY) {
             return finish(response, query, Rcode.NOTIMP, transport, false);
         }
-        if (h.getCount(Section.QUESTION) != 1 || !validOpt(query)) {
+        // dnsjava accepts a cut-short message when TC is set, so the count alone is not enough.
+        if (h.getCount(Section.QUESTION) != 1 || question == null || !validOpt(query)) {
             response.removeAllRecords(Section.QUESTION);
             return finish(response, null, Rcode.FORMERR, transport, false);
         }

@@ -1,0 +1,63 @@
+package dev.gslb.dns.server;
+
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.answer.DnsMetrics;
+import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.dns.wideip.GlobalAvailability;
+import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.dns.zone.ZoneFile;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.xbill.DNS.Name;
+
+/** The source's example (zones/example.com.zone, CNC and TEL) on an ephemeral loopback port. */
+public final class ExampleDeployment implements AutoCloseable {
+    public static final Path ZONE = Path.of("../zones/example.com.zone");
+    public static final String INSTANCE = "test-instance-cnc";
+
+    public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    public final Responder responder;
+    public final DnsServer server;
+
+    public ExampleDeployment() throws Exception {
+        this(ListenerSettings.DEFAULT_TCP_MAX_CONNECTIONS, ListenerSettings.DEFAULT_TCP_IDLE);
+    }
+
+    public ExampleDeployment(int tcpMax, Duration tcpIdle) throws Exception {
+        DnsMetrics metrics = new DnsMetrics(registry);
+        responder = new Responder(authority(), new WideIpResolver(List.of(new GlobalAvailability())),
+                new InstanceIdentity(INSTANCE, "CNC"), metrics, Responder.DEFAULT_UDP_CAP);
+        server = new DnsServer(new ListenerSettings(
+                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), 2, tcpIdle, tcpMax),
+                responder, metrics);
+        server.start();
+    }
+
+    public static Authority authority() throws Exception {
+        DataCenter cnc = new DataCenter("CNC");
+        DataCenter tel = new DataCenter("TEL");
+        Pool pool = new Pool("www", List.of(
+                new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
+                new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)));
+        WideIp www = new WideIp(Name.fromString("www.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
+        return new Authority(List.of(ZoneFile.load(ZONE, null)), List.of(www));
+    }
+
+    public InetSocketAddress address() {
+        return server.boundAddresses().getFirst();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
