@@ -1,0 +1,51 @@
+package dev.gslb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.dns.server.ListenerSettings;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.Lookup;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/** The embedded default, wired as `gslb serve` wires it, answers DNS and the admin API. */
+class GslbServerTest {
+    @Test
+    void embeddedDefaultServesTheWideIpHealthAndMetrics() throws Exception {
+        GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
+        InetSocketAddress loopback0 = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        GslbConfig cfg = new GslbConfig(base.instance(),
+                new ListenerSettings(List.of(loopback0), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()),
+                base.ednsUdpSize(), loopback0, base.dataCenters(), base.authority());
+        try (GslbServer server = new GslbServer(cfg)) {
+            server.start();
+            SimpleResolver resolver = new SimpleResolver(server.dns().boundAddresses().getFirst());
+            Lookup lookup = new Lookup("www.example.com.", Type.A);
+            lookup.setResolver(resolver);
+            lookup.setCache(null);
+            Record[] answer = lookup.run();
+            assertThat(answer).extracting(Record::rdataToString).containsExactly("202.106.83.177");
+
+            HttpClient http = HttpClient.newHttpClient();
+            String admin = "http://" + server.admin().address();
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(admin + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).contains("\"status\":\"up\"", "\"datacenter\":\"CNC\"", "\"wideIps\":1");
+            HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(admin + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(metrics.body()).contains("dns_responses_total{rcode=\"noerror\",transport=\"udp\"} 1.0");
+        }
+    }
+}

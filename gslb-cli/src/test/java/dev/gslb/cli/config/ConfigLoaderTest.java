@@ -1,0 +1,110 @@
+package dev.gslb.cli.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.Name;
+
+/** The embedded default loads; every kind of config mistake names file, line and what is wrong. */
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private Path config(String yaml) throws Exception {
+        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
+        Path p = dir.resolve("gslb.yaml");
+        Files.writeString(p, yaml);
+        return p;
+    }
+
+    private static final String GOOD = """
+            instance:
+              name: gslb-tel-1
+              datacenter: TEL
+            dns:
+              listen: ["127.0.0.1:5300", "[::1]:5300"]
+              tcp-idle-timeout: 5s
+            zones:
+              - file: example.com.zone
+            datacenters: [CNC, TEL]
+            virtual-servers:
+              - {name: vs1, address: 202.106.83.177, datacenter: CNC}
+              - {name: vs2, address: 219.17.66.100, datacenter: TEL}
+            pools:
+              - {name: www, members: [vs1, vs2]}
+            wide-ips:
+              - {name: www.example.com, pools: [www]}
+            """;
+
+    @Test
+    void embeddedDefaultIsTheSourceExample() throws Exception {
+        GslbConfig c = ConfigLoader.loadEmbedded(Path.of(".."));
+        assertThat(c.dataCenters()).extracting(dc -> dc.name()).containsExactly("CNC", "TEL");
+        assertThat(c.dns().addresses()).hasToString("[/127.0.0.1:5353]");
+        assertThat(c.admin().getPort()).isEqualTo(8053);
+        var www = c.authority().wideIp(Name.fromString("www.example.com."));
+        assertThat(www.ttl()).isEqualTo(30);
+        assertThat(www.pools().getFirst().members()).extracting(vs -> vs.address().getHostAddress())
+                .containsExactly("202.106.83.177", "219.17.66.100");
+    }
+
+    @Test
+    void aRealConfigLoadsWithRelativeZonePaths() throws Exception {
+        GslbConfig c = ConfigLoader.load(config(GOOD));
+        assertThat(c.instance().name()).isEqualTo("gslb-tel-1");
+        assertThat(c.instance().dataCenter()).isEqualTo("TEL");
+        assertThat(c.dns().addresses()).hasSize(2);
+        assertThat(c.dns().tcpIdle()).hasSeconds(5);
+    }
+
+    @Test
+    void unknownKeysAreRefusedAtTheirLine() throws Exception {
+        Path p = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timout: 5s"));
+        assertThatThrownBy(() -> ConfigLoader.load(p))
+                .hasMessageStartingWith(p + ":6: unknown key 'tcp-idle-timout' in dns");
+    }
+
+    @Test
+    void unknownDataCentersAndPoolsAreRefusedAtTheirLine() throws Exception {
+        Path dc = config(GOOD.replace("datacenter: TEL}", "datacenter: TELECOM}"));
+        assertThatThrownBy(() -> ConfigLoader.load(dc))
+                .hasMessageStartingWith(dc + ":12: data center TELECOM is not defined");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path pool = config(GOOD.replace("pools: [www]}", "pools: [web]}"));
+        assertThatThrownBy(() -> ConfigLoader.load(pool))
+                .hasMessageStartingWith(pool + ":16: wide IP www.example.com. names pool web");
+    }
+
+    @Test
+    void badValuesAndSyntaxAreRefusedAtTheirLine() throws Exception {
+        Path addr = config(GOOD.replace("202.106.83.177", "202.106.83.377"));
+        assertThatThrownBy(() -> ConfigLoader.load(addr))
+                .hasMessageStartingWith(addr + ":11: '202.106.83.377' is not an IPv4 or IPv6 address");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path yaml = config(GOOD.replace("pools:\n", "pools:\n  - [unclosed\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(yaml)).hasMessageContaining(yaml + ":").hasMessageContaining("YAML syntax");
+    }
+
+    @Test
+    void aWideIpOutsideTheZonesOrClashingWithZoneDataIsRefused() throws Exception {
+        Path outside = config(GOOD.replace("name: www.example.com", "name: www.example.org"));
+        assertThatThrownBy(() -> ConfigLoader.load(outside))
+                .hasMessageStartingWith(outside + ":16: wide IP www.example.org. is not inside any served zone");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path clash = config(GOOD.replace("name: www.example.com", "name: api.example.com"));
+        assertThatThrownBy(() -> ConfigLoader.load(clash))
+                .hasMessageContaining("also has A records in zone example.com.");
+    }
+
+    @Test
+    void zoneErrorsNameTheZoneFileAndLine() throws Exception {
+        Path p = config(GOOD);
+        Files.writeString(dir.resolve("example.com.zone"), "$TTL 60\n@ IN SOA ns1 h 1 2 3 4 5\n@ IN NS ns1\nns1 IN A 1.2.3\n");
+        assertThatThrownBy(() -> ConfigLoader.load(p))
+                .hasMessageContaining(dir.resolve("example.com.zone") + ":4:");
+    }
+}

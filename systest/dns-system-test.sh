@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# System test: starts the built server as a user would (./gslb serve, embedded default) and checks
+# it with the real clients dig and kdig. Prints one line per check and "N passed, M failed".
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+port=5353
+admin=8053
+log="$(mktemp)"
+passed=0; failed=0
+server=""
+
+cleanup() {
+  [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  rm -f "$log"
+}
+trap cleanup EXIT
+
+check() { # name, then a command that must succeed
+  local name="$1"; shift
+  if out="$("$@" 2>&1)"; then
+    echo "PASS  $name"; passed=$((passed + 1))
+  else
+    echo "FAIL  $name"; echo "$out" | sed 's/^/      /' | head -20; failed=$((failed + 1))
+  fi
+}
+contains() { # text, then command: the command's output must contain text
+  local want="$1"; shift
+  local got; got="$("$@" 2>&1)"
+  grep -qF -- "$want" <<<"$got" || { echo "expected to find: $want"; echo "$got"; return 1; }
+}
+equals() { # text, then command: the command's output must be exactly text
+  local want="$1"; shift
+  local got; got="$("$@" 2>&1)"
+  [[ "$got" == "$want" ]] || { echo "expected: $want"; echo "got: $got"; return 1; }
+}
+
+"$here/gslb" serve >"$log" 2>&1 &
+server=$!
+for _ in $(seq 1 150); do
+  dig +short +time=1 +tries=1 @127.0.0.1 -p $port example.com SOA >/dev/null 2>&1 && break
+  sleep 0.2
+done
+
+D=(dig @127.0.0.1 -p $port +time=2 +tries=1)
+K=(kdig @127.0.0.1 -p $port +time=2 +retry=0)
+
+check "dig: SOA of example.com" contains "ns1.example.com. hostmaster.example.com. 2026112901" "${D[@]}" +short example.com SOA
+check "kdig: SOA of example.com, authoritative" contains "Flags: qr aa" "${K[@]}" example.com SOA
+check "dig: wide IP www.example.com answers CNC first (global availability)" equals "202.106.83.177" "${D[@]}" +short www.example.com A
+check "kdig: wide IP www.example.com with TTL 30" contains "www.example.com.    	30	IN	A	202.106.83.177" "${K[@]}" +nocomments www.example.com A
+check "dig: NXDOMAIN with the SOA in authority" bash -c "out=\$(${D[*]} nope.example.com A); grep -q 'status: NXDOMAIN' <<<\"\$out\" && grep -A1 'AUTHORITY SECTION' <<<\"\$out\" | grep -q SOA"
+check "kdig: NXDOMAIN" contains "status: NXDOMAIN" "${K[@]}" nope.example.com A
+check "dig: truncated over UDP, retried over TCP, 14 records" bash -c "out=\$(${D[*]} big.example.com TXT); grep -q 'Truncated, retrying in TCP mode' <<<\"\$out\" && grep -q 'ANSWER: 14' <<<\"\$out\""
+check "kdig: truncated over UDP, retried over TCP" bash -c "out=\$(${K[*]} big.example.com TXT 2>&1); grep -q 'truncated reply' <<<\"\$out\" && grep -q 'ANSWER: 14' <<<\"\$out\""
+check "dig: EDNS version 1 gets BADVERS" contains "status: BADVERS" "${D[@]}" +edns=1 +noednsneg example.com SOA
+check "kdig: EDNS version 1 gets BADVERS" contains "status: BADVERS" "${K[@]}" +edns=1 example.com SOA
+check "dig: REFUSED outside served zones" contains "status: REFUSED" "${D[@]}" www.example.org A
+check "dig: NSID names the instance" contains "NSID:" "${D[@]}" +nsid example.com SOA
+check "dig: CHAOS id.server names the instance" bash -c "[[ -n \"\$(${D[*]} +short CH TXT id.server)\" ]]"
+check "admin: /health is up" contains '"status":"up"' curl -sf "http://127.0.0.1:$admin/health"
+check "admin: /metrics counts answers" contains 'dns_responses_total{rcode="nxdomain",transport="udp"}' curl -sf "http://127.0.0.1:$admin/metrics"
+check "zone check: the shipped zone is valid" contains "OK" "$here/gslb" zone check "$here/zones/example.com.zone"
+
+kill -TERM "$server"
+stopped=no
+for _ in $(seq 1 50); do kill -0 "$server" 2>/dev/null || { stopped=yes; break; }; sleep 0.1; done
+check "SIGTERM: the server stops gracefully" bash -c "[[ $stopped == yes ]] && grep -q 'shutting down' '$log'"
+server=""
+
+echo "system test: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
