@@ -1,0 +1,155 @@
+package dev.gslb.topology;
+
+import java.math.BigInteger;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.regex.Pattern;
+
+/**
+ * An IPv4 or IPv6 prefix. Both families live in one 128-bit space (IPv4 as ::ffff:a.b.c.d/96+n),
+ * so one sorted table answers both; {@link #toString()} prints the form the operator wrote.
+ */
+public record Cidr(long hi, long lo, int length, boolean ipv4) implements Comparable<Cidr> {
+    static final long V4_MAPPED_LO = 0xFFFF_0000_0000L;
+    private static final Pattern DOTTED = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
+    /**
+     * Parses "a.b.c.d/n" or "x::/n" (a bare address is a host route). Refuses a default route,
+     * host bits set, and anything not an address literal, with a message saying what to write.
+     */
+    public static Cidr parse(String text) {
+        String t = text.trim();
+        int slash = t.indexOf('/');
+        String addr = slash < 0 ? t : t.substring(0, slash);
+        boolean v4 = addr.indexOf(':') < 0;
+        if (v4 && !DOTTED.matcher(addr).matches()) {
+            throw new IllegalArgumentException("'" + t + "' is not a CIDR (write a.b.c.d/len or x:y::/len)");
+        }
+        InetAddress ip;
+        try {
+            ip = InetAddress.ofLiteral(addr);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + t + "' is not a CIDR: bad address '" + addr + "'");
+        }
+        int max = ip instanceof Inet4Address ? 32 : 128;
+        int len = max;
+        if (slash >= 0) {
+            try {
+                len = Integer.parseInt(t.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + t + "' has a bad prefix length");
+            }
+            if (len < 0 || len > max) {
+                throw new IllegalArgumentException("'" + t + "': prefix length must be 0.." + max);
+            }
+        }
+        if (len == 0) {
+            throw new IllegalArgumentException("'" + t + "' is a default route; it would match every address");
+        }
+        Cidr c = of(ip, len);
+        Cidr network = c.network();
+        if (!network.equals(c)) {
+            throw new IllegalArgumentException("'" + t + "' has host bits set; did you mean " + network + "?");
+        }
+        return c;
+    }
+
+    /** The prefix of {@code ip} with {@code length} bits (host bits kept; see {@link #network()}). */
+    public static Cidr of(InetAddress ip, int length) {
+        byte[] b = ip.getAddress();
+        if (ip instanceof Inet6Address) {
+            return new Cidr(bytesToLong(b, 0), bytesToLong(b, 8), length, false);
+        }
+        long v4 = ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8) | (b[3] & 0xFFL);
+        return new Cidr(0, V4_MAPPED_LO | v4, length, true);
+    }
+
+    private static long bytesToLong(byte[] b, int from) {
+        long v = 0;
+        for (int i = from; i < from + 8; i++) {
+            v = (v << 8) | (b[i] & 0xFF);
+        }
+        return v;
+    }
+
+    /** Prefix length in the shared 128-bit space. */
+    int spaceLength() {
+        return ipv4 ? length + 96 : length;
+    }
+
+    /** This prefix with host bits cleared. */
+    public Cidr network() {
+        int n = spaceLength();
+        long hiMask = n >= 64 ? -1L : (n == 0 ? 0 : -1L << (64 - n));
+        long loMask = n <= 64 ? 0 : (n == 128 ? -1L : -1L << (128 - n));
+        return new Cidr(hi & hiMask, lo & loMask, length, ipv4);
+    }
+
+    BigInteger first() {
+        return toBig(hi, lo);
+    }
+
+    BigInteger last() {
+        return first().add(BigInteger.ONE.shiftLeft(128 - spaceLength())).subtract(BigInteger.ONE);
+    }
+
+    static BigInteger toBig(long hi, long lo) {
+        return new BigInteger(Long.toUnsignedString(hi)).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(lo)));
+    }
+
+    @Override
+    public int compareTo(Cidr o) {
+        int c = Long.compareUnsigned(hi, o.hi);
+        if (c == 0) {
+            c = Long.compareUnsigned(lo, o.lo);
+        }
+        return c != 0 ? c : Integer.compare(spaceLength(), o.spaceLength());
+    }
+
+    @Override
+    public String toString() {
+        if (ipv4) {
+            return ((lo >>> 24) & 0xFF) + "." + ((lo >>> 16) & 0xFF) + "." + ((lo >>> 8) & 0xFF) + "." + (lo & 0xFF)
+                    + "/" + length;
+        }
+        byte[] b = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (hi >>> (56 - 8 * i));
+            b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+        }
+        try {
+            String s = InetAddress.getByAddress(b).getHostAddress();
+            return compress(s) + "/" + length;
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Java prints 2001:db8:0:0:0:0:0:0; operators write 2001:db8::. */
+    private static String compress(String full) {
+        String[] parts = full.split(":");
+        int bestStart = -1, bestLen = 0;
+        for (int i = 0; i < parts.length; ) {
+            if (parts[i].equals("0")) {
+                int j = i;
+                while (j < parts.length && parts[j].equals("0")) {
+                    j++;
+                }
+                if (j - i > bestLen && j - i > 1) {
+                    bestStart = i;
+                    bestLen = j - i;
+                }
+                i = j;
+            } else {
+                i++;
+            }
+        }
+        if (bestStart < 0) {
+            return full;
+        }
+        String head = String.join(":", java.util.Arrays.copyOfRange(parts, 0, bestStart));
+        String tail = String.join(":", java.util.Arrays.copyOfRange(parts, bestStart + bestLen, parts.length));
+        return head + "::" + tail;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.gslb.topology;
+
+import java.util.List;
+
+/**
+ * What a lookup found: the longest matching prefix, its region, and the scores of that region's
+ * records, highest first (ties in configuration order). Built once per prefix when the table is
+ * built, so a lookup returns it without allocating.
+ */
+public record TopologyMatch(String prefix, String region, List<Score> scores) {
+    public record Score(String dataCenter, long score) {}
+
+    public TopologyMatch {
+        scores = List.copyOf(scores);
+    }
+
+    /** The data center with the highest score, or null when the region has no records. */
+    public String bestDataCenter() {
+        return scores.isEmpty() ? null : scores.getFirst().dataCenter();
+    }
+
+    /** The score of one data center in this region, 0 when it has no record (F5: no match = 0). */
+    public long scoreOf(String dataCenter) {
+        for (Score s : scores) {
+            if (s.dataCenter().equals(dataCenter)) {
+                return s.score();
+            }
+        }
+        return 0;
+    }
+}

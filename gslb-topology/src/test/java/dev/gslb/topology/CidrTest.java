@@ -1,0 +1,28 @@
+package dev.gslb.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class CidrTest {
+    @Test
+    void parsesAndPrintsBothFamilies() {
+        assertThat(Cidr.parse("202.106.0.0/16")).hasToString("202.106.0.0/16");
+        assertThat(Cidr.parse(" 2001:db8::/32 ")).hasToString("2001:db8::/32");
+        assertThat(Cidr.parse("192.0.2.1")).hasToString("192.0.2.1/32");
+        assertThat(Cidr.parse("2001:db8::/32").ipv4()).isFalse();
+    }
+
+    @Test
+    void refusesWhatIsNotANetwork() {
+        assertThatThrownBy(() -> Cidr.parse("202.106.1.0/16")).hasMessageContaining("host bits set; did you mean 202.106.0.0/16?");
+        assertThatThrownBy(() -> Cidr.parse("2001:db8::1/32")).hasMessageContaining("did you mean 2001:db8::/32?");
+        assertThatThrownBy(() -> Cidr.parse("0.0.0.0/0")).hasMessageContaining("default route");
+        assertThatThrownBy(() -> Cidr.parse("::/0")).hasMessageContaining("default route");
+        assertThatThrownBy(() -> Cidr.parse("300.1.2.0/24")).hasMessageContaining("bad address");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).hasMessageContaining("prefix length must be 0..32");
+        assertThatThrownBy(() -> Cidr.parse("example.com/24")).hasMessageContaining("is not a CIDR");
+        assertThatThrownBy(() -> Cidr.parse("10.0/8")).hasMessageContaining("is not a CIDR");
+    }
+}

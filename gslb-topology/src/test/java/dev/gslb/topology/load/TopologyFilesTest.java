@@ -1,0 +1,95 @@
+package dev.gslb.topology.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gslb.topology.Region;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TopologyFilesTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String text) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void cidrListsTakeTheRegionFromTheFileAndJoinV6Lists() throws Exception {
+        write("unicom.txt", "# China Unicom\n202.106.0.0/16\n\n221.192.0.0/14  # trailing comment\n");
+        write("unicom6.txt", "2408::/16\n");
+        List<TopologySource> s = TopologyFiles.read(TopologyFiles.expand(List.of(dir)), null);
+        assertThat(TopologyFiles.countsByRegion(s)).containsExactly(Map.entry("unicom", 3));
+        assertThat(s.getFirst().regions().getFirst().prefixes().get(1).line()).isEqualTo(4);
+        List<TopologySource> named = TopologyFiles.read(List.of(dir.resolve("unicom6.txt")), "CNC-v6");
+        assertThat(TopologyFiles.countsByRegion(named)).containsExactly(Map.entry("CNC-v6", 1));
+    }
+
+    @Test
+    void badLinesFailTheFileWithFileAndLine() throws Exception {
+        Path p = write("bad.txt", "1.0.1.0/24\n1.0.2.1/24\nnot-a-cidr\n0.0.0.0/0\n::/0\n");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(p), null))
+                .hasMessageContaining(p + ":2: '1.0.2.1/24' has host bits set; did you mean 1.0.2.0/24?")
+                .hasMessageContaining(p + ":3: 'not-a-cidr' is not a CIDR")
+                .hasMessageContaining(p + ":4: '0.0.0.0/0' is a default route")
+                .hasMessageContaining(p + ":5: '::/0' is a default route");
+    }
+
+    @Test
+    void emptyAndBinaryFilesAreRefused() throws Exception {
+        Path empty = write("empty.txt", "");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(empty), null)).hasMessageContaining(empty + ": empty file");
+        Path comments = write("comments.txt", "# nothing here\n");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(comments), null)).hasMessageContaining("no CIDR in the file");
+        Path binary = dir.resolve("bin.txt");
+        Files.write(binary, new byte[] {0x31, 0x00, (byte) 0xff, 0x0a});
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(binary), null)).hasMessageContaining(binary + ": binary file");
+        assertThatThrownBy(() -> TopologyFiles.expand(List.of(dir.resolve("missing")))).hasMessageContaining("no such file");
+    }
+
+    @Test
+    void threeDnsTopologyGivesRecords() throws Exception {
+        List<TopologySource> s = TopologyFiles.read(List.of(Path.of("../topology-data/3dns-example.topology")), null);
+        assertThat(s.getFirst().format()).isEqualTo(TopologySource.Format.THREE_DNS);
+        assertThat(s.getFirst().records()).extracting(r -> r.region() + "->" + r.dataCenter() + ":" + r.score())
+                .containsExactly("202.106.0.0/16->CNC:100", "219.172.0.0/16->TEL:100", "200.100.0.0/16->CNC:100");
+        assertThat(s.getFirst().records().getFirst().origin()).endsWith("3dns-example.topology:4");
+
+        Path bad = write("bad.topology", "topology {\n  dc.\"CNC\" 202.106.0.0/16 100\n  dc.\"TEL\" 219.172.1.0/16 100\n  junk\n");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(bad), null))
+                .hasMessageContaining(bad + ":3: '219.172.1.0/16' has host bits set")
+                .hasMessageContaining(bad + ":4: expected: dc.\"NAME\" CIDR SCORE")
+                .hasMessageContaining("missing the closing '}'");
+    }
+
+    @Test
+    void apnicStatsSplitCountsIntoCidrs() throws Exception {
+        Path p = write("delegated-apnic-latest", """
+                2|apnic|20261128|90000|19830613|20261127|+1000
+                apnic|*|ipv4|*|50000|summary
+                apnic|CN|ipv4|1.0.1.0|256|20110414|allocated
+                apnic|CN|ipv4|1.0.2.0|768|20110414|allocated
+                apnic|CN|ipv6|2001:250::|35|20000426|allocated
+                apnic|JP|ipv4|1.0.16.0|4096|20110412|allocated
+                apnic|CN|asn|4134|1|20000101|allocated
+                apnic|CN|ipv4|1.0.8.0|256|20110414|available
+                """);
+        List<TopologySource> s = TopologyFiles.read(List.of(p), null);
+        assertThat(s.getFirst().format()).isEqualTo(TopologySource.Format.APNIC);
+        Region cn = s.getFirst().regions().stream().filter(r -> r.name().equals("CN")).findFirst().orElseThrow();
+        assertThat(cn.prefixes()).extracting(pr -> pr.cidr().toString())
+                .containsExactly("1.0.1.0/24", "1.0.2.0/23", "1.0.4.0/24", "2001:250::/35");
+        assertThat(TopologyFiles.countsByRegion(TopologyFiles.read(List.of(p), "apnic"))).containsOnlyKeys("apnic");
+        Path bad = write("bad-apnic", "apnic|CN|ipv4|1.0.1.0|0|20110414|allocated\napnic|CN|ipv4|1.0.1.x|256|2011|allocated\n");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(bad), null))
+                .hasMessageContaining(bad + ":1: address count must be")
+                .hasMessageContaining(bad + ":2: '1.0.1.x' is not an IPv4 address");
+    }
+}
