@@ -61,6 +61,16 @@ check "admin: /health is up" contains '"status":"up"' curl -sf "http://127.0.0.1
 check "admin: /metrics counts answers" contains 'dns_responses_total{rcode="nxdomain",transport="udp"}' curl -sf "http://127.0.0.1:$admin/metrics"
 check "zone check: the shipped zone is valid" contains "OK" "$here/gslb" zone check "$here/zones/example.com.zone"
 
+G=("$here/gslb")
+check "topology lookup: a China Telecom resolver maps to TEL" contains "region chinanet" "${G[@]}" topology lookup 61.136.178.229
+check "topology lookup: a China Unicom resolver maps to CNC" bash -c "'$here/gslb' topology lookup 202.106.0.20 | grep -q 'CNC.*<- answer'"
+check "topology list: shipped regions with counts" contains "unicom" "${G[@]}" topology list
+bad="$(mktemp --suffix=.txt)"; printf '198.18.0.0/15\n198.18.0.9/15\n' > "$bad"
+check "topology load: a bad file is refused with file:line" bash -c "out=\$('$here/gslb' topology load '$bad' 2>&1); [[ \$? -eq 1 ]] && grep -q '$bad:2:' <<<\"\$out\""
+check "topology load: a good file is served at once" bash -c "printf '198.18.0.0/15\n' > '$bad' && '$here/gslb' topology load '$bad' --region lab >/dev/null && '$here/gslb' topology lookup 198.18.1.1 | grep -q 'region lab'"
+check "topology lookup --data: works with no server" contains "region unicom" "${G[@]}" topology lookup --data "$here/topology-data/china-operator-ip" 202.106.0.20
+rm -f "$bad"
+
 kill -TERM "$server"
 stopped=no
 for _ in $(seq 1 50); do kill -0 "$server" 2>/dev/null || { stopped=yes; break; }; sleep 0.1; done

@@ -7,10 +7,18 @@ import picocli.CommandLine.Command;
 /** The {@code gslb} command. */
 @Command(name = "gslb", mixinStandardHelpOptions = true, version = "gslb 0.1.0",
         description = "Authoritative GSLB / smart-DNS server.",
-        subcommands = {ServeCommand.class, ZoneCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, ZoneCommand.class, TopologyCommand.class, CommandLine.HelpCommand.class})
 public final class Gslb {
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Gslb()).execute(args));
+        CommandLine cli = new CommandLine(new Gslb());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof java.io.IOException) { // an unreachable server: say so, no stack trace
+                commandLine.getErr().println("gslb: " + e.getMessage());
+                return 1;
+            }
+            throw e;
+        });
+        System.exit(cli.execute(args));
     }
 
     /** The installation folder: set by the ./gslb wrapper, else the working directory. */

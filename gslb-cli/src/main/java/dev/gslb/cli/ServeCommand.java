@@ -5,6 +5,7 @@ import dev.gslb.cli.config.ConfigLoader;
 import dev.gslb.cli.config.GslbConfig;
 import dev.gslb.cli.config.ListenAddress;
 import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.topology.TopologyException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +42,13 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("gslb: " + e.getMessage());
             return 2;
         }
-        GslbServer server = new GslbServer(cfg);
+        GslbServer server;
+        try {
+            server = new GslbServer(cfg);
+        } catch (TopologyException e) {
+            System.err.println("gslb: the topology does not load:\n" + e.getMessage());
+            return 2;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
             log.info("shutting down");
@@ -65,6 +72,6 @@ final class ServeCommand implements Callable<Integer> {
                     dns.tcpMaxConnections());
         }
         InetSocketAddress admin = adminListen == null ? c.admin() : ListenAddress.parse(adminListen, 8053);
-        return new GslbConfig(c.instance(), dns, c.ednsUdpSize(), admin, c.dataCenters(), c.authority());
+        return new GslbConfig(c.instance(), dns, c.ednsUdpSize(), admin, c.dataCenters(), c.authority(), c.topology());
     }
 }

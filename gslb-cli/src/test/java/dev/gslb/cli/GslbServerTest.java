@@ -27,7 +27,7 @@ class GslbServerTest {
         InetSocketAddress loopback0 = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         GslbConfig cfg = new GslbConfig(base.instance(),
                 new ListenerSettings(List.of(loopback0), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()),
-                base.ednsUdpSize(), loopback0, base.dataCenters(), base.authority());
+                base.ednsUdpSize(), loopback0, base.dataCenters(), base.authority(), base.topology());
         try (GslbServer server = new GslbServer(cfg)) {
             server.start();
             SimpleResolver resolver = new SimpleResolver(server.dns().boundAddresses().getFirst());

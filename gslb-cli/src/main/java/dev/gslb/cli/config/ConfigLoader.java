@@ -11,6 +11,8 @@ import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.TopologyRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -92,7 +94,7 @@ public final class ConfigLoader {
 
         GslbConfig build(YamlNode root) throws ConfigException {
             Map<String, YamlNode> top = root.map("the configuration", Set.of("instance", "dns", "admin", "zones",
-                    "datacenters", "virtual-servers", "pools", "wide-ips"));
+                    "datacenters", "virtual-servers", "pools", "wide-ips", "topology"));
             for (YamlNode n : listOf(top, "datacenters")) {
                 DataCenter dc = new DataCenter(n.scalar("a data center name"));
                 if (dataCenters.put(dc.name(), dc) != null) {
@@ -134,7 +136,58 @@ public final class ConfigLoader {
                         .map(Map.Entry::getValue).findFirst().orElse(root);
                 throw where.error(e.getMessage());
             }
-            return new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()), authority);
+            GslbConfig.Topology topology = topology(top.get("topology"));
+            return new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()), authority,
+                    topology);
+        }
+
+        /** topology: data (files/folders), records (region or cidr -> datacenter, score), watch. */
+        private GslbConfig.Topology topology(YamlNode n) throws ConfigException {
+            List<Path> data = new ArrayList<>();
+            List<TopologyRecord> records = new ArrayList<>();
+            boolean watch = true;
+            if (n != null) {
+                Map<String, YamlNode> m = n.map("topology", Set.of("data", "records", "watch"));
+                for (YamlNode d : m.containsKey("data") ? m.get("data").list("topology data") : List.<YamlNode>of()) {
+                    Path p = base.resolve(d.scalar("topology data path"));
+                    if (!Files.exists(p)) {
+                        throw d.error("topology data " + p + " does not exist");
+                    }
+                    data.add(p);
+                }
+                for (YamlNode r : m.containsKey("records") ? m.get("records").list("topology records") : List.<YamlNode>of()) {
+                    records.add(topologyRecord(r));
+                }
+                if (m.containsKey("watch")) {
+                    String w = m.get("watch").scalar("topology watch");
+                    if (!w.equals("true") && !w.equals("false")) {
+                        throw m.get("watch").error("topology watch must be true or false");
+                    }
+                    watch = Boolean.parseBoolean(w);
+                }
+            }
+            return new GslbConfig.Topology(new LiveTopology.Spec(data, records, dataCenters.keySet()), watch);
+        }
+
+        private TopologyRecord topologyRecord(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("topology record", Set.of("region", "cidr", "datacenter", "score"));
+            if (m.containsKey("region") == m.containsKey("cidr")) {
+                throw n.error("a topology record needs exactly one of 'region:' (a loaded list) or 'cidr:'");
+            }
+            String source;
+            if (m.containsKey("cidr")) {
+                source = m.get("cidr").scalar("topology cidr");
+                try {
+                    source = dev.gslb.topology.Cidr.parse(source).toString();
+                } catch (IllegalArgumentException e) {
+                    throw m.get("cidr").error(e.getMessage());
+                }
+            } else {
+                source = m.get("region").scalar("topology region");
+            }
+            String dc = dataCenter(required(n, m, "datacenter", "topology record")).name();
+            long score = m.containsKey("score") ? m.get("score").integer("topology score", 0, Integer.MAX_VALUE) : 100;
+            return new TopologyRecord(source, dc, score, label + ":" + n.line());
         }
 
         private List<YamlNode> listOf(Map<String, YamlNode> top, String key) throws ConfigException {

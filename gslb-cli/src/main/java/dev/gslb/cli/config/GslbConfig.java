@@ -4,6 +4,7 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.topology.LiveTopology;
 import java.net.InetSocketAddress;
 import java.util.List;
 
@@ -14,5 +15,9 @@ public record GslbConfig(
         int ednsUdpSize,
         InetSocketAddress admin,
         List<DataCenter> dataCenters,
-        Authority authority) {
+        Authority authority,
+        Topology topology) {
+
+    /** What the topology table is built from, and whether file changes reload it. */
+    public record Topology(LiveTopology.Spec spec, boolean watch) {}
 }

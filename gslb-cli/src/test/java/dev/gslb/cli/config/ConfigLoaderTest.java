@@ -101,6 +101,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void topologyRecordsAreCheckedAtTheirLine() throws Exception {
+        String topo = "topology:\n  data: []\n  records:\n    - {cidr: 202.106.0.0/16, datacenter: CNC, score: 100}\n";
+        GslbConfig ok = ConfigLoader.load(config(GOOD + topo));
+        assertThat(ok.topology().spec().records()).singleElement()
+                .satisfies(r -> assertThat(r.origin()).endsWith("gslb.yaml:20"));
+        Files.delete(dir.resolve("example.com.zone"));
+        Path badDc = config(GOOD + topo.replace("datacenter: CNC", "datacenter: MOBILE"));
+        assertThatThrownBy(() -> ConfigLoader.load(badDc)).hasMessageStartingWith(badDc + ":20: data center MOBILE");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path badCidr = config(GOOD + topo.replace("202.106.0.0/16", "202.106.0.1/16"));
+        assertThatThrownBy(() -> ConfigLoader.load(badCidr)).hasMessageContaining(badCidr + ":20: '202.106.0.1/16' has host bits set");
+    }
+
+    @Test
     void zoneErrorsNameTheZoneFileAndLine() throws Exception {
         Path p = config(GOOD);
         Files.writeString(dir.resolve("example.com.zone"), "$TTL 60\n@ IN SOA ns1 h 1 2 3 4 5\n@ IN NS ns1\nns1 IN A 1.2.3\n");

@@ -1,0 +1,240 @@
+package dev.gslb.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gslb.cli.admin.AdminClient;
+import dev.gslb.cli.admin.Json;
+import dev.gslb.cli.admin.TopologyApi;
+import dev.gslb.cli.config.ConfigException;
+import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.load.TopologyFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "topology", description = "The topology table: ISP CIDR lists -> regions -> data-center scores.",
+        subcommands = {TopologyCommand.Load.class, TopologyCommand.Lookup.class, TopologyCommand.ListRegions.class,
+                TopologyCommand.Reload.class})
+final class TopologyCommand {
+    /** Lists above this size get a progress bar while they are read and sent. */
+    static final long PROGRESS_BAR_BYTES = 256 * 1024;
+
+    static final class AdminOptions {
+        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053",
+                description = "Admin API of the running server (default: ${DEFAULT-VALUE}).")
+        String url;
+
+        @Option(names = "--json", description = "Print JSON instead of a table.")
+        boolean json;
+    }
+
+    /** Prints a reply: the JSON as is, or through {@code human}; a failure prints its errors. */
+    static int print(AdminClient.Reply reply, boolean json, java.util.function.Consumer<JsonNode> human)
+            throws IOException {
+        JsonNode node = Json.MAPPER.readTree(reply.body());
+        if (json) {
+            System.out.print(reply.body());
+        } else if (reply.ok()) {
+            human.accept(node);
+        }
+        if (!reply.ok()) {
+            if (!json) {
+                if (node.has("errors")) {
+                    node.get("errors").forEach(e -> System.err.println(e.asText()));
+                } else {
+                    System.err.println("gslb: " + node.path("error").asText(reply.body()));
+                }
+                System.err.println("gslb: nothing was changed; the table in service is the previous one");
+            }
+            return 1;
+        }
+        return 0;
+    }
+
+    static void printReport(JsonNode r) {
+        r.path("loaded").properties().forEach(e ->
+                System.out.printf("  %-16s %7d prefixes%n", e.getKey(), e.getValue().asInt()));
+        System.out.printf("table in service: %d regions, %d prefixes (built in %d ms)%n",
+                r.path("regions").asInt(), r.path("prefixes").asInt(), r.path("millis").asLong());
+        printWarnings(r.path("warnings"));
+    }
+
+    static void printWarnings(JsonNode warnings) {
+        if (warnings.isEmpty()) {
+            return;
+        }
+        System.out.println(warnings.size() + " warning(s) (duplicates and overlaps; the longest match decides):");
+        int shown = 0;
+        for (JsonNode w : warnings) {
+            if (shown++ == 10) {
+                System.out.println("  ... (--json shows all)");
+                break;
+            }
+            System.out.println("  " + w.asText());
+        }
+    }
+
+    @Command(name = "load", description = "Load CIDR lists, 3DNS topology files or APNIC stats into the running server.")
+    static final class Load implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE|DIR", arity = "1..*", description = "Files, or folders of files.")
+        List<Path> paths;
+
+        @Option(names = "--region", paramLabel = "NAME", description = "Region of every prefix loaded (default: file name).")
+        String region;
+
+        @Mixin
+        AdminOptions admin;
+
+        @Override
+        public Integer call() throws Exception {
+            Map<String, String> files = new LinkedHashMap<>();
+            try {
+                List<Path> list = TopologyFiles.expand(paths);
+                long total = 0;
+                for (Path p : list) {
+                    total += Files.size(p);
+                }
+                try (ProgressBar bar = total >= PROGRESS_BAR_BYTES && !admin.json ? new ProgressBarBuilder()
+                        .setTaskName("reading").setInitialMax(total).setUnit(" KiB", 1024)
+                        .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
+                        .build() : null) {
+                    for (Path p : list) {
+                        files.put(p.toAbsolutePath().toString(), read(p, bar));
+                    }
+                }
+            } catch (TopologyException e) {
+                e.problems().forEach(System.err::println);
+                return 1;
+            }
+            String body = Json.write(new TopologyApi.LoadRequest(region, files));
+            AdminClient.Reply reply = new AdminClient(admin.url).post("/topology/load", body);
+            return print(reply, admin.json, r -> {
+                System.out.println("loaded " + files.size() + " file(s):");
+                printReport(r);
+            });
+        }
+
+        private static String read(Path p, ProgressBar bar) throws IOException {
+            try (InputStream in = Files.newInputStream(p)) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                byte[] buf = new byte[16384];
+                for (int n; (n = in.read(buf)) > 0; ) {
+                    out.write(buf, 0, n);
+                    if (bar != null) {
+                        bar.stepBy(n);
+                    }
+                }
+                return out.toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    @Command(name = "lookup", description = "Which region and data-center scores an address gets.")
+    static final class Lookup implements Callable<Integer> {
+        @Parameters(paramLabel = "IP")
+        String ip;
+
+        @Option(names = "--data", paramLabel = "DIR", description = "Build the table from these lists here, no server needed.")
+        List<Path> data;
+
+        @Option(names = "--config", paramLabel = "FILE", description = "With --data: records and data centers from this config (default: embedded).")
+        Path config;
+
+        @Mixin
+        AdminOptions admin;
+
+        @Override
+        public Integer call() throws Exception {
+            if (data != null) {
+                TopologyApi.LookupResult r;
+                try {
+                    GslbConfig cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
+                    LiveTopology.Spec spec = cfg.topology().spec();
+                    LiveTopology local = new LiveTopology(new LiveTopology.Spec(data, spec.records(), spec.dataCenters()));
+                    r = TopologyApi.lookup(local.table(), ip);
+                } catch (ConfigException | IllegalArgumentException e) {
+                    System.err.println("gslb: " + e.getMessage());
+                    return 2;
+                } catch (TopologyException e) {
+                    e.problems().forEach(System.err::println);
+                    return 1;
+                }
+                return print(new AdminClient.Reply(200, Json.write(r)), admin.json, Lookup::human);
+            }
+            AdminClient.Reply reply = new AdminClient(admin.url).get("/topology/lookup?ip="
+                    + java.net.URLEncoder.encode(ip, StandardCharsets.UTF_8));
+            return print(reply, admin.json, Lookup::human);
+        }
+
+        static void human(JsonNode r) {
+            if (!r.path("matched").asBoolean()) {
+                System.out.println(r.path("ip").asText() + ": no match (topology makes no decision; the next method decides)");
+                return;
+            }
+            System.out.printf("%s: region %s, prefix %s%n", r.path("ip").asText(), r.path("region").asText(),
+                    r.path("prefix").asText());
+            if (r.path("scores").isEmpty()) {
+                System.out.println("  no records for this region (topology makes no decision)");
+            }
+            for (JsonNode s : r.path("scores")) {
+                boolean best = s.path("dataCenter").asText().equals(r.path("best").asText());
+                System.out.printf("  %-10s score %d%s%n", s.path("dataCenter").asText(), s.path("score").asLong(),
+                        best ? "  <- answer" : "");
+            }
+        }
+    }
+
+    @Command(name = "list", description = "Regions with their prefix counts, and the records.")
+    static final class ListRegions implements Callable<Integer> {
+        @Mixin
+        AdminOptions admin;
+
+        @Override
+        public Integer call() throws Exception {
+            return print(new AdminClient(admin.url).get("/topology/list"), admin.json, r -> {
+                System.out.printf("%-20s %8s %8s%n", "REGION", "IPv4", "IPv6");
+                for (JsonNode g : r.path("regions")) {
+                    System.out.printf("%-20s %8d %8d%n", g.path("name").asText(), g.path("ipv4").asLong(),
+                            g.path("ipv6").asLong());
+                }
+                System.out.println("records (region -> data center, score; highest score wins):");
+                for (JsonNode rec : r.path("records")) {
+                    System.out.printf("  %-20s -> %-8s %6d   (%s)%n", rec.path("region").asText(),
+                            rec.path("dataCenter").asText(), rec.path("score").asLong(), rec.path("origin").asText());
+                }
+                System.out.printf("%d prefixes, loaded at %s%n", r.path("prefixes").asInt(), r.path("loadedAt").asText());
+                printWarnings(r.path("warnings"));
+            });
+        }
+    }
+
+    @Command(name = "reload", description = "Re-read the configured topology files; a failure keeps the table in service.")
+    static final class Reload implements Callable<Integer> {
+        @Mixin
+        AdminOptions admin;
+
+        @Override
+        public Integer call() throws Exception {
+            return print(new AdminClient(admin.url).post("/topology/reload", "{}"), admin.json, r -> {
+                System.out.println("reloaded:");
+                printReport(r);
+            });
+        }
+    }
+}
