@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /** The {@code gslb} command. */
 @Command(name = "gslb", mixinStandardHelpOptions = true, version = "gslb 0.1.0",
         description = "Authoritative GSLB / smart-DNS server.",
-        subcommands = {ServeCommand.class, ZoneCommand.class, TopologyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, ZoneCommand.class, TopologyCommand.class, LdnsCommand.class,
+                HealthCommand.class, CommandLine.HelpCommand.class})
 public final class Gslb {
     public static void main(String[] args) {
         CommandLine cli = new CommandLine(new Gslb());

@@ -1,6 +1,8 @@
 package dev.gslb.cli;
 
 import dev.gslb.cli.admin.AdminServer;
+import dev.gslb.cli.admin.Json;
+import dev.gslb.cli.admin.LdnsApi;
 import dev.gslb.cli.admin.TopologyApi;
 import dev.gslb.cli.config.GslbConfig;
 import dev.gslb.dns.answer.DnsMetrics;
@@ -8,41 +10,79 @@ import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.server.DnsServer;
 import dev.gslb.dns.wideip.GlobalAvailability;
 import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.probe.Prober;
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.probers.DnsProber;
+import dev.gslb.probe.probers.IcmpProber;
+import dev.gslb.probe.probers.TcpProber;
+import dev.gslb.probe.probers.UdpProber;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.probe.store.ProximityStore;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyWatcher;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One running instance: DNS listeners, topology table and admin API, wired from a {@link GslbConfig}. */
+/**
+ * One running instance, wired from a {@link GslbConfig}: DNS listeners, topology table, LDNS
+ * proximity table with its probers, scheduler and H2 store, health monitors, admin API.
+ */
 public final class GslbServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 
     private final GslbConfig config;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final LiveTopology topology;
+    private final ProximityTable proximity;
+    private final ProximityStore store;
+    private final IcmpProber icmp;
+    private final ProbeScheduler scheduler;
+    private final HealthMonitor health;
     private final DnsServer dns;
     private final AdminServer admin;
+    private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("housekeeping").factory());
     private TopologyWatcher watcher;
 
-    public GslbServer(GslbConfig config) throws IOException, TopologyException {
+    public GslbServer(GslbConfig config) throws IOException, TopologyException, SQLException {
         this.config = config;
         this.topology = new LiveTopology(config.topology().spec());
+        GslbConfig.Probing probing = config.probing();
+        this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
+        this.store = new ProximityStore(probing.store(), proximity);
+        ProbeSettings ps = probing.probes();
+        this.icmp = new IcmpProber(ps.source());
+        List<Prober> probers = List.of(DnsProber.dot(ps.source(), ps.dnsPort()), DnsProber.rev(ps.source(), ps.dnsPort()),
+                new UdpProber(ps.source(), ps.udpPort()), new TcpProber(ps.source(), ps.dnsPort()), icmp);
+        this.scheduler = new ProbeScheduler(proximity, ps, config.instance().dataCenter(), config.instance().name(),
+                probers, registry);
+        this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
         DnsMetrics metrics = new DnsMetrics(registry);
         WideIpResolver resolver = new WideIpResolver(List.of(new GlobalAvailability()));
         Responder responder = new Responder(config.authority(), resolver, config.instance(), metrics,
-                config.ednsUdpSize());
+                config.ednsUdpSize(), scheduler);
         this.dns = new DnsServer(config.dns(), responder, metrics);
         List<AdminServer.Route> routes = new ArrayList<>();
         routes.add(new AdminServer.Route("GET", "/health", r -> AdminServer.Response.json(200, healthJson())));
         routes.add(new AdminServer.Route("GET", "/metrics", r -> new AdminServer.Response(200, registry.scrape(),
                 "text/plain; version=0.0.4; charset=utf-8")));
         routes.addAll(new TopologyApi(topology).routes());
+        routes.addAll(new LdnsApi(proximity, scheduler).routes());
+        routes.add(new AdminServer.Route("GET", "/health/servers",
+                r -> AdminServer.Response.json(200, Json.write(health.statuses()))));
         this.admin = new AdminServer(config.admin(), routes);
     }
 
@@ -53,8 +93,18 @@ public final class GslbServer implements AutoCloseable {
         if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
             watcher = new TopologyWatcher(topology);
         }
+        store.startFlushing(config.probing().flushInterval());
+        housekeeping.scheduleWithFixedDelay(this::expireInactiveLdns, 1, 1, TimeUnit.HOURS);
+        health.start();
         dns.start();
         admin.start();
+    }
+
+    private void expireInactiveLdns() {
+        int removed = proximity.expireInactive();
+        if (removed > 0) {
+            log.info("removed {} LDNS inactive for {}", removed, proximity.settings().inactiveTtl());
+        }
     }
 
     public DnsServer dns() {
@@ -69,6 +119,10 @@ public final class GslbServer implements AutoCloseable {
         return topology;
     }
 
+    public ProximityTable proximity() {
+        return proximity;
+    }
+
     private String healthJson() {
         return "{\"status\":\"up\",\"instance\":\"" + config.instance().name() + "\",\"datacenter\":\""
                 + config.instance().dataCenter() + "\",\"zones\":" + config.authority().zones().all().size()
@@ -79,6 +133,15 @@ public final class GslbServer implements AutoCloseable {
     public void close() {
         admin.close();
         dns.close();
+        health.close();
+        scheduler.close();
+        housekeeping.shutdownNow();
+        icmp.close();
+        try {
+            store.close(); // the last flush: a clean stop loses nothing
+        } catch (SQLException e) {
+            log.warn("proximity store: last flush failed: {}", e.toString());
+        }
         if (watcher != null) {
             try {
                 watcher.close();

@@ -48,6 +48,9 @@ final class ServeCommand implements Callable<Integer> {
         } catch (TopologyException e) {
             System.err.println("gslb: the topology does not load:\n" + e.getMessage());
             return 2;
+        } catch (java.sql.SQLException e) {
+            System.err.println("gslb: " + e.getMessage());
+            return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
@@ -72,6 +75,6 @@ final class ServeCommand implements Callable<Integer> {
                     dns.tcpMaxConnections());
         }
         InetSocketAddress admin = adminListen == null ? c.admin() : ListenAddress.parse(adminListen, 8053);
-        return new GslbConfig(c.instance(), dns, c.ednsUdpSize(), admin, c.dataCenters(), c.authority(), c.topology());
+        return c.withListeners(dns, admin);
     }
 }

@@ -25,9 +25,9 @@ class GslbServerTest {
     void embeddedDefaultServesTheWideIpHealthAndMetrics() throws Exception {
         GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
         InetSocketAddress loopback0 = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        GslbConfig cfg = new GslbConfig(base.instance(),
+        GslbConfig cfg = base.withListeners(
                 new ListenerSettings(List.of(loopback0), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()),
-                base.ednsUdpSize(), loopback0, base.dataCenters(), base.authority(), base.topology());
+                loopback0).withStore(java.nio.file.Files.createTempDirectory("gslb").resolve("proximity"));
         try (GslbServer server = new GslbServer(cfg)) {
             server.start();
             SimpleResolver resolver = new SimpleResolver(server.dns().boundAddresses().getFirst());

@@ -34,9 +34,9 @@ class TopologyCommandTest {
         System.setProperty("gslb.home", ".."); // what the ./gslb wrapper sets: the checkout
         GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        server = new GslbServer(new GslbConfig(base.instance(),
-                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()),
-                base.ednsUdpSize(), any, base.dataCenters(), base.authority(), base.topology()));
+        server = new GslbServer(base.withListeners(
+                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
+                .withStore(java.nio.file.Files.createTempDirectory("gslb").resolve("proximity")));
         server.start();
         admin = "http://" + server.admin().address();
     }

@@ -11,6 +11,17 @@ import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.health.Check;
+import dev.gslb.probe.health.ExternalCheck;
+import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.health.HttpCheck;
+import dev.gslb.probe.health.IcmpCheck;
+import dev.gslb.probe.health.MonitorSpec;
+import dev.gslb.probe.health.TcpCheck;
+import dev.gslb.probe.probers.IcmpProber;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyRecord;
 import java.io.IOException;
@@ -86,6 +97,9 @@ public final class ConfigLoader {
         private final Map<String, DataCenter> dataCenters = new LinkedHashMap<>();
         private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
         private final Map<String, Pool> pools = new LinkedHashMap<>();
+        private final Map<String, MonitorSpec> monitors = new LinkedHashMap<>();
+        private final List<HealthTarget> healthTargets = new ArrayList<>();
+        private IcmpProber icmp;
 
         Builder(String label, Path base) {
             this.label = label;
@@ -94,7 +108,7 @@ public final class ConfigLoader {
 
         GslbConfig build(YamlNode root) throws ConfigException {
             Map<String, YamlNode> top = root.map("the configuration", Set.of("instance", "dns", "admin", "zones",
-                    "datacenters", "virtual-servers", "pools", "wide-ips", "topology"));
+                    "datacenters", "virtual-servers", "pools", "wide-ips", "topology", "probe", "monitors"));
             for (YamlNode n : listOf(top, "datacenters")) {
                 DataCenter dc = new DataCenter(n.scalar("a data center name"));
                 if (dataCenters.put(dc.name(), dc) != null) {
@@ -113,6 +127,9 @@ public final class ConfigLoader {
             }
             if (zones.isEmpty()) {
                 throw root.error("no zones: add at least one under 'zones:' (file: path/to/zone)");
+            }
+            for (YamlNode n : listOf(top, "monitors")) {
+                monitor(n);
             }
             for (YamlNode n : listOf(top, "virtual-servers")) {
                 virtualServer(n);
@@ -137,8 +154,9 @@ public final class ConfigLoader {
                 throw where.error(e.getMessage());
             }
             GslbConfig.Topology topology = topology(top.get("topology"));
+            GslbConfig.Probing probing = probing(top.get("probe"));
             return new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()), authority,
-                    topology);
+                    topology, probing, List.copyOf(healthTargets));
         }
 
         /** topology: data (files/folders), records (region or cidr -> datacenter, score), watch. */
@@ -188,6 +206,100 @@ public final class ConfigLoader {
             String dc = dataCenter(required(n, m, "datacenter", "topology record")).name();
             long score = m.containsKey("score") ? m.get("score").integer("topology score", 0, Integer.MAX_VALUE) : 100;
             return new TopologyRecord(source, dc, score, label + ":" + n.line());
+        }
+
+        /** monitors: [{name, type: icmp|tcp|http|https|external, ...}] (README "Health monitors"). */
+        private void monitor(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("monitor", Set.of("name", "type", "port", "path", "host", "expect-status",
+                    "expect-body", "command", "interval", "timeout", "up", "down"));
+            String name = required(n, m, "name", "monitor").scalar("monitor name");
+            String type = required(n, m, "type", "monitor").scalar("monitor type");
+            Check check = switch (type) {
+                case "icmp" -> new IcmpCheck(icmp == null ? icmp = new IcmpProber(InetAddress.ofLiteral("0.0.0.0")) : icmp);
+                case "tcp" -> new TcpCheck(required(n, m, "port", "a tcp monitor").integer("port", 1, 65535));
+                case "http", "https" -> new HttpCheck(type.equals("https"),
+                        m.containsKey("port") ? m.get("port").integer("port", 1, 65535) : type.equals("https") ? 443 : 80,
+                        m.containsKey("path") ? m.get("path").scalar("path") : "/",
+                        m.containsKey("host") ? m.get("host").scalar("host") : null,
+                        m.containsKey("expect-status") ? m.get("expect-status").integer("expect-status", 100, 599) : 200,
+                        m.containsKey("expect-body") ? m.get("expect-body").scalar("expect-body") : null);
+                case "external" -> {
+                    List<String> cmd = new ArrayList<>();
+                    for (YamlNode c : required(n, m, "command", "an external monitor").list("command")) {
+                        cmd.add(c.scalar("command argument"));
+                    }
+                    yield new ExternalCheck(cmd);
+                }
+                default -> throw m.get("type").error("unknown monitor type '" + type
+                        + "'; expected icmp, tcp, http, https or external");
+            };
+            var interval = m.containsKey("interval") ? m.get("interval").duration("interval") : MonitorSpec.DEFAULT_INTERVAL;
+            var timeout = m.containsKey("timeout") ? m.get("timeout").duration("timeout") : interval.dividedBy(2);
+            int up = m.containsKey("up") ? m.get("up").integer("up", 1, 1000) : MonitorSpec.DEFAULT_UP;
+            int down = m.containsKey("down") ? m.get("down").integer("down", 1, 1000) : MonitorSpec.DEFAULT_DOWN;
+            try {
+                if (monitors.put(name, new MonitorSpec(name, check, interval, timeout, up, down)) != null) {
+                    throw n.error("monitor " + name + " is defined twice");
+                }
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
+        }
+
+        /** probe: how LDNS are measured, the proximity TTLs, the H2 store (README "Probing"). */
+        private GslbConfig.Probing probing(YamlNode n) throws ConfigException {
+            ProbeSettings d = ProbeSettings.defaults();
+            ProximitySettings p = ProximitySettings.DEFAULTS;
+            Path store = base.resolve("var/proximity");
+            var flush = java.time.Duration.ofSeconds(5);
+            if (n == null) {
+                return new GslbConfig.Probing(d, p, store, flush);
+            }
+            Map<String, YamlNode> m = n.map("probe", Set.of("source", "protocols", "samples", "timeout", "rate",
+                    "concurrency", "min-interval", "dns-port", "udp-port", "exclude", "queue", "path-ttl", "retry",
+                    "inactive-ttl", "store", "flush-interval"));
+            InetAddress source = m.containsKey("source") ? ip(m.get("source")) : d.source();
+            List<ProbeProtocol> protocols = new ArrayList<>();
+            if (m.containsKey("protocols")) {
+                for (YamlNode x : m.get("protocols").list("protocols")) {
+                    try {
+                        protocols.add(ProbeProtocol.parse(x.scalar("protocol")));
+                    } catch (IllegalArgumentException e) {
+                        throw x.error(e.getMessage());
+                    }
+                }
+            } else {
+                protocols.addAll(d.protocols());
+            }
+            List<String> exclude = new ArrayList<>();
+            for (YamlNode x : m.containsKey("exclude") ? m.get("exclude").list("exclude") : List.<YamlNode>of()) {
+                try {
+                    exclude.add(dev.gslb.topology.Cidr.parse(x.scalar("exclusion")).toString());
+                } catch (IllegalArgumentException e) {
+                    throw x.error(e.getMessage());
+                }
+            }
+            ProbeSettings probes = new ProbeSettings(source, protocols,
+                    m.containsKey("samples") ? m.get("samples").integer("samples", 1, 100) : d.samples(),
+                    m.containsKey("timeout") ? m.get("timeout").duration("timeout") : d.timeout(),
+                    m.containsKey("rate") ? m.get("rate").integer("rate", 1, 100_000) : d.ratePerSecond(),
+                    m.containsKey("concurrency") ? m.get("concurrency").integer("concurrency", 1, 10_000) : d.concurrency(),
+                    m.containsKey("min-interval") ? m.get("min-interval").duration("min-interval") : d.minInterval(),
+                    m.containsKey("dns-port") ? m.get("dns-port").integer("dns-port", 1, 65535) : d.dnsPort(),
+                    m.containsKey("udp-port") ? m.get("udp-port").integer("udp-port", 1, 65535) : d.udpPort(),
+                    exclude,
+                    m.containsKey("queue") ? m.get("queue").integer("queue", 1, 10_000_000) : d.queueCapacity());
+            ProximitySettings proximity = new ProximitySettings(
+                    m.containsKey("path-ttl") ? m.get("path-ttl").duration("path-ttl") : p.pathTtl(),
+                    m.containsKey("retry") ? m.get("retry").duration("retry") : p.retry(),
+                    m.containsKey("inactive-ttl") ? m.get("inactive-ttl").duration("inactive-ttl") : p.inactiveTtl());
+            if (m.containsKey("store")) {
+                store = base.resolve(m.get("store").scalar("store"));
+            }
+            if (m.containsKey("flush-interval")) {
+                flush = m.get("flush-interval").duration("flush-interval");
+            }
+            return new GslbConfig.Probing(probes, proximity, store, flush);
         }
 
         private List<YamlNode> listOf(Map<String, YamlNode> top, String key) throws ConfigException {
@@ -261,13 +373,22 @@ public final class ConfigLoader {
         }
 
         private void virtualServer(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("virtual server", Set.of("name", "address", "datacenter"));
+            Map<String, YamlNode> m = n.map("virtual server", Set.of("name", "address", "datacenter", "monitors"));
             String name = required(n, m, "name", "virtual server").scalar("virtual server name");
             InetAddress address = ip(required(n, m, "address", "virtual server"));
             DataCenter dc = dataCenter(required(n, m, "datacenter", "virtual server"));
             if (virtualServers.put(name, new VirtualServer(name, address, dc)) != null) {
                 throw n.error("virtual server " + name + " is defined twice");
             }
+            List<MonitorSpec> specs = new ArrayList<>();
+            for (YamlNode mon : m.containsKey("monitors") ? m.get("monitors").list("monitors") : List.<YamlNode>of()) {
+                String monitor = mon.scalar("monitor name");
+                if (!monitors.containsKey(monitor)) {
+                    throw mon.error("monitor " + monitor + " is not defined under 'monitors:'; defined: " + monitors.keySet());
+                }
+                specs.add(monitors.get(monitor));
+            }
+            healthTargets.add(new HealthTarget(name, address, dc.name(), specs));
         }
 
         private void pool(YamlNode n) throws ConfigException {

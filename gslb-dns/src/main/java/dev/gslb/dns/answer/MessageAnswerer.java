@@ -45,12 +45,19 @@ final class MessageAnswerer {
         this.udpCap = udpCap;
     }
 
-    /** The wire answer and whether it may be cached; a null wire means drop the packet. */
-    record Result(byte[] wire, int rcode, boolean cacheable) {}
+    /**
+     * The wire answer, whether it may be cached, and whether a wide IP was answered (its LDNS is
+     * then worth measuring); a null wire means drop the packet.
+     */
+    record Result(byte[] wire, int rcode, boolean cacheable, boolean wideIp) {
+        Result forWideIp() {
+            return new Result(wire, rcode, false, true);
+        }
+    }
 
     Result answer(Authority authority, byte[] packet, int length, Transport transport) {
         if (length < 12 || (packet[2] & 0x80) != 0) {
-            return new Result(null, 0, false); // too short to answer, or a response: never reply
+            return new Result(null, 0, false, false); // too short to answer, or a response: never reply
         }
         Message query;
         try {
@@ -104,7 +111,7 @@ final class MessageAnswerer {
         WideIp wideIp = authority.wideIp(qname);
         if (wideIp != null) {
             int rcode = addWideIp(response, zone, wideIp, qname, qtype, true);
-            return finish(response, query, rcode, transport, false);
+            return finish(response, query, rcode, transport, false).forWideIp();
         }
         Zone.Answer a = zone.lookup(qname, qtype, name -> authority.wideIp(name) != null);
         if (!a.authoritative()) {
@@ -119,7 +126,7 @@ final class MessageAnswerer {
             WideIp target = authority.wideIp(a.pendingTarget());
             Zone targetZone = authority.zones().find(a.pendingTarget());
             rcode = addWideIp(response, targetZone, target, a.pendingTarget(), qtype, false);
-            cacheable = false;
+            return finish(response, query, rcode, transport, false).forWideIp();
         }
         return finish(response, query, rcode, transport, cacheable);
     }
@@ -185,7 +192,7 @@ final class MessageAnswerer {
         } else if (transport == Transport.UDP) {
             limit = 512;
         }
-        return new Result(response.toWire(limit), rcode, cacheable);
+        return new Result(response.toWire(limit), rcode, cacheable, false);
     }
 
     private static void addSet(Message m, RRset set, int section) {
@@ -232,6 +239,6 @@ final class MessageAnswerer {
         wire[1] = packet[1];
         wire[2] = (byte) (0x80 | (packet[2] & 0x79)); // QR, opcode, RD
         wire[3] = (byte) rcode;
-        return new Result(wire, rcode, false);
+        return new Result(wire, rcode, false, false);
     }
 }

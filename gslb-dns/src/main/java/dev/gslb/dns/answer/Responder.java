@@ -3,6 +3,7 @@ package dev.gslb.dns.answer;
 import dev.gslb.dns.wideip.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.probe.schedule.ProbeRequests;
 import io.netty.buffer.ByteBuf;
 import java.net.InetAddress;
 import org.xbill.DNS.Rcode;
@@ -23,13 +24,15 @@ public final class Responder {
     private final WideIpResolver resolver;
     private final MessageAnswerer full;
     private final DnsMetrics metrics;
+    private final ProbeRequests probes;
     private final int udpCap;
     private final ThreadLocal<QueryView> views = ThreadLocal.withInitial(QueryView::new);
     private volatile Served served;
 
     public Responder(Authority authority, WideIpResolver resolver, InstanceIdentity identity, DnsMetrics metrics,
-                     int udpCap) {
+                     int udpCap, ProbeRequests probes) {
         this.resolver = resolver;
+        this.probes = probes;
         this.full = new MessageAnswerer(resolver, identity, udpCap);
         this.metrics = metrics;
         this.udpCap = udpCap;
@@ -65,11 +68,12 @@ public final class Responder {
                 if ((v.qtype == Type.A || v.qtype == Type.AAAA) && v.optionsLength == 0
                         && writeWideIp(s.authority(), v, out)) {
                     metrics.answered(transport, Rcode.NOERROR);
+                    probes.ldnsQueried(client);
                     return true;
                 }
-                return slow(s, query, length, transport, out, key);
+                return slow(s, query, length, transport, client, out, key);
             }
-            return slow(s, query, length, transport, out, null);
+            return slow(s, query, length, transport, client, out, null);
         } catch (RuntimeException e) {
             metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
             out.clear();
@@ -77,12 +81,15 @@ public final class Responder {
         }
     }
 
-    private boolean slow(Served s, byte[] query, int length, Transport transport, ByteBuf out,
+    private boolean slow(Served s, byte[] query, int length, Transport transport, InetAddress client, ByteBuf out,
                          ResponseCache.Key key) {
         MessageAnswerer.Result r = full.answer(s.authority(), query, length, transport);
         if (r.wire() == null) {
             metrics.dropped(DnsMetrics.Drop.NOT_A_QUERY);
             return false;
+        }
+        if (r.wideIp()) {
+            probes.ldnsQueried(client);
         }
         if (key != null && r.cacheable() && (r.rcode() == Rcode.NOERROR)) {
             s.cache().put(key, r.wire());

@@ -30,7 +30,8 @@ class ResponderFuzzTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Responder responder = new Responder(ExampleDeployment.authority(),
                 new WideIpResolver(List.of(new GlobalAvailability())), new InstanceIdentity("fuzz", "CNC"),
-                new DnsMetrics(registry), Responder.DEFAULT_UDP_CAP);
+                new DnsMetrics(registry), Responder.DEFAULT_UDP_CAP,
+                dev.gslb.probe.schedule.ProbeRequests.NONE);
         List<byte[]> seeds = List.of(query("www.example.com.", Type.A, false), query("api.example.com.", Type.MX, true),
                 query("x.wild.example.com.", Type.TXT, true), query("sub.example.com.", Type.NS, false));
         Random random = new Random(7);

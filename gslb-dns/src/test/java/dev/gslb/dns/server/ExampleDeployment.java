@@ -35,7 +35,8 @@ public final class ExampleDeployment implements AutoCloseable {
     public ExampleDeployment(int tcpMax, Duration tcpIdle) throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
         responder = new Responder(authority(), new WideIpResolver(List.of(new GlobalAvailability())),
-                new InstanceIdentity(INSTANCE, "CNC"), metrics, Responder.DEFAULT_UDP_CAP);
+                new InstanceIdentity(INSTANCE, "CNC"), metrics, Responder.DEFAULT_UDP_CAP,
+                dev.gslb.probe.schedule.ProbeRequests.NONE);
         server = new DnsServer(new ListenerSettings(
                 List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), 2, tcpIdle, tcpMax),
                 responder, metrics);

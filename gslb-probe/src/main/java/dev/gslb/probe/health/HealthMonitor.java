@@ -1,0 +1,181 @@
+package dev.gslb.probe.health;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs every monitor of every virtual server on its own virtual thread and keeps the states.
+ * A server is DOWN when any of its monitors is down, UP when all are up, UNKNOWN otherwise (and
+ * always UNKNOWN without monitors). Each change is logged once and counted.
+ */
+public final class HealthMonitor implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(HealthMonitor.class);
+
+    /** What `gslb health` shows for one virtual server. */
+    public record Status(String name, String address, String dataCenter, HealthState state, String lastCheck,
+                         String reason, List<MonitorStatus> monitors) {}
+
+    public record MonitorStatus(String monitor, HealthState state, int successes, int failures, String lastCheck,
+                                String reason) {}
+
+    /** Hysteresis state of one monitor on one target; written by its own thread only. */
+    private static final class Tracker {
+        final MonitorSpec spec;
+        volatile HealthState state = HealthState.UNKNOWN;
+        volatile int successes;
+        volatile int failures;
+        volatile long lastCheck;
+        volatile String reason = "not checked yet";
+
+        Tracker(MonitorSpec spec) {
+            this.spec = spec;
+        }
+
+        /** Applies one result; true when the state changed. */
+        boolean apply(CheckResult r, long now) {
+            lastCheck = now;
+            reason = r.reason();
+            HealthState before = state;
+            if (r.ok()) {
+                successes++;
+                failures = 0;
+                if (state == HealthState.UNKNOWN || state == HealthState.DOWN && successes >= spec.upThreshold()) {
+                    state = HealthState.UP;
+                }
+            } else {
+                failures++;
+                successes = 0;
+                if (state == HealthState.UNKNOWN || state == HealthState.UP && failures >= spec.downThreshold()) {
+                    state = HealthState.DOWN;
+                }
+            }
+            return state != before;
+        }
+    }
+
+    private final Map<String, HealthTarget> targets = new LinkedHashMap<>();
+    private final Map<String, List<Tracker>> trackers = new LinkedHashMap<>();
+    private final Map<String, HealthState> states = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final Clock clock;
+    private final MeterRegistry registry;
+
+    public HealthMonitor(List<HealthTarget> targets, Clock clock, MeterRegistry registry) {
+        this.clock = clock;
+        this.registry = registry;
+        for (HealthTarget t : targets) {
+            this.targets.put(t.name(), t);
+            List<Tracker> list = new ArrayList<>();
+            t.monitors().forEach(m -> list.add(new Tracker(m)));
+            trackers.put(t.name(), list);
+            states.put(t.name(), HealthState.UNKNOWN);
+            Gauge.builder("health_state", () -> switch (states.get(t.name())) {
+                        case UP -> 1;
+                        case DOWN -> 0;
+                        case UNKNOWN -> -1;
+                    })
+                    .description("Virtual-server state: 1 up, 0 down, -1 unknown")
+                    .tag("server", t.name()).tag("datacenter", t.dataCenter()).register(registry);
+        }
+    }
+
+    public void start() {
+        trackers.forEach((name, list) -> {
+            for (Tracker tr : list) {
+                threads.add(Thread.ofVirtual().name("monitor-" + name + "-" + tr.spec.name()).start(() -> loop(name, tr)));
+            }
+        });
+    }
+
+    private void loop(String name, Tracker tr) {
+        HealthTarget target = targets.get(name);
+        Duration interval = tr.spec.interval();
+        try {
+            for (; ; ) {
+                long started = System.nanoTime();
+                CheckResult r = tr.spec.check().run(target.address(), tr.spec.timeout());
+                if (r != null) {
+                    record(name, tr, r);
+                }
+                long left = interval.toNanos() - (System.nanoTime() - started);
+                if (left > 0) {
+                    Thread.sleep(Duration.ofNanos(left));
+                }
+            }
+        } catch (InterruptedException e) {
+            // stopping
+        }
+    }
+
+    private void record(String name, Tracker tr, CheckResult r) {
+        if (tr.apply(r, clock.millis())) {
+            HealthState before = states.get(name);
+            HealthState now = combine(trackers.get(name));
+            if (now != before) {
+                states.put(name, now);
+                HealthTarget t = targets.get(name);
+                log.info("virtual server {} ({} in {}) is {} (was {}): {} {}", name, t.address().getHostAddress(),
+                        t.dataCenter(), now, before, tr.spec.name(), r.reason());
+                Counter.builder("health_state_changes").tag("server", name).tag("to", now.name().toLowerCase())
+                        .description("Virtual-server state changes").register(registry).increment();
+            }
+        }
+    }
+
+    private static HealthState combine(List<Tracker> list) {
+        if (list.isEmpty()) {
+            return HealthState.UNKNOWN;
+        }
+        boolean allUp = true;
+        for (Tracker t : list) {
+            if (t.state == HealthState.DOWN) {
+                return HealthState.DOWN;
+            }
+            allUp &= t.state == HealthState.UP;
+        }
+        return allUp ? HealthState.UP : HealthState.UNKNOWN;
+    }
+
+    /** The state of one virtual server; lock-free, for the query path. */
+    public HealthState state(String name) {
+        return states.getOrDefault(name, HealthState.UNKNOWN);
+    }
+
+    public List<Status> statuses() {
+        List<Status> out = new ArrayList<>();
+        targets.forEach((name, t) -> {
+            List<MonitorStatus> ms = new ArrayList<>();
+            long last = 0;
+            String reason = t.monitors().isEmpty() ? "no monitors" : "not checked yet";
+            for (Tracker tr : trackers.get(name)) {
+                ms.add(new MonitorStatus(tr.spec.name(), tr.state, tr.successes, tr.failures, instant(tr.lastCheck),
+                        tr.reason));
+                if (tr.lastCheck >= last) {
+                    last = tr.lastCheck;
+                    reason = tr.reason;
+                }
+            }
+            out.add(new Status(name, t.address().getHostAddress(), t.dataCenter(), state(name), instant(last), reason,
+                    ms));
+        });
+        return out;
+    }
+
+    private static String instant(long millis) {
+        return millis == 0 ? null : java.time.Instant.ofEpochMilli(millis).toString();
+    }
+
+    @Override
+    public void close() {
+        threads.forEach(Thread::interrupt);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.gslb.probe.health;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * HTTP or HTTPS GET (the source's content check): up when the status is the expected one and,
+ * if given, the body contains the expected text. HTTPS does not verify the certificate: it checks
+ * that the service answers, as F5's monitors do, not who it is.
+ */
+public record HttpCheck(boolean tls, int port, String path, String host, int expectStatus, String expectBody)
+        implements Check {
+    private static final int MAX_BODY = 64 * 1024;
+
+    @Override
+    public CheckResult run(InetAddress address, Duration timeout) {
+        int millis = (int) Math.max(1, timeout.toMillis());
+        try (Socket raw = new Socket()) {
+            raw.connect(new InetSocketAddress(address, port), millis);
+            raw.setSoTimeout(millis);
+            Socket s = tls ? trustAll().getSocketFactory().createSocket(raw, address.getHostAddress(), port, true) : raw;
+            if (s instanceof SSLSocket ssl) {
+                ssl.startHandshake();
+            }
+            String hostHeader = host != null ? host : address.getHostAddress();
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nUser-Agent: gslb-monitor\r\n"
+                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String response = read(s.getInputStream());
+            int sp = response.indexOf(' ');
+            if (!response.startsWith("HTTP/") || sp < 0 || response.length() < sp + 4) {
+                return CheckResult.fail("not an HTTP response");
+            }
+            int status = Integer.parseInt(response.substring(sp + 1, sp + 4));
+            if (status != expectStatus) {
+                return CheckResult.fail("status " + status + ", expected " + expectStatus);
+            }
+            if (expectBody != null) {
+                int bodyAt = response.indexOf("\r\n\r\n");
+                String body = bodyAt < 0 ? "" : response.substring(bodyAt + 4);
+                if (!body.contains(expectBody)) {
+                    return CheckResult.fail("status " + status + " but the body lacks '" + expectBody + "'");
+                }
+            }
+            return CheckResult.ok("status " + status);
+        } catch (IOException | NumberFormatException | java.security.GeneralSecurityException e) {
+            return CheckResult.fail((tls ? "https " : "http ") + port + ": " + e.getMessage());
+        }
+    }
+
+    private static String read(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] chunk = new byte[4096];
+        for (int n; buf.size() < MAX_BODY && (n = in.read(chunk)) > 0; ) {
+            buf.write(chunk, 0, n);
+        }
+        return buf.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private static SSLContext trustAll() throws java.security.GeneralSecurityException {
+        SSLContext c = SSLContext.getInstance("TLS");
+        c.init(null, new TrustManager[] {new X509TrustManager() {
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, null);
+        return c;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.gslb.probe.proximity;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/** An LDNS address as two longs (IPv4 mapped into ::ffff:0:0/96): a small, cheap map key. */
+public record LdnsKey(long hi, long lo) {
+    private static final long V4_MAPPED = 0xFFFF_0000_0000L;
+
+    public static LdnsKey of(InetAddress address) {
+        byte[] b = address.getAddress();
+        if (address instanceof Inet4Address) {
+            return new LdnsKey(0, V4_MAPPED | ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8)
+                    | (b[3] & 0xFFL));
+        }
+        long hi = 0;
+        long lo = 0;
+        for (int i = 0; i < 8; i++) {
+            hi = (hi << 8) | (b[i] & 0xFF);
+            lo = (lo << 8) | (b[8 + i] & 0xFF);
+        }
+        return new LdnsKey(hi, lo);
+    }
+
+    public static LdnsKey parse(String text) {
+        try {
+            return of(InetAddress.ofLiteral(text.strip()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + text + "' is not an IPv4 or IPv6 address");
+        }
+    }
+
+    public boolean ipv4() {
+        return hi == 0 && (lo >>> 32) == 0xFFFF;
+    }
+
+    public InetAddress address() {
+        byte[] b;
+        if (ipv4()) {
+            b = new byte[] {(byte) (lo >>> 24), (byte) (lo >>> 16), (byte) (lo >>> 8), (byte) lo};
+        } else {
+            b = new byte[16];
+            for (int i = 0; i < 8; i++) {
+                b[i] = (byte) (hi >>> (56 - 8 * i));
+                b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+            }
+        }
+        try {
+            return InetAddress.getByAddress(b);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return address().getHostAddress();
+    }
+}

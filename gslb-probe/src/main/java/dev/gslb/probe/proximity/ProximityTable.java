@@ -1,0 +1,111 @@
+package dev.gslb.probe.proximity;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The LDNS proximity table: LDNS address -> {@link LdnsEntry}. Readers (the DNS query path) use
+ * a lock-free map lookup and get an immutable entry; writers replace entries atomically per key.
+ * Every change is reported to the listeners (the H2 write-behind, later peer sync).
+ */
+public final class ProximityTable {
+    /** How often the last-used time is rewritten: often enough for a 28-day TTL, rarely enough to be free. */
+    private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
+
+    private final ConcurrentHashMap<LdnsKey, LdnsEntry> entries = new ConcurrentHashMap<>();
+    private final ProximitySettings settings;
+    private final Clock clock;
+    private final List<Consumer<LdnsKey>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public ProximityTable(ProximitySettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    public ProximitySettings settings() {
+        return settings;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public void onChange(Consumer<LdnsKey> listener) {
+        listeners.add(listener);
+    }
+
+    private void changed(LdnsKey key) {
+        for (Consumer<LdnsKey> l : listeners) {
+            l.accept(key);
+        }
+    }
+
+    public LdnsEntry get(LdnsKey key) {
+        return entries.get(key);
+    }
+
+    public int size() {
+        return entries.size();
+    }
+
+    /** Notes that this LDNS asked us something; creates a PROBING entry for a new one. Returns the entry. */
+    public LdnsEntry touch(LdnsKey key) {
+        long now = clock.millis();
+        LdnsEntry e = entries.get(key);
+        if (e != null && now - e.lastUsed() < TOUCH_GRANULARITY_MILLIS) {
+            return e;
+        }
+        LdnsEntry updated = entries.compute(key, (k, old) -> old == null ? LdnsEntry.probing(now) : old.usedAt(now));
+        changed(key);
+        return updated;
+    }
+
+    /** Records a measured path (newer measured-at wins per data center). */
+    public void recordPath(LdnsKey key, Path path) {
+        long now = clock.millis();
+        entries.compute(key, (k, old) -> (old == null ? LdnsEntry.probing(now) : old).withPath(path));
+        changed(key);
+    }
+
+    /** Marks an LDNS that answered no probe: not probed again before the retry time. */
+    public void markUnprobeable(LdnsKey key) {
+        long retryAt = clock.millis() + settings.retry().toMillis();
+        entries.compute(key, (k, old) -> (old == null ? LdnsEntry.probing(clock.millis()) : old).unprobeable(retryAt));
+        changed(key);
+    }
+
+    /** Puts an entry as it was stored (start-up load). */
+    public void restore(LdnsKey key, LdnsEntry entry) {
+        entries.put(key, entry);
+    }
+
+    public boolean remove(LdnsKey key) {
+        boolean removed = entries.remove(key) != null;
+        if (removed) {
+            changed(key);
+        }
+        return removed;
+    }
+
+    /** Removes LDNS that asked nothing for the inactive TTL; returns how many. */
+    public int expireInactive() {
+        long cutoff = clock.millis() - settings.inactiveTtl().toMillis();
+        List<LdnsKey> gone = new ArrayList<>();
+        entries.forEach((k, e) -> {
+            if (e.lastUsed() < cutoff) {
+                gone.add(k);
+            }
+        });
+        gone.forEach(this::remove);
+        return gone.size();
+    }
+
+    /** A weakly consistent view for listings and the store: each entry is whole, the set may move. */
+    public Iterable<Map.Entry<LdnsKey, LdnsEntry>> entries() {
+        return entries.entrySet();
+    }
+}

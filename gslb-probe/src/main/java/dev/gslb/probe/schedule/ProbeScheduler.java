@@ -1,0 +1,203 @@
+package dev.gslb.probe.schedule;
+
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.ProbeResult;
+import dev.gslb.probe.ProbeRound;
+import dev.gslb.probe.Prober;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Cidr;
+import dev.gslb.topology.Region;
+import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.TopologyTable;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Measures LDNS from this data center. Requests are de-duplicated, skipped when a fresh
+ * measurement exists or the LDNS is excluded, and queued (bounded); a fixed number of workers
+ * run probe rounds, every probe packet paced by one global {@link RateLimiter}. Nothing a client
+ * does can make this server send faster than the cap or probe one LDNS more than once per interval.
+ */
+public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
+
+    public enum Skip { EXCLUDED, FRESH, PENDING, QUEUE_FULL }
+
+    private final ProximityTable table;
+    private final ProbeSettings settings;
+    private final String dataCenter;
+    private final String instance;
+    private final Map<ProbeProtocol, Prober> probers;
+    private final RateLimiter limiter;
+    private final TopologyTable excluded;
+    private final Set<LdnsKey> pending = ConcurrentHashMap.newKeySet();
+    private final BlockingQueue<LdnsKey> queue;
+    private final List<Thread> workers = new ArrayList<>();
+    private final Map<Skip, Counter> skipped = new EnumMap<>(Skip.class);
+    private final Counter probed;
+    private final Counter unprobeable;
+    private volatile boolean running = true;
+
+    public ProbeScheduler(ProximityTable table, ProbeSettings settings, String dataCenter, String instance,
+                          List<Prober> probers, MeterRegistry registry) {
+        this.table = table;
+        this.settings = settings;
+        this.dataCenter = dataCenter;
+        this.instance = instance;
+        this.probers = new EnumMap<>(ProbeProtocol.class);
+        probers.forEach(p -> this.probers.put(p.protocol(), p));
+        this.limiter = new RateLimiter(settings.ratePerSecond());
+        this.excluded = exclusions(settings.exclusions());
+        this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
+        for (Skip s : Skip.values()) {
+            skipped.put(s, Counter.builder("probe_requests_skipped").tag("reason", s.name().toLowerCase())
+                    .description("Probe requests not acted on, by reason").register(registry));
+        }
+        probed = Counter.builder("probe_rounds").tag("result", "probed").register(registry);
+        unprobeable = Counter.builder("probe_rounds").tag("result", "unprobeable").register(registry);
+        for (int i = 0; i < settings.concurrency(); i++) {
+            workers.add(Thread.ofVirtual().name("probe-", i).start(this::work));
+        }
+    }
+
+    private static TopologyTable exclusions(List<String> configured) {
+        List<Region.Prefix> prefixes = new ArrayList<>();
+        for (String c : ProbeSettings.ALWAYS_EXCLUDED) {
+            prefixes.add(new Region.Prefix(Cidr.parse(c), "built-in exclusions", 0));
+        }
+        for (String c : configured) {
+            prefixes.add(new Region.Prefix(Cidr.parse(c), "probe exclusions", 0));
+        }
+        try {
+            return TopologyTable.build(List.of(new Region("excluded", prefixes)), List.of(), Set.of());
+        } catch (TopologyException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    public boolean isExcluded(InetAddress ldns) {
+        return excluded.lookup(ldns) != null;
+    }
+
+    @Override
+    public void ldnsQueried(InetAddress ldns) {
+        LdnsKey key = LdnsKey.of(ldns);
+        LdnsEntry e = table.touch(key);
+        Path own = e.path(dataCenter);
+        long now = table.clock().millis();
+        // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
+        if (own == null || now - own.measuredAt() > table.settings().pathTtl().toMillis() / 2) {
+            request(ldns, key);
+        }
+    }
+
+    /** Asks for a measurement; returns why it was not queued, or null when it was. Never blocks. */
+    public Skip request(InetAddress ldns, LdnsKey key) {
+        Skip why = skipReason(ldns, key);
+        if (why == null && !pending.add(key)) {
+            why = Skip.PENDING;
+        }
+        if (why == null && !queue.offer(key)) {
+            pending.remove(key);
+            why = Skip.QUEUE_FULL;
+        }
+        if (why != null) {
+            skipped.get(why).increment();
+        }
+        return why;
+    }
+
+    private Skip skipReason(InetAddress ldns, LdnsKey key) {
+        if (isExcluded(ldns)) {
+            return Skip.EXCLUDED;
+        }
+        LdnsEntry e = table.get(key);
+        long now = table.clock().millis();
+        if (e != null) {
+            if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
+                return Skip.FRESH;
+            }
+            Path own = e.path(dataCenter);
+            if (own != null && now - own.measuredAt() < settings.minInterval().toMillis()) {
+                return Skip.FRESH;
+            }
+        }
+        return null;
+    }
+
+    private void work() {
+        while (running) {
+            LdnsKey key;
+            try {
+                key = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                measure(key.address(), probersInOrder(settings.protocols()));
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.warn("probing {} failed: {}", key, e.toString());
+            } finally {
+                pending.remove(key);
+            }
+        }
+    }
+
+    private List<Prober> probersInOrder(List<ProbeProtocol> order) {
+        List<Prober> list = new ArrayList<>();
+        for (ProbeProtocol p : order) {
+            Prober prober = probers.get(p);
+            if (prober != null) {
+                list.add(prober);
+            }
+        }
+        return list;
+    }
+
+    /**
+     * Probes now and records the result (the operator's `gslb ldns probe`): skips de-duplication
+     * and the minimum interval, never the exclusions or the rate cap.
+     */
+    public ProbeResult probeNow(InetAddress ldns, ProbeProtocol only) throws InterruptedException {
+        if (isExcluded(ldns)) {
+            throw new IllegalArgumentException(ldns.getHostAddress() + " is in the probe exclusion list");
+        }
+        return measure(ldns, probersInOrder(only == null ? settings.protocols() : List.of(only)));
+    }
+
+    private ProbeResult measure(InetAddress ldns, List<Prober> order) throws InterruptedException {
+        ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns);
+        LdnsKey key = LdnsKey.of(ldns);
+        if (r.probeable()) {
+            table.recordPath(key, Path.of(dataCenter, r.rttMicros(), r.completion(), r.hops(), r.protocol(),
+                    table.clock().millis(), instance));
+            probed.increment();
+        } else {
+            table.markUnprobeable(key);
+            unprobeable.increment();
+        }
+        return r;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        workers.forEach(Thread::interrupt);
+    }
+}

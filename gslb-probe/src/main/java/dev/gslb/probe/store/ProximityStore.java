@@ -1,0 +1,240 @@
+package dev.gslb.probe.store;
+
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximityTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the proximity table across restarts in an embedded H2 file, written behind: changed
+ * LDNS are collected and written in one transaction every flush interval (default 5 s) and on
+ * shutdown, so a kill -9 loses at most the last interval. On start the file is read back, less
+ * what expired while the server was down. A file that is corrupt or of a newer schema is moved
+ * aside with a clear log line, never silently overwritten.
+ */
+public final class ProximityStore implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ProximityStore.class);
+    static final int SCHEMA_VERSION = 1;
+
+    private final java.nio.file.Path file;
+    private final ProximityTable table;
+    private final Set<LdnsKey> dirty = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("proximity-flush").factory());
+    private Connection db;
+
+    /** Opens (or creates) {@code file} (without H2's ".mv.db" suffix) and loads it into {@code table}. */
+    public ProximityStore(java.nio.file.Path file, ProximityTable table) throws SQLException {
+        this.file = file.toAbsolutePath();
+        this.table = table;
+        this.db = open();
+        load();
+        table.onChange(dirty::add);
+    }
+
+    public void startFlushing(Duration interval) {
+        flusher.scheduleWithFixedDelay(this::flushQuietly, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private java.nio.file.Path dbFile() {
+        return file.resolveSibling(file.getFileName() + ".mv.db");
+    }
+
+    private Connection open() throws SQLException {
+        try {
+            Connection c = connect();
+            Integer version = schemaVersion(c);
+            if (version != null && version > SCHEMA_VERSION) {
+                c.close();
+                moveAside("it has schema version " + version + ", newer than this server's " + SCHEMA_VERSION
+                        + " (written by a newer gslb?)");
+                return create(connect());
+            }
+            return create(c);
+        } catch (SQLException e) {
+            if (!Files.exists(dbFile()) || e.getErrorCode() == 90020) { // 90020: open in another process
+                throw new SQLException("proximity store " + dbFile() + " cannot be opened: "
+                        + e.getMessage().lines().findFirst().orElse(""), e);
+            }
+            moveAside("it cannot be opened: " + e.getMessage().lines().findFirst().orElse(""));
+            return create(connect());
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:h2:file:" + file + ";DB_CLOSE_ON_EXIT=FALSE", "gslb", "");
+    }
+
+    private void moveAside(String why) throws SQLException {
+        java.nio.file.Path aside = dbFile().resolveSibling(dbFile().getFileName() + ".unreadable-"
+                + Instant.now().toString().replace(':', '-'));
+        try {
+            Files.move(dbFile(), aside, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new SQLException("proximity store " + dbFile() + " is unusable (" + why + ") and cannot be moved aside: "
+                    + e.getMessage());
+        }
+        log.error("proximity store {} is not used: {}. It was moved to {}; starting with an empty table.", dbFile(),
+                why, aside);
+    }
+
+    private static Integer schemaVersion(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT v FROM INFORMATION_SCHEMA.TABLES t, gslb_meta m "
+                     + "WHERE t.TABLE_NAME = 'GSLB_META' AND m.k = 'schema_version'")) {
+            return r.next() ? Integer.parseInt(r.getString(1)) : null;
+        } catch (SQLException e) {
+            return null; // a new file: no tables yet
+        }
+    }
+
+    private static Connection create(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS gslb_meta (k VARCHAR(64) PRIMARY KEY, v VARCHAR(256))");
+            s.execute("MERGE INTO gslb_meta KEY (k) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+            s.execute("CREATE TABLE IF NOT EXISTS ldns (hi BIGINT, lo BIGINT, state TINYINT, protocol TINYINT, "
+                    + "retry_at BIGINT, last_used BIGINT, PRIMARY KEY (hi, lo))");
+            s.execute("CREATE TABLE IF NOT EXISTS ldns_path (hi BIGINT, lo BIGINT, datacenter VARCHAR(64), "
+                    + "rtt_us INT, completion SMALLINT, hops TINYINT, protocol TINYINT, measured_at BIGINT, "
+                    + "measured_by VARCHAR(128), PRIMARY KEY (hi, lo, datacenter))");
+        }
+        c.setAutoCommit(false);
+        c.commit();
+        return c;
+    }
+
+    /** Reads the file into the table, skipping LDNS inactive past their TTL. */
+    private void load() throws SQLException {
+        long now = table.clock().millis();
+        long inactiveCutoff = now - table.settings().inactiveTtl().toMillis();
+        Map<LdnsKey, List<Path>> paths = new HashMap<>();
+        try (Statement s = db.createStatement();
+             ResultSet r = s.executeQuery("SELECT hi, lo, datacenter, rtt_us, completion, hops, protocol, "
+                     + "measured_at, measured_by FROM ldns_path")) {
+            while (r.next()) {
+                paths.computeIfAbsent(new LdnsKey(r.getLong(1), r.getLong(2)), k -> new ArrayList<>())
+                        .add(Path.of(r.getString(3), r.getInt(4), r.getShort(5), r.getByte(6),
+                                ProbeProtocol.values()[r.getByte(7)], r.getLong(8), r.getString(9)));
+            }
+        }
+        int loaded = 0;
+        int expired = 0;
+        try (Statement s = db.createStatement();
+             ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used FROM ldns")) {
+            while (r.next()) {
+                LdnsKey key = new LdnsKey(r.getLong(1), r.getLong(2));
+                long lastUsed = r.getLong(6);
+                if (lastUsed < inactiveCutoff) {
+                    expired++;
+                    dirty.add(key); // deleted at the next flush
+                    continue;
+                }
+                int proto = r.getByte(4);
+                LdnsEntry e = new LdnsEntry(paths.getOrDefault(key, List.of()).toArray(Path[]::new),
+                        LdnsEntry.State.values()[r.getByte(3)], proto < 0 ? null : ProbeProtocol.values()[proto],
+                        r.getLong(5), lastUsed);
+                table.restore(key, e);
+                loaded++;
+            }
+        }
+        log.info("proximity store {}: {} LDNS loaded, {} expired while down", dbFile(), loaded, expired);
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (SQLException | RuntimeException e) {
+            log.warn("proximity store flush failed (retried next interval): {}", e.toString());
+        }
+    }
+
+    /** Writes every LDNS changed since the last flush, in one transaction; returns how many. */
+    public synchronized int flush() throws SQLException {
+        if (dirty.isEmpty()) {
+            return 0;
+        }
+        List<LdnsKey> keys = new ArrayList<>(dirty);
+        keys.forEach(dirty::remove);
+        try (PreparedStatement upsert = db.prepareStatement(
+                "MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?)");
+             PreparedStatement deletePaths = db.prepareStatement("DELETE FROM ldns_path WHERE hi = ? AND lo = ?");
+             PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?");
+             PreparedStatement path = db.prepareStatement(
+                     "MERGE INTO ldns_path KEY (hi, lo, datacenter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (LdnsKey k : keys) {
+                LdnsEntry e = table.get(k);
+                if (e == null) {
+                    for (PreparedStatement p : new PreparedStatement[] {deletePaths, delete}) {
+                        p.setLong(1, k.hi());
+                        p.setLong(2, k.lo());
+                        p.addBatch();
+                    }
+                    continue;
+                }
+                upsert.setLong(1, k.hi());
+                upsert.setLong(2, k.lo());
+                upsert.setByte(3, (byte) e.state().ordinal());
+                upsert.setByte(4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
+                upsert.setLong(5, e.retryAt());
+                upsert.setLong(6, e.lastUsed());
+                upsert.addBatch();
+                for (Path p : e.paths()) {
+                    path.setLong(1, k.hi());
+                    path.setLong(2, k.lo());
+                    path.setString(3, p.dataCenter());
+                    path.setInt(4, p.rttMicros());
+                    path.setShort(5, p.completion());
+                    path.setByte(6, p.hops());
+                    path.setByte(7, (byte) p.protocol().ordinal());
+                    path.setLong(8, p.measuredAt());
+                    path.setString(9, p.measuredBy());
+                    path.addBatch();
+                }
+            }
+            deletePaths.executeBatch();
+            delete.executeBatch();
+            upsert.executeBatch();
+            path.executeBatch();
+            db.commit();
+        } catch (SQLException e) {
+            db.rollback();
+            dirty.addAll(keys); // try again next time
+            throw e;
+        }
+        return keys.size();
+    }
+
+    @Override
+    public synchronized void close() throws SQLException {
+        flusher.shutdownNow();
+        if (db != null) {
+            flush();
+            db.close();
+            db = null;
+        }
+    }
+}
