@@ -1,0 +1,43 @@
+package dev.gslb.probe.proximity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.probe.ProbeProtocol;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+
+/** One million LDNS with two paths each must cost at most 256 bytes an entry. */
+class ProximityMemoryTest {
+    static long usedHeap() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** Fills a table with {@code n} IPv4 LDNS, each with a CNC and a TEL path; returns bytes per entry. */
+    public static double bytesPerEntry(int n) throws InterruptedException {
+        long before = usedHeap();
+        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < n; i++) {
+            LdnsKey k = new LdnsKey(0, 0xFFFF_0000_0000L | (0x0A000000L + i));
+            t.restore(k, LdnsEntry.probing(now)
+                    .withPath(Path.of("CNC", 189850 + i % 1000, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"))
+                    .withPath(Path.of("TEL", 57209 + i % 1000, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel")));
+        }
+        long after = usedHeap();
+        double per = (after - before) / (double) n;
+        assertThat(t.size()).isEqualTo(n);
+        return per;
+    }
+
+    @Test
+    void aMillionEntriesWithTwoPathsFitIn256BytesEach() throws Exception {
+        double per = bytesPerEntry(1_000_000);
+        System.out.printf("proximity table: %.1f bytes per LDNS entry with two paths (1,000,000 entries)%n", per);
+        assertThat(per).isLessThanOrEqualTo(256);
+    }
+}

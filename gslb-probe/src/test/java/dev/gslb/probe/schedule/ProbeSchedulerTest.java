@@ -1,0 +1,138 @@
+package dev.gslb.probe.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.probe.DroppingNamespace;
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.Prober;
+import dev.gslb.probe.Sample;
+import dev.gslb.probe.probers.UdpProber;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.Test;
+
+class ProbeSchedulerTest {
+    static final InetAddress ANY = InetAddress.ofLiteral("0.0.0.0");
+
+    /** A real UDP prober whose sends are timestamped, so the rate can be checked from outside. */
+    record Counting(Prober inner, ConcurrentLinkedQueue<Long> sends) implements Prober {
+        @Override
+        public ProbeProtocol protocol() {
+            return inner.protocol();
+        }
+
+        @Override
+        public Sample sample(InetAddress target, Duration timeout) {
+            sends.add(System.nanoTime());
+            return inner.sample(target, timeout);
+        }
+    }
+
+    static int closedUdpPort() throws Exception {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.ofLiteral("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    static ProbeSettings settings(int rate, List<String> exclusions, int port) {
+        ProbeSettings d = ProbeSettings.defaults();
+        return new ProbeSettings(ANY, List.of(ProbeProtocol.UDP), 1, Duration.ofMillis(300), rate, 64,
+                Duration.ofSeconds(60), port, port, exclusions, 20_000);
+    }
+
+    static InetAddress loopback(int i) {
+        return InetAddress.ofLiteral("127.10." + (i >> 8) + "." + (i & 0xFF));
+    }
+
+    @Test
+    void theRateCapHoldsUnderTenThousandRequests() throws Exception {
+        int cap = 100;
+        ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        int port = closedUdpPort();
+        try (ProbeScheduler s = new ProbeScheduler(table, settings(cap, List.of(), port), "CNC", "test",
+                List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
+            for (int i = 0; i < 10_000; i++) {
+                s.ldnsQueried(loopback(i));
+            }
+            Thread.sleep(3000);
+        }
+        List<Long> times = sends.stream().sorted().toList();
+        assertThat(times.size()).as("probes were sent").isGreaterThan(cap);
+        int worst = 0;
+        for (int i = 0, j = 0; i < times.size(); i++) {
+            while (times.get(i) - times.get(j) >= 1_000_000_000L) {
+                j++;
+            }
+            worst = Math.max(worst, i - j + 1);
+        }
+        System.out.printf("rate cap %d/s: %d probes in 3 s, at most %d in any 1-second window%n", cap, times.size(), worst);
+        assertThat(worst).as("probes in any one-second window").isLessThanOrEqualTo(cap + 1);
+    }
+
+    @Test
+    void requestsAreDeduplicatedAndRespectTheMinimumInterval() throws Exception {
+        ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        int port = closedUdpPort();
+        InetAddress ldns = InetAddress.ofLiteral("127.0.0.60");
+        try (ProbeScheduler s = new ProbeScheduler(table, settings(1000, List.of(), port), "CNC", "test",
+                List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
+            for (int i = 0; i < 1000; i++) {
+                s.ldnsQueried(ldns);
+            }
+            for (int i = 0; i < 50 && table.get(LdnsKey.of(ldns)).state() != LdnsEntry.State.PROBED; i++) {
+                Thread.sleep(20);
+            }
+            assertThat(table.get(LdnsKey.of(ldns)).path("CNC")).isNotNull();
+            assertThat(s.request(ldns, LdnsKey.of(ldns))).isEqualTo(ProbeScheduler.Skip.FRESH);
+            Thread.sleep(200);
+        }
+        assertThat(sends).as("one round of one sample for 1000 requests").hasSize(1);
+    }
+
+    @Test
+    void excludedAddressesAreNeverProbed() throws Exception {
+        ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        int port = closedUdpPort();
+        try (ProbeScheduler s = new ProbeScheduler(table, settings(1000, List.of("127.20.0.0/16"), port), "CNC",
+                "test", List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
+            InetAddress excluded = InetAddress.ofLiteral("127.20.1.1");
+            assertThat(s.request(excluded, LdnsKey.of(excluded))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
+            InetAddress multicast = InetAddress.ofLiteral("224.0.0.1");
+            assertThat(s.request(multicast, LdnsKey.of(multicast))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
+            Thread.sleep(200);
+        }
+        assertThat(sends).isEmpty();
+    }
+
+    @Test
+    void anLdnsThatDropsEverythingIsUnprobeableUntilTheRetryTime() throws Exception {
+        try (DroppingNamespace ns = new DroppingNamespace("gslbt-sched", 92)) {
+            ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+            ProbeSettings st = new ProbeSettings(ANY, List.of(ProbeProtocol.DNS_DOT, ProbeProtocol.UDP,
+                    ProbeProtocol.TCP), 2, Duration.ofMillis(200), 1000, 4, Duration.ofSeconds(60), 53, 53, List.of(), 100);
+            try (ProbeScheduler s = new ProbeScheduler(table, st, "CNC", "test", List.of(
+                    dev.gslb.probe.probers.DnsProber.dot(ANY, 53), new UdpProber(ANY, 53),
+                    new dev.gslb.probe.probers.TcpProber(ANY, 53)), new SimpleMeterRegistry())) {
+                var r = s.probeNow(ns.address, null);
+                assertThat(r.probeable()).isFalse();
+                assertThat(r.sent()).isEqualTo(6);
+                LdnsEntry e = table.get(LdnsKey.of(ns.address));
+                assertThat(e.state()).isEqualTo(LdnsEntry.State.UNPROBEABLE);
+                assertThat(e.retryAt()).isGreaterThan(System.currentTimeMillis() + 100_000);
+                assertThat(s.request(ns.address, LdnsKey.of(ns.address))).isEqualTo(ProbeScheduler.Skip.FRESH);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.gslb.probe.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
+import java.nio.file.Files;
+import java.sql.DriverManager;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProximityStoreTest {
+    @TempDir
+    java.nio.file.Path dir;
+
+    static final LdnsKey LDNS = LdnsKey.parse("61.136.178.229");
+
+    static ProximityTable table(Clock clock) {
+        return new ProximityTable(ProximitySettings.DEFAULTS, clock);
+    }
+
+    @Test
+    void aRestartKeepsTheTable() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        ProximityTable before = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, before)) {
+            long now = System.currentTimeMillis();
+            before.touch(LDNS);
+            before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+            before.recordPath(LDNS, Path.of("TEL", 57209, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel"));
+            before.markUnprobeable(LdnsKey.parse("198.18.0.2"));
+            assertThat(store.flush()).isEqualTo(2);
+        }
+        ProximityTable after = table(Clock.systemUTC());
+        try (ProximityStore ignored = new ProximityStore(file, after)) {
+            assertThat(after.size()).isEqualTo(2);
+            var e = after.get(LDNS);
+            assertThat(e.path("CNC").rttMicros()).isEqualTo(189850);
+            assertThat(e.path("TEL").rttMicros()).isEqualTo(57209);
+            assertThat(e.path("TEL").measuredBy()).isEqualTo("gslb-tel");
+            assertThat(e.protocol()).isEqualTo(ProbeProtocol.TCP);
+            assertThat(after.get(LdnsKey.parse("198.18.0.2")).state().name()).isEqualTo("UNPROBEABLE");
+        }
+    }
+
+    @Test
+    void whatExpiredWhileDownIsDropped() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        Instant then = Instant.parse("2026-01-01T00:00:00Z");
+        ProximityTable old = table(Clock.fixed(then, ZoneOffset.UTC));
+        try (ProximityStore store = new ProximityStore(file, old)) {
+            old.touch(LDNS);
+            store.flush();
+        }
+        ProximityTable later = table(Clock.fixed(then.plus(Duration.ofDays(29)), ZoneOffset.UTC));
+        try (ProximityStore ignored = new ProximityStore(file, later)) {
+            assertThat(later.size()).isZero();
+        }
+        ProximityTable again = table(Clock.fixed(then.plus(Duration.ofDays(29)), ZoneOffset.UTC));
+        try (ProximityStore ignored = new ProximityStore(file, again)) {
+            assertThat(again.size()).as("deleted from the file too").isZero();
+        }
+    }
+
+    @Test
+    void aCorruptFileIsMovedAsideNotOverwritten() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        Files.write(dir.resolve("proximity.mv.db"), "this is not an H2 database, not at all".repeat(200).getBytes());
+        ProximityTable t = table(Clock.systemUTC());
+        try (ProximityStore ignored = new ProximityStore(file, t)) {
+            assertThat(t.size()).isZero();
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .anyMatch(n -> n.startsWith("proximity.mv.db.unreadable-"));
+        }
+    }
+
+    @Test
+    void aNewerSchemaIsMovedAside() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        try (var c = DriverManager.getConnection("jdbc:h2:file:" + file, "gslb", "")) {
+            c.createStatement().execute("CREATE TABLE gslb_meta (k VARCHAR(64) PRIMARY KEY, v VARCHAR(256))");
+            c.createStatement().execute("INSERT INTO gslb_meta VALUES ('schema_version', '99')");
+        }
+        ProximityTable t = table(Clock.systemUTC());
+        try (ProximityStore ignored = new ProximityStore(file, t)) {
+            assertThat(t.size()).isZero();
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.contains(".unreadable-"));
+        }
+    }
+}
