@@ -71,11 +71,29 @@ check "topology load: a good file is served at once" bash -c "printf '198.18.0.0
 check "topology lookup --data: works with no server" contains "region unicom" "${G[@]}" topology lookup --data "$here/topology-data/china-operator-ip" 202.106.0.20
 rm -f "$bad"
 
+check "ldns: a wide-IP query from a new LDNS is probed" bash -c "dig +short @127.0.0.1 -p $port -b 127.0.0.77 www.example.com >/dev/null; for i in \$(seq 1 50); do '$here/gslb' ldns show 127.0.0.77 2>/dev/null | grep -q 'CNC .*rtt' && exit 0; sleep 0.2; done; exit 1"
+check "ldns list --format 3dns: the 3DNS shape" bash -c "'$here/gslb' ldns list --format 3dns | grep -A3 'address 127.0.0.77' | grep -q 'cur_target_state'"
+check "ldns probe: tcp to a closed port counts (RST)" contains "answered tcp" "${G[@]}" ldns probe 127.0.0.78 --protocol tcp
+check "health: virtual servers listed, unknown without monitors" contains "UNKNOWN" "${G[@]}" health
+
 kill -TERM "$server"
 stopped=no
 for _ in $(seq 1 50); do kill -0 "$server" 2>/dev/null || { stopped=yes; break; }; sleep 0.1; done
 check "SIGTERM: the server stops gracefully" bash -c "[[ $stopped == yes ]] && grep -q 'shutting down' '$log'"
 server=""
+
+# A kill -9 loses at most the last flush interval (5 s): what was flushed before is there after a restart.
+"$here/gslb" serve >"$log" 2>&1 &
+server=$!
+for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$admin/health" >/dev/null && break; sleep 0.2; done
+"$here/gslb" ldns probe 127.0.0.79 --protocol udp >/dev/null
+sleep 6.5
+kill -9 "$server"; wait "$server" 2>/dev/null
+"$here/gslb" serve >"$log" 2>&1 &
+server=$!
+for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$admin/health" >/dev/null && break; sleep 0.2; done
+check "kill -9 and restart: the proximity table survives (H2 file)" contains "127.0.0.79" "${G[@]}" ldns show 127.0.0.79
+check "restart: paths measured before are still there" contains "127.0.0.77" "${G[@]}" ldns list
 
 echo "system test: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -17,7 +17,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -116,11 +115,9 @@ public final class ProximityStore implements AutoCloseable {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS gslb_meta (k VARCHAR(64) PRIMARY KEY, v VARCHAR(256))");
             s.execute("MERGE INTO gslb_meta KEY (k) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+            // One row per LDNS, its paths packed in one column: one write per changed LDNS.
             s.execute("CREATE TABLE IF NOT EXISTS ldns (hi BIGINT, lo BIGINT, state TINYINT, protocol TINYINT, "
-                    + "retry_at BIGINT, last_used BIGINT, PRIMARY KEY (hi, lo))");
-            s.execute("CREATE TABLE IF NOT EXISTS ldns_path (hi BIGINT, lo BIGINT, datacenter VARCHAR(64), "
-                    + "rtt_us INT, completion SMALLINT, hops TINYINT, protocol TINYINT, measured_at BIGINT, "
-                    + "measured_by VARCHAR(128), PRIMARY KEY (hi, lo, datacenter))");
+                    + "retry_at BIGINT, last_used BIGINT, paths VARBINARY, PRIMARY KEY (hi, lo))");
         }
         c.setAutoCommit(false);
         c.commit();
@@ -131,20 +128,10 @@ public final class ProximityStore implements AutoCloseable {
     private void load() throws SQLException {
         long now = table.clock().millis();
         long inactiveCutoff = now - table.settings().inactiveTtl().toMillis();
-        Map<LdnsKey, List<Path>> paths = new HashMap<>();
-        try (Statement s = db.createStatement();
-             ResultSet r = s.executeQuery("SELECT hi, lo, datacenter, rtt_us, completion, hops, protocol, "
-                     + "measured_at, measured_by FROM ldns_path")) {
-            while (r.next()) {
-                paths.computeIfAbsent(new LdnsKey(r.getLong(1), r.getLong(2)), k -> new ArrayList<>())
-                        .add(Path.of(r.getString(3), r.getInt(4), r.getShort(5), r.getByte(6),
-                                ProbeProtocol.values()[r.getByte(7)], r.getLong(8), r.getString(9)));
-            }
-        }
         int loaded = 0;
         int expired = 0;
         try (Statement s = db.createStatement();
-             ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used FROM ldns")) {
+             ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used, paths FROM ldns")) {
             while (r.next()) {
                 LdnsKey key = new LdnsKey(r.getLong(1), r.getLong(2));
                 long lastUsed = r.getLong(6);
@@ -154,7 +141,7 @@ public final class ProximityStore implements AutoCloseable {
                     continue;
                 }
                 int proto = r.getByte(4);
-                LdnsEntry e = new LdnsEntry(paths.getOrDefault(key, List.of()).toArray(Path[]::new),
+                LdnsEntry e = new LdnsEntry(unpack(r.getBytes(7)),
                         LdnsEntry.State.values()[r.getByte(3)], proto < 0 ? null : ProbeProtocol.values()[proto],
                         r.getLong(5), lastUsed);
                 table.restore(key, e);
@@ -180,19 +167,14 @@ public final class ProximityStore implements AutoCloseable {
         List<LdnsKey> keys = new ArrayList<>(dirty);
         keys.forEach(dirty::remove);
         try (PreparedStatement upsert = db.prepareStatement(
-                "MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?)");
-             PreparedStatement deletePaths = db.prepareStatement("DELETE FROM ldns_path WHERE hi = ? AND lo = ?");
-             PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?");
-             PreparedStatement path = db.prepareStatement(
-                     "MERGE INTO ldns_path KEY (hi, lo, datacenter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                "MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
+             PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?")) {
             for (LdnsKey k : keys) {
                 LdnsEntry e = table.get(k);
                 if (e == null) {
-                    for (PreparedStatement p : new PreparedStatement[] {deletePaths, delete}) {
-                        p.setLong(1, k.hi());
-                        p.setLong(2, k.lo());
-                        p.addBatch();
-                    }
+                    delete.setLong(1, k.hi());
+                    delete.setLong(2, k.lo());
+                    delete.addBatch();
                     continue;
                 }
                 upsert.setLong(1, k.hi());
@@ -201,24 +183,11 @@ public final class ProximityStore implements AutoCloseable {
                 upsert.setByte(4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
                 upsert.setLong(5, e.retryAt());
                 upsert.setLong(6, e.lastUsed());
+                upsert.setBytes(7, pack(e.paths()));
                 upsert.addBatch();
-                for (Path p : e.paths()) {
-                    path.setLong(1, k.hi());
-                    path.setLong(2, k.lo());
-                    path.setString(3, p.dataCenter());
-                    path.setInt(4, p.rttMicros());
-                    path.setShort(5, p.completion());
-                    path.setByte(6, p.hops());
-                    path.setByte(7, (byte) p.protocol().ordinal());
-                    path.setLong(8, p.measuredAt());
-                    path.setString(9, p.measuredBy());
-                    path.addBatch();
-                }
             }
-            deletePaths.executeBatch();
             delete.executeBatch();
             upsert.executeBatch();
-            path.executeBatch();
             db.commit();
         } catch (SQLException e) {
             db.rollback();
@@ -226,6 +195,41 @@ public final class ProximityStore implements AutoCloseable {
             throw e;
         }
         return keys.size();
+    }
+
+    static byte[] pack(Path[] paths) {
+        try (var bytes = new java.io.ByteArrayOutputStream(); var out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(paths.length);
+            for (Path p : paths) {
+                out.writeUTF(p.dataCenter());
+                out.writeInt(p.rttMicros());
+                out.writeShort(p.completion());
+                out.writeByte(p.hops());
+                out.writeByte(p.protocol().ordinal());
+                out.writeLong(p.measuredAt());
+                out.writeUTF(p.measuredBy());
+            }
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Path[] unpack(byte[] packed) throws SQLException {
+        if (packed == null) {
+            return new Path[0];
+        }
+        try (var in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(packed))) {
+            Path[] paths = new Path[in.readUnsignedByte()];
+            for (int i = 0; i < paths.length; i++) {
+                paths[i] = Path.of(in.readUTF(), in.readInt(), in.readShort(), in.readByte(),
+                        ProbeProtocol.values()[in.readByte()], in.readLong(), in.readUTF());
+            }
+            return paths;
+        } catch (IOException | ArrayIndexOutOfBoundsException e) {
+            throw new SQLException("a stored path record is unreadable: " + e);
+        }
     }
 
     @Override

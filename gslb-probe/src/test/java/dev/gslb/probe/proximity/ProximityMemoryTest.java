@@ -8,7 +8,7 @@ import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
 /** One million LDNS with two paths each must cost at most 256 bytes an entry. */
-class ProximityMemoryTest {
+public class ProximityMemoryTest {
     static long usedHeap() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             System.gc();

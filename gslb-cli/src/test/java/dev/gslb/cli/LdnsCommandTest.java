@@ -1,0 +1,95 @@
+package dev.gslb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.probe.proximity.LdnsKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/** A wide-IP query from an unknown LDNS raises a probe; `gslb ldns ...` and `gslb health` show the result. */
+class LdnsCommandTest {
+    private static GslbServer server;
+    private static String admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        System.setProperty("gslb.home", "..");
+        GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
+        InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        server = new GslbServer(base.withListeners(
+                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
+                .withStore(Files.createTempDirectory("gslb").resolve("proximity")));
+        server.start();
+        admin = "http://" + server.admin().address();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    static TopologyCommandTest.Run gslb(String... args) {
+        return TopologyCommandTest.gslb(args);
+    }
+
+    @Test
+    void aQueryFromAnUnknownLdnsIsAnsweredAtOnceAndProbedAfter() throws Exception {
+        InetAddress ldns = InetAddress.ofLiteral("127.0.0.44");
+        SimpleResolver r = new SimpleResolver(server.dns().boundAddresses().getFirst());
+        r.setLocalAddress(new InetSocketAddress(ldns, 0));
+        r.setTimeout(Duration.ofSeconds(2));
+        Message answer = r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
+        assertThat(answer.getSection(1)).isNotEmpty();
+        var key = LdnsKey.of(ldns);
+        for (int i = 0; i < 100 && (server.proximity().get(key) == null || server.proximity().get(key).path("CNC") == null); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(server.proximity().get(key).path("CNC")).as("probed by this data center").isNotNull();
+
+        TopologyCommandTest.Run show = gslb("ldns", "show", "127.0.0.44", "--admin", admin);
+        assertThat(show.exit()).isZero();
+        assertThat(show.out()).contains("127.0.0.44", "state probed", "CNC", "completion 100.00 %");
+        TopologyCommandTest.Run threeDns = gslb("ldns", "list", "--format", "3dns", "--admin", admin);
+        assertThat(threeDns.out()).contains("ldns {\n   address 127.0.0.44\n   cur_target_state ",
+                "   path {\n      datacenter \"CNC\"\n      cur_rtt ", "      cur_completion_rate 10000\n      cur_last_hops ");
+        assertThat(gslb("ldns", "list", "--dc", "TEL", "--admin", admin).out()).contains("0 LDNS");
+        assertThat(gslb("ldns", "list", "--json", "--admin", admin).out()).contains("\"address\" : \"127.0.0.44\"");
+    }
+
+    @Test
+    void probeNowAndDelete() {
+        TopologyCommandTest.Run probe = gslb("ldns", "probe", "127.0.0.45", "--protocol", "tcp", "--admin", admin);
+        assertThat(probe.exit()).isZero();
+        assertThat(probe.out()).contains("127.0.0.45 answered tcp", "completion 100.00 % (3 of 3)");
+        assertThat(gslb("ldns", "delete", "127.0.0.45", "--admin", admin).out()).contains("deleted 127.0.0.45");
+        TopologyCommandTest.Run gone = gslb("ldns", "show", "127.0.0.45", "--admin", admin);
+        assertThat(gone.exit()).isEqualTo(1);
+        assertThat(gone.err()).contains("not in the proximity table");
+        TopologyCommandTest.Run excluded = gslb("ldns", "probe", "224.0.0.1", "--admin", admin);
+        assertThat(excluded.exit()).isEqualTo(1);
+        assertThat(excluded.err()).contains("exclusion list");
+    }
+
+    @Test
+    void healthListsEveryVirtualServerUnknownWithoutMonitors() {
+        TopologyCommandTest.Run h = gslb("health", "--admin", admin);
+        assertThat(h.out()).containsPattern("vs1-cnc\\s+202.106.83.177\\s+CNC\\s+UNKNOWN");
+        assertThat(h.out()).contains("no monitors");
+    }
+}
