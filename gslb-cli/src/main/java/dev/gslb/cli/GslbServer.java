@@ -8,8 +8,11 @@ import dev.gslb.cli.config.GslbConfig;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.server.DnsServer;
-import dev.gslb.dns.wideip.GlobalAvailability;
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.probers.DnsProber;
@@ -51,6 +54,9 @@ public final class GslbServer implements AutoCloseable {
     private final IcmpProber icmp;
     private final ProbeScheduler scheduler;
     private final HealthMonitor health;
+    private final MethodRegistry methods;
+    private final WideIpResolver resolver;
+    private final Responder responder;
     private final DnsServer dns;
     private final AdminServer admin;
     private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
@@ -70,10 +76,14 @@ public final class GslbServer implements AutoCloseable {
         this.scheduler = new ProbeScheduler(proximity, ps, config.instance().dataCenter(), config.instance().name(),
                 probers, registry);
         this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
+        GslbConfig.LoadBalancing lb = config.loadBalancing();
+        this.methods = new MethodRegistry(new MethodRegistry.Services(proximity, topology::table,
+                probing.proximity().pathTtl().toMillis(), lb.rttMarginPercent(), lb.rttMarginMicros(),
+                lb.persistPrefixV4(), lb.persistPrefixV6()));
+        this.resolver = new WideIpResolver(memberHealth(health, lb.unknownIsAvailable()), scheduler, registry);
         DnsMetrics metrics = new DnsMetrics(registry);
-        WideIpResolver resolver = new WideIpResolver(List.of(new GlobalAvailability()));
-        Responder responder = new Responder(config.authority(), resolver, config.instance(), metrics,
-                config.ednsUdpSize(), scheduler);
+        this.responder = new Responder(config.authority(methods), resolver, config.instance(), metrics,
+                config.ednsUdpSize());
         this.dns = new DnsServer(config.dns(), responder, metrics);
         List<AdminServer.Route> routes = new ArrayList<>();
         routes.add(new AdminServer.Route("GET", "/health", r -> AdminServer.Response.json(200, healthJson())));
@@ -84,6 +94,22 @@ public final class GslbServer implements AutoCloseable {
         routes.add(new AdminServer.Route("GET", "/health/servers",
                 r -> AdminServer.Response.json(200, Json.write(health.statuses()))));
         this.admin = new AdminServer(config.admin(), routes);
+    }
+
+    /** UP answers; DOWN does not; UNKNOWN (not checked yet, or no monitors) as configured. */
+    static MemberHealth memberHealth(HealthMonitor health, boolean unknownIsAvailable) {
+        return vs -> {
+            HealthState s = health.state(vs.name());
+            return s == HealthState.UP || s == HealthState.UNKNOWN && unknownIsAvailable;
+        };
+    }
+
+    public Authority authority() {
+        return responder.authority();
+    }
+
+    public WideIpResolver resolver() {
+        return resolver;
     }
 
     public void start() throws InterruptedException, IOException {
@@ -125,8 +151,8 @@ public final class GslbServer implements AutoCloseable {
 
     private String healthJson() {
         return "{\"status\":\"up\",\"instance\":\"" + config.instance().name() + "\",\"datacenter\":\""
-                + config.instance().dataCenter() + "\",\"zones\":" + config.authority().zones().all().size()
-                + ",\"wideIps\":" + config.authority().wideIps().size() + "}\n";
+                + config.instance().dataCenter() + "\",\"zones\":" + authority().zones().all().size()
+                + ",\"wideIps\":" + authority().wideIps().size() + "}\n";
     }
 
     @Override

@@ -60,7 +60,7 @@ final class ServeCommand implements Callable<Integer> {
         }));
         server.start();
         log.info("serving {} zone(s), {} wide IP(s) as instance {} in data center {}",
-                cfg.authority().zones().all().size(), cfg.authority().wideIps().size(),
+                cfg.zones().size(), cfg.wideIps().size(),
                 cfg.instance().name(), cfg.instance().dataCenter());
         stopped.await();
         return 0;

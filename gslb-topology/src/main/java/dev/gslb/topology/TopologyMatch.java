@@ -7,7 +7,7 @@ import java.util.List;
  * records, highest first (ties in configuration order). Built once per prefix when the table is
  * built, so a lookup returns it without allocating.
  */
-public record TopologyMatch(String prefix, String region, List<Score> scores) {
+public record TopologyMatch(String prefix, int prefixLength, String region, List<Score> scores) {
     public record Score(String dataCenter, long score) {}
 
     public TopologyMatch {

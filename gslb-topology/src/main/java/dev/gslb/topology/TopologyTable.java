@@ -123,7 +123,7 @@ public final class TopologyTable {
         Map<Entry, TopologyMatch> matchOf = new HashMap<>();
         BigInteger cur = BigInteger.ZERO;
         for (Entry e : entries) {
-            matchOf.put(e, new TopologyMatch(e.prefix().cidr().toString(), e.region(),
+            matchOf.put(e, new TopologyMatch(e.prefix().cidr().toString(), e.prefix().cidr().length(), e.region(),
                     scores.getOrDefault(e.region(), List.of())));
             while (!stack.isEmpty() && stack.peek().last().compareTo(e.first()) < 0) {
                 Entry top = stack.pop();
@@ -242,7 +242,8 @@ public final class TopologyTable {
         return lookup(hi, lo);
     }
 
-    private TopologyMatch lookup(long hi, long lo) {
+    /** Lookup of a 128-bit address (IPv4 as ::ffff:a.b.c.d) without allocation. */
+    public TopologyMatch lookup(long hi, long lo) {
         int low = 0;
         int high = startHi.length - 1;
         int found = -1;

@@ -1,11 +1,11 @@
 package dev.gslb.cli.config;
 
-import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.wideip.DataCenter;
-import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
@@ -96,7 +96,7 @@ public final class ConfigLoader {
         private final Path base;
         private final Map<String, DataCenter> dataCenters = new LinkedHashMap<>();
         private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
-        private final Map<String, Pool> pools = new LinkedHashMap<>();
+        private final Map<String, PoolSpec> pools = new LinkedHashMap<>();
         private final Map<String, MonitorSpec> monitors = new LinkedHashMap<>();
         private final List<HealthTarget> healthTargets = new ArrayList<>();
         private IcmpProber icmp;
@@ -108,7 +108,8 @@ public final class ConfigLoader {
 
         GslbConfig build(YamlNode root) throws ConfigException {
             Map<String, YamlNode> top = root.map("the configuration", Set.of("instance", "dns", "admin", "zones",
-                    "datacenters", "virtual-servers", "pools", "wide-ips", "topology", "probe", "monitors"));
+                    "datacenters", "virtual-servers", "pools", "wide-ips", "topology", "probe", "monitors",
+                    "load-balancing"));
             for (YamlNode n : listOf(top, "datacenters")) {
                 DataCenter dc = new DataCenter(n.scalar("a data center name"));
                 if (dataCenters.put(dc.name(), dc) != null) {
@@ -137,26 +138,27 @@ public final class ConfigLoader {
             for (YamlNode n : listOf(top, "pools")) {
                 pool(n);
             }
-            List<WideIp> wideIps = new ArrayList<>();
-            Map<WideIp, YamlNode> wideIpNodes = new LinkedHashMap<>();
+            List<WideIpSpec> wideIps = new ArrayList<>();
+            Map<WideIpSpec, YamlNode> wideIpNodes = new LinkedHashMap<>();
             for (YamlNode n : listOf(top, "wide-ips")) {
-                WideIp w = wideIp(n);
+                WideIpSpec w = wideIp(n);
                 wideIps.add(w);
                 wideIpNodes.put(w, n);
             }
-            Authority authority;
-            try {
-                authority = new Authority(zones, wideIps);
+            GslbConfig.LoadBalancing lb = loadBalancing(top.get("load-balancing"));
+            GslbConfig.Topology topology = topology(top.get("topology"));
+            GslbConfig.Probing probing = probing(top.get("probe"));
+            GslbConfig config = new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()),
+                    List.copyOf(zones), List.copyOf(wideIps), lb, topology, probing, List.copyOf(healthTargets));
+            try { // a trial build: wide IPs inside served zones, methods allowed in their tiers
+                config.authority(new MethodRegistry(MethodRegistry.Services.UNBOUND));
             } catch (IllegalArgumentException e) {
                 YamlNode where = wideIpNodes.entrySet().stream()
                         .filter(en -> e.getMessage().contains(en.getKey().name().toString()))
                         .map(Map.Entry::getValue).findFirst().orElse(root);
                 throw where.error(e.getMessage());
             }
-            GslbConfig.Topology topology = topology(top.get("topology"));
-            GslbConfig.Probing probing = probing(top.get("probe"));
-            return new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()), authority,
-                    topology, probing, List.copyOf(healthTargets));
+            return config;
         }
 
         /** topology: data (files/folders), records (region or cidr -> datacenter, score), watch. */
@@ -177,11 +179,7 @@ public final class ConfigLoader {
                     records.add(topologyRecord(r));
                 }
                 if (m.containsKey("watch")) {
-                    String w = m.get("watch").scalar("topology watch");
-                    if (!w.equals("true") && !w.equals("false")) {
-                        throw m.get("watch").error("topology watch must be true or false");
-                    }
-                    watch = Boolean.parseBoolean(w);
+                    watch = bool(m.get("watch"), "topology watch");
                 }
             }
             return new GslbConfig.Topology(new LiveTopology.Spec(data, records, dataCenters.keySet()), watch);
@@ -373,11 +371,14 @@ public final class ConfigLoader {
         }
 
         private void virtualServer(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("virtual server", Set.of("name", "address", "datacenter", "monitors"));
+            Map<String, YamlNode> m = n.map("virtual server", Set.of("name", "address", "datacenter", "monitors", "ratio",
+                    "order"));
             String name = required(n, m, "name", "virtual server").scalar("virtual server name");
             InetAddress address = ip(required(n, m, "address", "virtual server"));
             DataCenter dc = dataCenter(required(n, m, "datacenter", "virtual server"));
-            if (virtualServers.put(name, new VirtualServer(name, address, dc)) != null) {
+            int ratio = m.containsKey("ratio") ? m.get("ratio").integer("ratio", 0, 1_000_000) : 1;
+            int order = m.containsKey("order") ? m.get("order").integer("order", 0, 1_000_000) : 0;
+            if (virtualServers.put(name, new VirtualServer(name, address, dc, ratio, order)) != null) {
                 throw n.error("virtual server " + name + " is defined twice");
             }
             List<MonitorSpec> specs = new ArrayList<>();
@@ -392,7 +393,8 @@ public final class ConfigLoader {
         }
 
         private void pool(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("pool", Set.of("name", "members"));
+            Map<String, YamlNode> m = n.map("pool", Set.of("name", "members", "preferred", "alternate", "fallback",
+                    "max-answers", "ttl", "fallback-ip"));
             String name = required(n, m, "name", "pool").scalar("pool name");
             List<VirtualServer> members = new ArrayList<>();
             for (YamlNode member : required(n, m, "members", "pool").list("pool members")) {
@@ -406,15 +408,35 @@ public final class ConfigLoader {
             if (members.isEmpty()) {
                 throw n.error("pool " + name + " has no members");
             }
-            if (pools.put(name, new Pool(name, members)) != null) {
+            List<String> methods = new ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                String tier = dev.gslb.dns.wideip.Pool.TIER_NAMES.get(t);
+                String method = m.containsKey(tier) ? m.get(tier).scalar(tier + " method") : MethodRegistry.DEFAULT_CHAIN.get(t);
+                if (!MethodRegistry.NAMES.contains(method)) {
+                    throw m.get(tier).error("unknown load-balancing method '" + method + "'; known: " + MethodRegistry.NAMES);
+                }
+                if (t == 1 && MethodRegistry.PATH_METRIC_METHODS.contains(method)) {
+                    throw m.get(tier).error("the alternate method may not use path metrics (" + method
+                            + "): it answers LDNS with no measurements yet; use topology, global-availability, ...");
+                }
+                methods.add(method);
+            }
+            List<InetAddress> fallback = new ArrayList<>();
+            for (YamlNode f : m.containsKey("fallback-ip") ? m.get("fallback-ip").list("fallback-ip") : List.<YamlNode>of()) {
+                fallback.add(ip(f));
+            }
+            int maxAnswers = m.containsKey("max-answers") ? m.get("max-answers").integer("max-answers", 1, 16) : 1;
+            long ttl = m.containsKey("ttl") ? m.get("ttl").duration("pool ttl").toSeconds() : -1;
+            if (pools.put(name, new PoolSpec(name, members, methods, maxAnswers, ttl, fallback)) != null) {
                 throw n.error("pool " + name + " is defined twice");
             }
         }
 
-        private WideIp wideIp(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("wide IP", Set.of("name", "pools", "ttl"));
+        private WideIpSpec wideIp(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("wide IP", Set.of("name", "pools", "ttl", "pool-method", "failure",
+                    "decision-log"));
             Name name = name(required(n, m, "name", "wide IP"), "wide IP name");
-            List<Pool> wipPools = new ArrayList<>();
+            List<PoolSpec> wipPools = new ArrayList<>();
             for (YamlNode p : required(n, m, "pools", "wide IP").list("wide IP pools")) {
                 String pool = p.scalar("pool name");
                 if (!pools.containsKey(pool)) {
@@ -424,7 +446,67 @@ public final class ConfigLoader {
                 wipPools.add(pools.get(pool));
             }
             long ttl = m.containsKey("ttl") ? m.get("ttl").duration("wide IP ttl").toSeconds() : WideIp.DEFAULT_TTL;
-            return new WideIp(name, wipPools, ttl);
+            WideIp.PoolMethod poolMethod = WideIp.PoolMethod.GLOBAL_AVAILABILITY;
+            if (m.containsKey("pool-method")) {
+                String pm = m.get("pool-method").scalar("pool-method");
+                poolMethod = switch (pm) {
+                    case "global-availability" -> WideIp.PoolMethod.GLOBAL_AVAILABILITY;
+                    case "round-robin" -> WideIp.PoolMethod.ROUND_ROBIN;
+                    default -> throw m.get("pool-method").error("pool-method must be global-availability or round-robin");
+                };
+            }
+            Failure failure = m.containsKey("failure") ? failure(m.get("failure")) : Failure.DEFAULT;
+            boolean log = m.containsKey("decision-log") && bool(m.get("decision-log"), "decision-log");
+            return new WideIpSpec(name, wipPools, poolMethod, ttl, failure, log);
+        }
+
+        /** failure: {rcode: noerror|nxdomain|refused|servfail, ttl: 30} or {fallback-ip: [addr...], ttl: 30}. */
+        private Failure failure(YamlNode n) throws ConfigException {
+            Map<String, YamlNode> m = n.map("failure", Set.of("rcode", "fallback-ip", "ttl"));
+            long ttl = m.containsKey("ttl") ? m.get("ttl").duration("failure ttl").toSeconds() : 30;
+            if (m.containsKey("fallback-ip")) {
+                List<InetAddress> addresses = new ArrayList<>();
+                for (YamlNode a : m.get("fallback-ip").list("fallback-ip")) {
+                    addresses.add(ip(a));
+                }
+                return new Failure(Failure.Kind.FALLBACK_IP, addresses, ttl);
+            }
+            String rcode = m.containsKey("rcode") ? m.get("rcode").scalar("rcode") : "noerror";
+            Failure.Kind kind = switch (rcode) {
+                case "noerror", "nodata" -> Failure.Kind.NODATA;
+                case "nxdomain" -> Failure.Kind.NXDOMAIN;
+                case "refused" -> Failure.Kind.REFUSED;
+                case "servfail" -> Failure.Kind.SERVFAIL;
+                default -> throw m.get("rcode").error("failure rcode must be noerror, nxdomain, refused or servfail");
+            };
+            return new Failure(kind, List.of(), ttl);
+        }
+
+        private GslbConfig.LoadBalancing loadBalancing(YamlNode n) throws ConfigException {
+            GslbConfig.LoadBalancing d = GslbConfig.LoadBalancing.DEFAULTS;
+            if (n == null) {
+                return d;
+            }
+            Map<String, YamlNode> m = n.map("load-balancing", Set.of("rtt-margin-percent", "rtt-margin", "persistence-prefix-v4",
+                    "persistence-prefix-v6", "unknown-health"));
+            String unknown = m.containsKey("unknown-health") ? m.get("unknown-health").scalar("unknown-health") : "available";
+            if (!unknown.equals("available") && !unknown.equals("unavailable")) {
+                throw m.get("unknown-health").error("unknown-health must be available or unavailable");
+            }
+            return new GslbConfig.LoadBalancing(
+                    m.containsKey("rtt-margin-percent") ? m.get("rtt-margin-percent").integer("rtt-margin-percent", 0, 99) : 0,
+                    m.containsKey("rtt-margin") ? m.get("rtt-margin").duration("rtt-margin").toNanos() / 1000 : 0,
+                    m.containsKey("persistence-prefix-v4") ? m.get("persistence-prefix-v4").integer("persistence-prefix-v4", 1, 32) : 24,
+                    m.containsKey("persistence-prefix-v6") ? m.get("persistence-prefix-v6").integer("persistence-prefix-v6", 1, 128) : 56,
+                    unknown.equals("available"));
+        }
+
+        private static boolean bool(YamlNode n, String what) throws ConfigException {
+            String v = n.scalar(what);
+            if (!v.equals("true") && !v.equals("false")) {
+                throw n.error(what + " must be true or false");
+            }
+            return Boolean.parseBoolean(v);
         }
 
         private YamlNode required(YamlNode parent, Map<String, YamlNode> m, String key, String what)

@@ -1,6 +1,8 @@
 package dev.gslb.cli.config;
 
 import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.wideip.DataCenter;
@@ -20,19 +22,37 @@ public record GslbConfig(
         int ednsUdpSize,
         InetSocketAddress admin,
         List<DataCenter> dataCenters,
-        Authority authority,
+        List<Zone> zones,
+        List<WideIpSpec> wideIps,
+        LoadBalancing loadBalancing,
         Topology topology,
         Probing probing,
         List<HealthTarget> health) {
 
+    /**
+     * Method settings shared by all pools (README "Load balancing").
+     *
+     * @param unknownIsAvailable a virtual server no check has judged yet may be answered
+     */
+    public record LoadBalancing(int rttMarginPercent, long rttMarginMicros, int persistPrefixV4, int persistPrefixV6,
+                                boolean unknownIsAvailable) {
+        public static final LoadBalancing DEFAULTS = new LoadBalancing(0, 0, 24, 56, true);
+    }
+
+    /** The zones and wide IPs with their methods bound to the running server's tables. */
+    public Authority authority(MethodRegistry registry) {
+        return new Authority(zones, wideIps.stream().map(w -> w.build(registry)).toList());
+    }
+
     /** The same deployment on other listen addresses (command-line overrides, tests). */
     public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress admin) {
-        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, authority, topology, probing, health);
+        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+                probing, health);
     }
 
     /** The same deployment with its proximity table kept in another file. */
     public GslbConfig withStore(Path store) {
-        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, authority, topology,
+        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
                 new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health);
     }
 

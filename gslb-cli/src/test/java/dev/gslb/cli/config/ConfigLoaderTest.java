@@ -46,10 +46,13 @@ class ConfigLoaderTest {
         assertThat(c.dataCenters()).extracting(dc -> dc.name()).containsExactly("CNC", "TEL");
         assertThat(c.dns().addresses()).hasToString("[/127.0.0.1:5353]");
         assertThat(c.admin().getPort()).isEqualTo(8053);
-        var www = c.authority().wideIp(Name.fromString("www.example.com."));
+        var www = c.wideIps().getFirst();
+        assertThat(www.name()).isEqualTo(Name.fromString("www.example.com."));
         assertThat(www.ttl()).isEqualTo(30);
         assertThat(www.pools().getFirst().members()).extracting(vs -> vs.address().getHostAddress())
                 .containsExactly("202.106.83.177", "219.17.66.100");
+        assertThat(www.pools().getFirst().methods()).as("the source's chain")
+                .containsExactly("lowest-round-trip-time", "topology", "global-availability");
     }
 
     @Test
@@ -95,9 +98,9 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(outside))
                 .hasMessageStartingWith(outside + ":16: wide IP www.example.org. is not inside any served zone");
         Files.delete(dir.resolve("example.com.zone"));
-        Path clash = config(GOOD.replace("name: www.example.com", "name: api.example.com"));
+        Path clash = config(GOOD.replace("name: www.example.com", "name: ftp.example.com"));
         assertThatThrownBy(() -> ConfigLoader.load(clash))
-                .hasMessageContaining("also has A records in zone example.com.");
+                .hasMessageContaining("wide IP ftp.example.com. also has a CNAME in zone example.com.");
     }
 
     @Test

@@ -28,11 +28,10 @@ public final class Authority {
             if (zone == null) {
                 throw new IllegalArgumentException("wide IP " + w.name() + " is not inside any served zone");
             }
-            for (int type : new int[] {Type.A, Type.AAAA, Type.CNAME}) {
-                if (zone.rrset(w.name(), type) != null) {
-                    throw new IllegalArgumentException("wide IP " + w.name() + " also has " + Type.string(type)
-                            + " records in zone " + zone.origin() + "; remove them from the zone file");
-                }
+            // A and AAAA records at the name are allowed: only the return-to-dns method answers them.
+            if (zone.rrset(w.name(), Type.CNAME) != null) {
+                throw new IllegalArgumentException("wide IP " + w.name() + " also has a CNAME in zone " + zone.origin()
+                        + "; a name is either an alias or a wide IP");
             }
             if (byName.put(w.name(), w) != null) {
                 throw new IllegalArgumentException("wide IP " + w.name() + " is defined twice");

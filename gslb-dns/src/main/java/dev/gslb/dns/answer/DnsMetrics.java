@@ -6,7 +6,7 @@ import org.xbill.DNS.Rcode;
 
 /** Query counters, created up front so the query path only increments (lock-free adders). */
 public final class DnsMetrics {
-    public enum Drop { MALFORMED, NOT_A_QUERY, INTERNAL_ERROR, TCP_CONNECTION_LIMIT }
+    public enum Drop { MALFORMED, NOT_A_QUERY, INTERNAL_ERROR, TCP_CONNECTION_LIMIT, POLICY }
 
     private final Counter[][] answered = new Counter[Transport.values().length][24];
     private final Counter[] dropped = new Counter[Drop.values().length];

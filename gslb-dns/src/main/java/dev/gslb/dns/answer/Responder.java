@@ -1,9 +1,8 @@
 package dev.gslb.dns.answer;
 
-import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
-import dev.gslb.probe.schedule.ProbeRequests;
 import io.netty.buffer.ByteBuf;
 import java.net.InetAddress;
 import org.xbill.DNS.Rcode;
@@ -24,15 +23,14 @@ public final class Responder {
     private final WideIpResolver resolver;
     private final MessageAnswerer full;
     private final DnsMetrics metrics;
-    private final ProbeRequests probes;
     private final int udpCap;
     private final ThreadLocal<QueryView> views = ThreadLocal.withInitial(QueryView::new);
+    private final ThreadLocal<WideIpResolver.Scratch> scratch = ThreadLocal.withInitial(WideIpResolver.Scratch::new);
     private volatile Served served;
 
     public Responder(Authority authority, WideIpResolver resolver, InstanceIdentity identity, DnsMetrics metrics,
-                     int udpCap, ProbeRequests probes) {
+                     int udpCap) {
         this.resolver = resolver;
-        this.probes = probes;
         this.full = new MessageAnswerer(resolver, identity, udpCap);
         this.metrics = metrics;
         this.udpCap = udpCap;
@@ -65,15 +63,22 @@ public final class Responder {
                     metrics.answered(transport, cached[3] & 0xF);
                     return true;
                 }
-                if ((v.qtype == Type.A || v.qtype == Type.AAAA) && v.optionsLength == 0
-                        && writeWideIp(s.authority(), v, out)) {
-                    metrics.answered(transport, Rcode.NOERROR);
-                    probes.ldnsQueried(client);
-                    return true;
+                if ((v.qtype == Type.A || v.qtype == Type.AAAA) && v.optionsLength == 0) {
+                    WideIp wideIp = s.authority().wideIp(WireName.of(v.buf, QueryView.HEADER, v.qnameEnd));
+                    if (wideIp != null) {
+                        WideIpResolver.Scratch sc = scratch.get();
+                        sc.query.set(client, v.qtype, System.currentTimeMillis());
+                        WideIpResolver.Result r = resolver.resolve(wideIp, sc);
+                        if (writeWideIp(r, v, out)) {
+                            metrics.answered(transport, Rcode.NOERROR);
+                            return true;
+                        }
+                        return slow(s, query, length, transport, client, out, null, r);
+                    }
                 }
-                return slow(s, query, length, transport, client, out, key);
+                return slow(s, query, length, transport, client, out, key, null);
             }
-            return slow(s, query, length, transport, client, out, null);
+            return slow(s, query, length, transport, client, out, null, null);
         } catch (RuntimeException e) {
             metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
             out.clear();
@@ -82,14 +87,12 @@ public final class Responder {
     }
 
     private boolean slow(Served s, byte[] query, int length, Transport transport, InetAddress client, ByteBuf out,
-                         ResponseCache.Key key) {
-        MessageAnswerer.Result r = full.answer(s.authority(), query, length, transport);
+                         ResponseCache.Key key, WideIpResolver.Result decided) {
+        MessageAnswerer.Result r = full.answer(s.authority(), query, length, transport, client, scratch.get(), decided);
         if (r.wire() == null) {
-            metrics.dropped(DnsMetrics.Drop.NOT_A_QUERY);
+            metrics.dropped(r.rcode() == MessageAnswerer.DROPPED_BY_POLICY ? DnsMetrics.Drop.POLICY
+                    : DnsMetrics.Drop.NOT_A_QUERY);
             return false;
-        }
-        if (r.wideIp()) {
-            probes.ldnsQueried(client);
         }
         if (key != null && r.cacheable() && (r.rcode() == Rcode.NOERROR)) {
             s.cache().put(key, r.wire());
@@ -112,34 +115,37 @@ public final class Responder {
     }
 
     /**
-     * Writes a wide-IP answer straight into {@code out}: the query's header and question, one
-     * address record whose owner points at the question (C00C), and OPT if the query had one.
+     * Writes a decided wide-IP answer straight into {@code out}: the query's header and question,
+     * the address records with owners pointing at the question (C00C), and OPT if the query had
+     * one. False when the outcome needs the full path (failure behaviour, return-to-dns, drop).
      */
-    private boolean writeWideIp(Authority authority, QueryView v, ByteBuf out) {
-        WideIp wideIp = authority.wideIp(WireName.of(v.buf, QueryView.HEADER, v.qnameEnd));
-        if (wideIp == null) {
+    private boolean writeWideIp(WideIpResolver.Result r, QueryView v, ByteBuf out) {
+        int answers;
+        if (r.outcome() == Outcome.PICKED) {
+            answers = r.count();
+        } else if (r.outcome() == Outcome.FALLBACK_IP) {
+            answers = 1;
+        } else {
             return false;
-        }
-        VirtualServer vs = resolver.resolve(wideIp, v.qtype);
-        if (vs == null) {
-            return false; // NODATA needs the SOA: the full path writes it
         }
         byte[] q = v.buf;
         out.writeBytes(q, 0, 2);
         out.writeByte(0x84 | (q[2] & 0x01)); // QR, AA, RD copied
         out.writeByte(q[3] & 0x10); // CD copied, RCODE NOERROR
         out.writeShort(1);
-        out.writeShort(1);
+        out.writeShort(answers);
         out.writeShort(0);
         out.writeShort(v.hasOpt ? 1 : 0);
         out.writeBytes(q, QueryView.HEADER, v.questionEnd - QueryView.HEADER);
-        out.writeShort(0xC00C);
-        out.writeShort(v.qtype);
-        out.writeShort(1);
-        out.writeInt((int) wideIp.ttl());
-        byte[] addr = vs.address().getAddress();
-        out.writeShort(addr.length);
-        out.writeBytes(addr);
+        for (int i = 0; i < answers; i++) {
+            byte[] addr = r.outcome() == Outcome.PICKED ? r.answer(i).addressBytes() : r.fallback().getAddress();
+            out.writeShort(0xC00C);
+            out.writeShort(v.qtype);
+            out.writeShort(1);
+            out.writeInt((int) r.ttl());
+            out.writeShort(addr.length);
+            out.writeBytes(addr);
+        }
         if (v.hasOpt) {
             out.writeByte(0);
             out.writeShort(QueryView.TYPE_OPT);

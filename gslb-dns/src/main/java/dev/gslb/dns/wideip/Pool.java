@@ -1,13 +1,35 @@
 package dev.gslb.dns.wideip;
 
+import dev.gslb.dns.method.LoadBalancingMethod;
+import java.net.InetAddress;
+import java.util.Comparator;
 import java.util.List;
 
-/** An ordered group of virtual servers; the order is the global-availability order. */
-public record Pool(String name, List<VirtualServer> members) {
+/**
+ * An ordered group of virtual servers and the methods that choose among them (F5's pool):
+ * preferred, then alternate, then fallback; the first that decides answers.
+ *
+ * @param maxAnswers  addresses in one answer (the chosen one first)
+ * @param ttl         answer TTL overriding the wide IP's, or -1
+ * @param fallbackIps what the fallback-ip method answers (one per family at most)
+ */
+public record Pool(String name, List<VirtualServer> members, List<LoadBalancingMethod> tiers, int maxAnswers, long ttl,
+                   List<InetAddress> fallbackIps) {
+    public static final List<String> TIER_NAMES = List.of("preferred", "alternate", "fallback");
+
     public Pool {
-        members = List.copyOf(members);
+        members = members.stream().sorted(Comparator.comparingInt(VirtualServer::order)).toList();
+        tiers = List.copyOf(tiers);
+        fallbackIps = List.copyOf(fallbackIps);
         if (members.isEmpty()) {
             throw new IllegalArgumentException("pool " + name + " has no members");
+        }
+        if (maxAnswers < 1) {
+            throw new IllegalArgumentException("pool " + name + ": max-answers must be at least 1");
+        }
+        if (tiers.size() > 1 && tiers.get(1).usesPathMetrics()) {
+            throw new IllegalArgumentException("pool " + name + ": the alternate method " + tiers.get(1).name()
+                    + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule)");
         }
     }
 }

@@ -3,8 +3,28 @@ package dev.gslb.dns.wideip;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 
-/** A service address (load-balancer VIP) in one data center; what a wide IP answers. */
-public record VirtualServer(String name, InetAddress address, DataCenter dataCenter) {
+/**
+ * A service address (load-balancer VIP) in one data center; what a wide IP answers.
+ *
+ * @param ratio weight for the ratio method (0 = never chosen by it)
+ * @param order position in global-availability order inside a pool (lower first; ties keep listing order)
+ */
+public record VirtualServer(String name, InetAddress address, DataCenter dataCenter, int ratio, int order) {
+    public VirtualServer {
+        if (ratio < 0) {
+            throw new IllegalArgumentException("virtual server " + name + ": ratio must not be negative");
+        }
+    }
+
+    public VirtualServer(String name, InetAddress address, DataCenter dataCenter) {
+        this(name, address, dataCenter, 1, 0);
+    }
+
+    /** The address as wire bytes (a copy: callers may not change the record). */
+    public byte[] addressBytes() {
+        return address.getAddress();
+    }
+
     public boolean isIpv4() {
         return address instanceof Inet4Address;
     }

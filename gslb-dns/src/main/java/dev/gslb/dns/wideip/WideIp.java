@@ -3,15 +3,27 @@ package dev.gslb.dns.wideip;
 import java.util.List;
 import org.xbill.DNS.Name;
 
-/** A name inside a served zone whose A/AAAA answer is chosen by load balancing (F5 "wide IP"). */
-public record WideIp(Name name, List<Pool> pools, long ttl) {
+/**
+ * A name inside a served zone whose A/AAAA answer is chosen by load balancing (F5 "wide IP").
+ *
+ * @param poolMethod  how pools are tried: in order (global availability) or rotating (round robin)
+ * @param decisionLog log every decision for this wide IP (F5's load-balancing decision log)
+ */
+public record WideIp(Name name, List<Pool> pools, PoolMethod poolMethod, long ttl, Failure failure,
+                     boolean decisionLog) {
     /** F5's default wide-IP TTL. */
     public static final long DEFAULT_TTL = 30;
+
+    public enum PoolMethod { GLOBAL_AVAILABILITY, ROUND_ROBIN }
 
     public WideIp {
         pools = List.copyOf(pools);
         if (!name.isAbsolute()) {
             throw new IllegalArgumentException("wide IP name must be absolute: " + name);
         }
+    }
+
+    public WideIp(Name name, List<Pool> pools, long ttl) {
+        this(name, pools, PoolMethod.GLOBAL_AVAILABILITY, ttl, Failure.DEFAULT, false);
     }
 }

@@ -1,25 +1,217 @@
 package dev.gslb.dns.wideip;
 
-import java.util.List;
+import dev.gslb.dns.method.Candidates;
+import dev.gslb.dns.method.LoadBalancingMethod;
+import dev.gslb.dns.method.Outcome;
+import dev.gslb.dns.method.QueryContext;
+import dev.gslb.dns.method.Trace;
+import dev.gslb.probe.schedule.ProbeRequests;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Runs the method chain over a wide IP's pools, in pool order, until one method decides. */
+/**
+ * Runs a wide IP's decision: pools in pool-method order; in each pool the available members of
+ * the asked type are the candidates, and the tiers (preferred, alternate, fallback) are asked in
+ * turn until one decides. When every pool passes, the wide IP's failure behaviour applies.
+ * Allocation-free on the query path (the caller owns the reusable context, candidates, result).
+ */
 public final class WideIpResolver {
-    private final List<LoadBalancingMethod> chain;
+    private static final Logger decisions = LoggerFactory.getLogger("gslb.decisions");
 
-    public WideIpResolver(List<LoadBalancingMethod> chain) {
-        this.chain = List.copyOf(chain);
+    /** A decision: the outcome, where it was made, and what to answer. Reused per thread. */
+    public static final class Result {
+        Outcome outcome;
+        Pool pool;
+        int tier;
+        LoadBalancingMethod method;
+        final VirtualServer[] answers = new VirtualServer[16];
+        int count;
+        long ttl;
+        InetAddress fallback;
+        Failure failure;
+
+        /** Null when every pool passed: then {@link #failure()} applies. */
+        public Outcome outcome() {
+            return outcome;
+        }
+
+        public Pool pool() {
+            return pool;
+        }
+
+        public String tierName() {
+            return pool == null ? null : Pool.TIER_NAMES.get(tier);
+        }
+
+        public LoadBalancingMethod method() {
+            return method;
+        }
+
+        public int count() {
+            return count;
+        }
+
+        public VirtualServer answer(int i) {
+            return answers[i];
+        }
+
+        public long ttl() {
+            return ttl;
+        }
+
+        public InetAddress fallback() {
+            return fallback;
+        }
+
+        public Failure failure() {
+            return failure;
+        }
     }
 
-    /** The virtual server to answer, or null when no pool has a member of this record type. */
-    public VirtualServer resolve(WideIp wideIp, int recordType) {
-        for (Pool pool : wideIp.pools()) {
-            for (LoadBalancingMethod method : chain) {
-                VirtualServer vs = method.pick(pool, recordType);
-                if (vs != null) {
-                    return vs;
+    /** The reusable objects of one thread's decisions. */
+    public static final class Scratch {
+        public final QueryContext query = new QueryContext();
+        public final Candidates candidates = new Candidates();
+        public final Result result = new Result();
+    }
+
+    private final MemberHealth health;
+    private final ProbeRequests probes;
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<WideIp, AtomicLong> poolRotation = new ConcurrentHashMap<>();
+
+    public WideIpResolver(MemberHealth health, ProbeRequests probes, MeterRegistry registry) {
+        this.health = health;
+        this.probes = probes;
+        this.registry = registry;
+    }
+
+    public MemberHealth health() {
+        return health;
+    }
+
+    public Result resolve(WideIp w, Scratch s) {
+        QueryContext q = s.query;
+        probes.ldnsQueried(q.ldns()); // note the LDNS, measure it if nothing fresh is known; never waits
+        boolean log = w.decisionLog() && q.trace() == null;
+        if (log) {
+            q.trace(new Trace());
+        }
+        Result r = decide(w, q, s.candidates, s.result);
+        if (log) {
+            decisions.info("{} {} from {}: {}", w.name(), org.xbill.DNS.Type.string(q.recordType()),
+                    q.ldns().getHostAddress(), describe(r, q.trace()));
+        }
+        return r;
+    }
+
+    private Result decide(WideIp w, QueryContext q, Candidates c, Result r) {
+        r.outcome = null;
+        r.pool = null;
+        r.method = null;
+        r.count = 0;
+        r.fallback = null;
+        r.failure = null;
+        int n = w.pools().size();
+        int start = w.poolMethod() == WideIp.PoolMethod.ROUND_ROBIN
+                ? (int) Math.floorMod(poolRotation.computeIfAbsent(w, k -> new AtomicLong()).getAndIncrement(), n) : 0;
+        for (int k = 0; k < n; k++) {
+            Pool pool = w.pools().get((start + k) % n);
+            c.reset(pool);
+            for (VirtualServer vs : pool.members()) {
+                if (vs.recordType() == q.recordType()) {
+                    boolean up = health.available(vs);
+                    if (up) {
+                        c.add(vs);
+                    }
+                    if (q.trace() != null) {
+                        q.trace().note("candidates", pool.name() + ": " + vs.name() + " " + vs.address().getHostAddress()
+                                + " (" + vs.dataCenter().name() + ") " + (up ? "available" : "unavailable"));
+                    }
                 }
+            }
+            for (int t = 0; t < pool.tiers().size(); t++) {
+                LoadBalancingMethod m = pool.tiers().get(t);
+                if (q.trace() != null) {
+                    q.trace().note("tier", pool.name() + " " + Pool.TIER_NAMES.get(t) + ": " + m.name());
+                }
+                Outcome o = m.decide(c, q);
+                if (o == Outcome.PASS) {
+                    continue;
+                }
+                if (o == Outcome.FALLBACK_IP) {
+                    r.fallback = fallbackOf(pool, q.recordType());
+                    if (r.fallback == null) {
+                        continue; // no fallback address of this family
+                    }
+                }
+                r.outcome = o;
+                r.pool = pool;
+                r.tier = t;
+                r.method = m;
+                r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
+                if (o == Outcome.PICKED) {
+                    r.count = Math.min(pool.maxAnswers(), c.size());
+                    for (int i = 0; i < r.count; i++) {
+                        r.answers[i] = c.get(i);
+                    }
+                }
+                counter(m, t).increment();
+                return r;
+            }
+        }
+        r.failure = w.failure();
+        r.ttl = w.failure().ttl();
+        return r;
+    }
+
+    private static InetAddress fallbackOf(Pool pool, int recordType) {
+        for (InetAddress a : pool.fallbackIps()) {
+            if ((a instanceof java.net.Inet4Address) == (recordType == org.xbill.DNS.Type.A)) {
+                return a;
             }
         }
         return null;
+    }
+
+    private Counter counter(LoadBalancingMethod m, int tier) {
+        Counter[] byTier = counters.get(m);
+        if (byTier == null) {
+            byTier = new Counter[3];
+            for (int t = 0; t < 3; t++) {
+                byTier[t] = Counter.builder("lb_decisions").tag("method", m.name()).tag("tier", Pool.TIER_NAMES.get(t))
+                        .description("Wide-IP decisions, by the method and tier that decided").register(registry);
+            }
+            counters.putIfAbsent(m, byTier);
+        }
+        return byTier[tier];
+    }
+
+    /** One line for the decision log. */
+    public static String describe(Result r, Trace trace) {
+        StringBuilder sb = new StringBuilder();
+        if (r.outcome() == null) {
+            sb.append("no pool decided; failure behaviour ").append(r.failure().kind());
+        } else {
+            sb.append("pool ").append(r.pool().name()).append(' ').append(r.tierName()).append(' ')
+                    .append(r.method().name()).append(" -> ").append(r.outcome().name().toLowerCase());
+            for (int i = 0; i < r.count(); i++) {
+                sb.append(' ').append(r.answer(i).name()).append('=').append(r.answer(i).address().getHostAddress());
+            }
+            if (r.fallback() != null) {
+                sb.append(' ').append(r.fallback().getHostAddress());
+            }
+        }
+        if (trace != null) {
+            trace.steps().stream().filter(st -> !st.method().equals("candidates") && !st.method().equals("tier"))
+                    .forEach(st -> sb.append("; ").append(st.method()).append(": ").append(st.detail()));
+        }
+        return sb.toString();
     }
 }

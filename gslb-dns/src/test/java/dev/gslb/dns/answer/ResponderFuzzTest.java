@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.gslb.dns.server.ExampleDeployment;
-import dev.gslb.dns.wideip.GlobalAvailability;
-import dev.gslb.dns.wideip.WideIpResolver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -29,9 +27,8 @@ class ResponderFuzzTest {
     void anyByteStringGetsAParseableAnswerOrNone() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Responder responder = new Responder(ExampleDeployment.authority(),
-                new WideIpResolver(List.of(new GlobalAvailability())), new InstanceIdentity("fuzz", "CNC"),
-                new DnsMetrics(registry), Responder.DEFAULT_UDP_CAP,
-                dev.gslb.probe.schedule.ProbeRequests.NONE);
+                ExampleDeployment.resolver(registry), new InstanceIdentity("fuzz", "CNC"),
+                new DnsMetrics(registry), Responder.DEFAULT_UDP_CAP);
         List<byte[]> seeds = List.of(query("www.example.com.", Type.A, false), query("api.example.com.", Type.MX, true),
                 query("x.wild.example.com.", Type.TXT, true), query("sub.example.com.", Type.NS, false));
         Random random = new Random(7);

@@ -5,12 +5,18 @@ import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.wideip.DataCenter;
-import dev.gslb.dns.wideip.GlobalAvailability;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeRequests;
+import dev.gslb.topology.TopologyTable;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,21 +40,29 @@ public final class ExampleDeployment implements AutoCloseable {
 
     public ExampleDeployment(int tcpMax, Duration tcpIdle) throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
-        responder = new Responder(authority(), new WideIpResolver(List.of(new GlobalAvailability())),
-                new InstanceIdentity(INSTANCE, "CNC"), metrics, Responder.DEFAULT_UDP_CAP,
-                dev.gslb.probe.schedule.ProbeRequests.NONE);
+        responder = new Responder(authority(), resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics,
+                Responder.DEFAULT_UDP_CAP);
         server = new DnsServer(new ListenerSettings(
                 List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), 2, tcpIdle, tcpMax),
                 responder, metrics);
         server.start();
     }
 
+    /** The source's chain over an empty proximity table and topology: global availability decides. */
+    public static WideIpResolver resolver(MeterRegistry registry) {
+        return new WideIpResolver(MemberHealth.ALL_AVAILABLE, ProbeRequests.NONE, registry);
+    }
+
     public static Authority authority() throws Exception {
         DataCenter cnc = new DataCenter("CNC");
         DataCenter tel = new DataCenter("TEL");
+        MethodRegistry methods = new MethodRegistry(new MethodRegistry.Services(
+                new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()), TopologyTable::empty,
+                2_400_000, 0, 0, 24, 56));
         Pool pool = new Pool("www", List.of(
                 new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
-                new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)));
+                new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)),
+                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(), 1, -1, List.of());
         WideIp www = new WideIp(Name.fromString("www.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
         return new Authority(List.of(ZoneFile.load(ZONE, null)), List.of(www));
     }

@@ -54,7 +54,46 @@ public record LdnsKey(long hi, long lo) {
     }
 
     @Override
+    public int hashCode() {
+        return hash(hi, lo);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LdnsKey k && k.hi == hi && k.lo == lo;
+    }
+
+    static int hash(long hi, long lo) {
+        return Long.hashCode(hi * 0x9E3779B97F4A7C15L + lo);
+    }
+
+    @Override
     public String toString() {
         return address().getHostAddress();
+    }
+
+    /**
+     * A reusable lookup key, so the query path can look an LDNS up without allocating: equal to
+     * the {@link LdnsKey} of the same address, with the same hash. One per thread.
+     */
+    static final class Probe {
+        long hi;
+        long lo;
+
+        Probe set(long hi, long lo) {
+            this.hi = hi;
+            this.lo = lo;
+            return this;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash(hi, lo);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LdnsKey k && k.hi() == hi && k.lo() == lo;
+        }
     }
 }

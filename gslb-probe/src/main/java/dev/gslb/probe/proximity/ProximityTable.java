@@ -48,6 +48,14 @@ public final class ProximityTable {
         return entries.get(key);
     }
 
+    private final ThreadLocal<LdnsKey.Probe> probes = ThreadLocal.withInitial(LdnsKey.Probe::new);
+
+    /** The entry of an address given as two longs (IPv4 mapped), without allocating. */
+    @SuppressWarnings("SuspiciousMethodCalls") // the probe key equals the LdnsKey of the same address
+    public LdnsEntry get(long hi, long lo) {
+        return entries.get(probes.get().set(hi, lo));
+    }
+
     public int size() {
         return entries.size();
     }

@@ -1,0 +1,75 @@
+package dev.gslb.dns.method;
+
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximityTable;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Lowest round-trip time from the data center to the LDNS wins; the higher completion rate
+ * breaks ties. With a margin (percent and/or microseconds) the previous choice for this LDNS is
+ * kept unless another is better by more than both, so answers do not flap between two nearly
+ * equal paths.
+ */
+public final class LowestRoundTripTime extends PathMetricMethod {
+    private static final int MAX_REMEMBERED = 1_000_000;
+
+    private final int marginPercent;
+    private final long marginMicros;
+    private final ConcurrentHashMap<LdnsKey, String> previous = new ConcurrentHashMap<>();
+
+    public LowestRoundTripTime(ProximityTable table, long pathTtlMillis, int marginPercent, long marginMicros) {
+        super(table, pathTtlMillis);
+        this.marginPercent = marginPercent;
+        this.marginMicros = marginMicros;
+    }
+
+    @Override
+    public String name() {
+        return "lowest-round-trip-time";
+    }
+
+    @Override
+    boolean better(Path a, Path b) {
+        return a.rttMicros() < b.rttMicros() || a.rttMicros() == b.rttMicros() && a.completion() > b.completion();
+    }
+
+    @Override
+    String describe(Path p) {
+        return "rtt " + p.rttMicros() + " us, completion " + p.completion();
+    }
+
+    @Override
+    int settle(QueryContext q, Candidates c, LdnsEntry e, int best) {
+        if (marginPercent == 0 && marginMicros == 0) {
+            return best;
+        }
+        LdnsKey key = new LdnsKey(q.ldnsHi, q.ldnsLo);
+        String bestDc = c.get(best).dataCenter().name();
+        String before = previous.get(key);
+        if (before != null && !before.equals(bestDc)) {
+            for (int i = 0; i < c.size(); i++) {
+                if (c.get(i).dataCenter().name().equals(before)) {
+                    long current = e.path(before).rttMicros();
+                    long challenger = e.path(bestDc).rttMicros();
+                    boolean clearlyBetter = challenger + marginMicros < current
+                            && challenger * 100 < current * (100 - marginPercent);
+                    if (!clearlyBetter) {
+                        if (q.tracing()) {
+                            q.trace.note(name(), "keeps " + before + ": " + bestDc + " is not better by the margin");
+                        }
+                        return i;
+                    }
+                }
+            }
+        }
+        if (!bestDc.equals(before)) {
+            if (previous.size() >= MAX_REMEMBERED) {
+                previous.clear();
+            }
+            previous.put(key, bestDc);
+        }
+        return best;
+    }
+}

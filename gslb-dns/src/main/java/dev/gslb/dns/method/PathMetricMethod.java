@@ -1,0 +1,75 @@
+package dev.gslb.dns.method;
+
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximityTable;
+
+/**
+ * The shape of the path-metric methods: decide only when every candidate's data center has a
+ * fresh path (within the path TTL) to this LDNS; otherwise pass (the probes were already asked
+ * for when the query arrived), so an LDNS with partial data falls to topology, never to a guess.
+ */
+abstract class PathMetricMethod implements LoadBalancingMethod {
+    private final ProximityTable table;
+    private final long pathTtlMillis;
+
+    PathMetricMethod(ProximityTable table, long pathTtlMillis) {
+        this.table = table;
+        this.pathTtlMillis = pathTtlMillis;
+    }
+
+    @Override
+    public boolean usesPathMetrics() {
+        return true;
+    }
+
+    /** True when {@code a} is strictly better than {@code b}. */
+    abstract boolean better(Path a, Path b);
+
+    /** Whether the path carries the metric at all (hops may be unmeasured). */
+    boolean measured(Path p) {
+        return true;
+    }
+
+    /** The chosen candidate index, after any stickiness the method applies. */
+    int settle(QueryContext q, Candidates c, LdnsEntry e, int best) {
+        return best;
+    }
+
+    abstract String describe(Path p);
+
+    @Override
+    public Outcome decide(Candidates c, QueryContext q) {
+        if (c.isEmpty()) {
+            return Outcome.PASS;
+        }
+        LdnsEntry e = table.get(q.ldnsHi, q.ldnsLo);
+        if (e == null) {
+            if (q.tracing()) {
+                q.trace.note(name(), "no proximity entry for LDNS " + q.ldns.getHostAddress() + " yet");
+            }
+            return Outcome.PASS;
+        }
+        int best = -1;
+        Path bestPath = null;
+        for (int i = 0; i < c.size(); i++) {
+            String dc = c.get(i).dataCenter().name();
+            Path p = e.path(dc);
+            if (p == null || !p.freshAt(q.nowMillis, pathTtlMillis) || !measured(p)) {
+                if (q.tracing()) {
+                    q.trace.note(name(), "no fresh " + (p == null ? "path" : "measurement") + " from " + dc
+                            + (p == null ? "" : " (" + describe(p) + ", measured " + java.time.Instant.ofEpochMilli(p.measuredAt()) + ")"));
+                }
+                return Outcome.PASS;
+            }
+            if (q.tracing()) {
+                q.trace.note(name(), dc + ": " + describe(p));
+            }
+            if (best < 0 || better(p, bestPath)) {
+                best = i;
+                bestPath = p;
+            }
+        }
+        return c.pick(settle(q, c, e, best));
+    }
+}

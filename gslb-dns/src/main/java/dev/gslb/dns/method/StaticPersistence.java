@@ -1,0 +1,42 @@
+package dev.gslb.dns.method;
+
+/**
+ * The same answer for the same network: the client subnet (or LDNS address) cut to a prefix
+ * (default /24 and /56) is hashed onto the available members, so it stays put while they do.
+ */
+public final class StaticPersistence implements LoadBalancingMethod {
+    private final int prefixV4;
+    private final int prefixV6;
+
+    public StaticPersistence(int prefixV4, int prefixV6) {
+        this.prefixV4 = prefixV4;
+        this.prefixV6 = prefixV6;
+    }
+
+    @Override
+    public String name() {
+        return "static-persistence";
+    }
+
+    @Override
+    public Outcome decide(Candidates c, QueryContext q) {
+        if (c.isEmpty()) {
+            return Outcome.PASS;
+        }
+        boolean ecs = q.hasClientSubnet();
+        boolean v4 = ecs ? q.ecsV4 : q.ldnsV4;
+        int prefix = v4 ? prefixV4 : prefixV6;
+        if (ecs) {
+            prefix = Math.min(prefix, q.ecsPrefix);
+            q.scope = Math.max(q.scope, prefix);
+        }
+        int bits = v4 ? prefix + 96 : prefix; // IPv4 lives in the low 32 bits of the 128-bit form
+        long hi = ecs ? q.ecsHi : q.ldnsHi;
+        long lo = ecs ? q.ecsLo : q.ldnsLo;
+        long hiMask = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
+        long loMask = bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
+        long h = (hi & hiMask) * 0x9E3779B97F4A7C15L ^ (lo & loMask) * 0xC2B2AE3D27D4EB4FL;
+        h ^= h >>> 31;
+        return c.pick((int) Math.floorMod(h, c.size()));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.gslb.dns.method;
+
+import dev.gslb.topology.TopologyMatch;
+import dev.gslb.topology.TopologyTable;
+import java.util.function.Supplier;
+
+/**
+ * The client subnet (EDNS) if present, else the LDNS address, is matched against the topology
+ * table; the candidate whose data center has the highest score wins (ties: candidate order).
+ * No match, or no positive score among the candidates, passes. Sets the ECS scope to the
+ * matched prefix length, or to the client's own prefix when nothing matched.
+ */
+public final class Topology implements LoadBalancingMethod {
+    private final Supplier<TopologyTable> table;
+
+    public Topology(Supplier<TopologyTable> table) {
+        this.table = table;
+    }
+
+    @Override
+    public String name() {
+        return "topology";
+    }
+
+    @Override
+    public Outcome decide(Candidates c, QueryContext q) {
+        if (c.isEmpty()) {
+            return Outcome.PASS;
+        }
+        boolean ecs = q.hasClientSubnet();
+        TopologyMatch m = ecs ? table.get().lookup(q.ecsHi, q.ecsLo) : table.get().lookup(q.ldnsHi, q.ldnsLo);
+        if (ecs) {
+            q.scope = Math.max(q.scope, m == null ? q.ecsPrefix : m.prefixLength());
+        }
+        if (m == null) {
+            if (q.tracing()) {
+                q.trace.note(name(), (ecs ? "client subnet" : "LDNS") + " matches no topology prefix");
+            }
+            return Outcome.PASS;
+        }
+        int best = -1;
+        long bestScore = 0;
+        for (int i = 0; i < c.size(); i++) {
+            long s = m.scoreOf(c.get(i).dataCenter().name());
+            if (s > bestScore) {
+                best = i;
+                bestScore = s;
+            }
+        }
+        if (q.tracing()) {
+            q.trace.note(name(), (ecs ? "client subnet" : "LDNS") + " in " + m.prefix() + " (region " + m.region()
+                    + "), scores " + m.scores());
+        }
+        return best < 0 ? Outcome.PASS : c.pick(best);
+    }
+}

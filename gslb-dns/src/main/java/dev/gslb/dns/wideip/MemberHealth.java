@@ -1,0 +1,9 @@
+package dev.gslb.dns.wideip;
+
+/** Whether a virtual server may be answered now. Read on the query path: must not block. */
+@FunctionalInterface
+public interface MemberHealth {
+    boolean available(VirtualServer vs);
+
+    MemberHealth ALL_AVAILABLE = vs -> true;
+}
