@@ -32,11 +32,11 @@ import org.slf4j.LoggerFactory;
  * LDNS are collected and written in one transaction every flush interval (default 5 s) and on
  * shutdown, so a kill -9 loses at most the last interval. On start the file is read back, less
  * what expired while the server was down. A file that is corrupt or of a newer schema is moved
- * aside with a clear log line, never silently overwritten.
+ * aside with a clear log line, never silently overwritten; so is one of an older schema.
  */
 public final class ProximityStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProximityStore.class);
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
 
     private final java.nio.file.Path file;
     private final ProximityTable table;
@@ -67,10 +67,11 @@ public final class ProximityStore implements AutoCloseable {
         try {
             Connection c = connect();
             Integer version = schemaVersion(c);
-            if (version != null && version > SCHEMA_VERSION) {
+            if (version != null && version != SCHEMA_VERSION) {
                 c.close();
-                moveAside("it has schema version " + version + ", newer than this server's " + SCHEMA_VERSION
-                        + " (written by a newer gslb?)");
+                moveAside("it has schema version " + version + ", this server reads " + SCHEMA_VERSION + " ("
+                        + (version > SCHEMA_VERSION ? "written by a newer gslb?" : "an older layout; paths are measured again")
+                        + ")");
                 return create(connect());
             }
             return create(c);
