@@ -3,6 +3,8 @@ package dev.gslb.cli;
 import dev.gslb.cli.admin.AdminServer;
 import dev.gslb.cli.admin.Json;
 import dev.gslb.cli.admin.LdnsApi;
+import dev.gslb.cli.admin.ResolveApi;
+import dev.gslb.cli.config.ConfigException;
 import dev.gslb.cli.admin.TopologyApi;
 import dev.gslb.cli.config.GslbConfig;
 import dev.gslb.dns.answer.DnsMetrics;
@@ -65,6 +67,7 @@ public final class GslbServer implements AutoCloseable {
 
     public GslbServer(GslbConfig config) throws IOException, TopologyException, SQLException {
         this.config = config;
+        this.reloadSource = () -> config;
         this.topology = new LiveTopology(config.topology().spec());
         GslbConfig.Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
@@ -91,6 +94,8 @@ public final class GslbServer implements AutoCloseable {
                 "text/plain; version=0.0.4; charset=utf-8")));
         routes.addAll(new TopologyApi(topology).routes());
         routes.addAll(new LdnsApi(proximity, scheduler).routes());
+        routes.addAll(new ResolveApi(this::authority, resolver).routes());
+        routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
         routes.add(new AdminServer.Route("GET", "/health/servers",
                 r -> AdminServer.Response.json(200, Json.write(health.statuses()))));
         this.admin = new AdminServer(config.admin(), routes);
@@ -106,6 +111,40 @@ public final class GslbServer implements AutoCloseable {
 
     public Authority authority() {
         return responder.authority();
+    }
+
+    /**
+     * Re-reads the configuration and swaps in the new zones, wide IPs, pools and methods at once;
+     * a configuration that does not load changes nothing. Listeners, probing, monitors and the
+     * topology sources keep their start-up settings (a restart applies those).
+     */
+    public synchronized String reload() throws ConfigException {
+        GslbConfig next = reloadSource.get();
+        Authority a = next.authority(methods);
+        responder.replace(a);
+        log.info("configuration reloaded: {} zone(s), {} wide IP(s)", a.zones().all().size(), a.wideIps().size());
+        return "reloaded: " + a.zones().all().size() + " zone(s), " + a.wideIps().size() + " wide IP(s)";
+    }
+
+    private AdminServer.Response reloadResponse() {
+        try {
+            return AdminServer.Response.json(200, Json.write(java.util.Map.of("result", reload())));
+        } catch (ConfigException | IllegalArgumentException e) {
+            log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
+            return AdminServer.Response.json(422, Json.write(java.util.Map.of("errors", e.getMessage().lines().toList())));
+        }
+    }
+
+    /** Where a reload reads the configuration from (the --config file, or the embedded default). */
+    @FunctionalInterface
+    public interface ConfigSource {
+        GslbConfig get() throws ConfigException;
+    }
+
+    private ConfigSource reloadSource;
+
+    public void reloadFrom(ConfigSource source) {
+        this.reloadSource = source;
     }
 
     public WideIpResolver resolver() {

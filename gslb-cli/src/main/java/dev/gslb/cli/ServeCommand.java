@@ -58,12 +58,31 @@ final class ServeCommand implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }));
+        Path file = config;
+        server.reloadFrom(() -> withOverrides(file != null ? ConfigLoader.load(file) : ConfigLoader.loadEmbedded(Gslb.home())));
+        reloadOnHangup(server);
         server.start();
         log.info("serving {} zone(s), {} wide IP(s) as instance {} in data center {}",
                 cfg.zones().size(), cfg.wideIps().size(),
                 cfg.instance().name(), cfg.instance().dataCenter());
         stopped.await();
         return 0;
+    }
+
+    /** SIGHUP reloads, as operators of BIND, NSD and gdnsd expect. */
+    @SuppressWarnings("restriction")
+    private static void reloadOnHangup(GslbServer server) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> Thread.ofVirtual().start(() -> {
+                try {
+                    server.reload();
+                } catch (ConfigException | IllegalArgumentException e) {
+                    log.warn("SIGHUP: configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
+                }
+            }));
+        } catch (IllegalArgumentException e) {
+            log.debug("SIGHUP is not available here: {}", e.toString());
+        }
     }
 
     private GslbConfig withOverrides(GslbConfig c) {

@@ -55,6 +55,7 @@ public final class QueryContext {
         return this;
     }
 
+    /** Traces the decision; an explained query is not a real one, so it raises no probe. */
     public QueryContext trace(Trace t) {
         this.trace = t;
         return this;

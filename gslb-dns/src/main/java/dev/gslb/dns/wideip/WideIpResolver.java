@@ -98,8 +98,10 @@ public final class WideIpResolver {
 
     public Result resolve(WideIp w, Scratch s) {
         QueryContext q = s.query;
-        probes.ldnsQueried(q.ldns()); // note the LDNS, measure it if nothing fresh is known; never waits
         boolean log = w.decisionLog() && q.trace() == null;
+        if (q.trace() == null) {
+            probes.ldnsQueried(q.ldns()); // note the LDNS, measure it if nothing fresh is known; never waits
+        }
         if (log) {
             q.trace(new Trace());
         }

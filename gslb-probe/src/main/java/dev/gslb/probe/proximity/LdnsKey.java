@@ -23,6 +23,16 @@ public record LdnsKey(long hi, long lo) {
         return new LdnsKey(hi, lo);
     }
 
+    /** The high half of an address's 128-bit form, without allocating for IPv4. */
+    public static long hiOf(InetAddress address) {
+        return address instanceof Inet4Address ? 0 : of(address).hi;
+    }
+
+    /** The low half; IPv4's hash code is its address, which spares the array copy of getAddress(). */
+    public static long loOf(InetAddress address) {
+        return address instanceof Inet4Address ? V4_MAPPED | (address.hashCode() & 0xFFFF_FFFFL) : of(address).lo;
+    }
+
     public static LdnsKey parse(String text) {
         try {
             return of(InetAddress.ofLiteral(text.strip()));

@@ -62,11 +62,17 @@ public final class ProximityTable {
 
     /** Notes that this LDNS asked us something; creates a PROBING entry for a new one. Returns the entry. */
     public LdnsEntry touch(LdnsKey key) {
+        return touch(key.hi(), key.lo());
+    }
+
+    /** {@link #touch(LdnsKey)} without allocating when the entry was touched recently (the common case). */
+    public LdnsEntry touch(long hi, long lo) {
         long now = clock.millis();
-        LdnsEntry e = entries.get(key);
+        LdnsEntry e = get(hi, lo);
         if (e != null && now - e.lastUsed() < TOUCH_GRANULARITY_MILLIS) {
             return e;
         }
+        LdnsKey key = new LdnsKey(hi, lo);
         LdnsEntry updated = entries.compute(key, (k, old) -> old == null ? LdnsEntry.probing(now) : old.usedAt(now));
         changed(key);
         return updated;

@@ -95,13 +95,12 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     @Override
     public void ldnsQueried(InetAddress ldns) {
-        LdnsKey key = LdnsKey.of(ldns);
-        LdnsEntry e = table.touch(key);
+        LdnsEntry e = table.touch(LdnsKey.hiOf(ldns), LdnsKey.loOf(ldns));
         Path own = e.path(dataCenter);
         long now = table.clock().millis();
         // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
         if (own == null || now - own.measuredAt() > table.settings().pathTtl().toMillis() / 2) {
-            request(ldns, key);
+            request(ldns, LdnsKey.of(ldns));
         }
     }
 

@@ -1,0 +1,49 @@
+package dev.gslb.cli;
+
+import dev.gslb.cli.admin.AdminClient;
+import dev.gslb.cli.config.ConfigException;
+import dev.gslb.cli.config.ConfigLoader;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "config", description = "Configuration tools.", subcommands = {ConfigCommand.Check.class,
+        ConfigCommand.Reload.class})
+final class ConfigCommand {
+    @Command(name = "check", description = "Validate a YAML configuration (and its zone files); errors are file:line: message.")
+    static final class Check implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE")
+        Path file;
+
+        @Override
+        public Integer call() {
+            try {
+                var c = ConfigLoader.load(file);
+                System.out.printf("%s: OK: %d zone(s), %d wide IP(s), %d data center(s)%n", file, c.zones().size(),
+                        c.wideIps().size(), c.dataCenters().size());
+                return 0;
+            } catch (ConfigException e) {
+                System.err.println(e.getMessage());
+                return 1;
+            }
+        }
+    }
+
+    @Command(name = "reload", description = "Make the running server re-read its configuration (also: kill -HUP). "
+            + "A configuration that does not load changes nothing.")
+    static final class Reload implements Callable<Integer> {
+        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
+        String admin;
+
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            return TopologyCommand.print(new AdminClient(admin).post("/config/reload", "{}"), json,
+                    r -> System.out.println(r.path("result").asText()));
+        }
+    }
+}
