@@ -96,8 +96,11 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     @Override
     public void ldnsQueried(InetAddress ldns) {
         LdnsEntry e = table.touch(LdnsKey.hiOf(ldns), LdnsKey.loOf(ldns));
-        Path own = e.path(dataCenter);
         long now = table.clock().millis();
+        if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
+            return; // answered no probe lately: leave it to topology until the retry time
+        }
+        Path own = e.path(dataCenter);
         // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
         if (own == null || now - own.measuredAt() > table.settings().pathTtl().toMillis() / 2) {
             request(ldns, LdnsKey.of(ldns));
