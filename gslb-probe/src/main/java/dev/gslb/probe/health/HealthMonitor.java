@@ -68,6 +68,17 @@ public final class HealthMonitor implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final Clock clock;
     private final MeterRegistry registry;
+    private final List<java.util.function.BiConsumer<String, HealthState>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Called on every state change of a virtual server (peer sync shares this view). */
+    public void onChange(java.util.function.BiConsumer<String, HealthState> listener) {
+        listeners.add(listener);
+    }
+
+    public java.util.Set<String> targets() {
+        return targets.keySet();
+    }
 
     public HealthMonitor(List<HealthTarget> targets, Clock clock, MeterRegistry registry) {
         this.clock = clock;
@@ -127,6 +138,7 @@ public final class HealthMonitor implements AutoCloseable {
                         t.dataCenter(), now, before, tr.spec.name(), r.reason());
                 Counter.builder("health_state_changes").tag("server", name).tag("to", now.name().toLowerCase())
                         .description("Virtual-server state changes").register(registry).increment();
+                listeners.forEach(l -> l.accept(name, now));
             }
         }
     }

@@ -38,6 +38,14 @@ public final class ProximityTable {
         listeners.add(listener);
     }
 
+    private final List<java.util.function.BiConsumer<LdnsKey, Path>> pathListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Called with every path recorded (peer sync sends this data center's own paths on). */
+    public void onPathRecorded(java.util.function.BiConsumer<LdnsKey, Path> listener) {
+        pathListeners.add(listener);
+    }
+
     private void changed(LdnsKey key) {
         for (Consumer<LdnsKey> l : listeners) {
             l.accept(key);
@@ -78,11 +86,61 @@ public final class ProximityTable {
         return updated;
     }
 
-    /** Records a measured path (newer measured-at wins per data center). */
-    public void recordPath(LdnsKey key, Path path) {
+    /** Records a measured path (newer measured-at wins per data center); true when it was newer. */
+    public boolean recordPath(LdnsKey key, Path path) {
         long now = clock.millis();
-        entries.compute(key, (k, old) -> (old == null ? LdnsEntry.probing(now) : old).withPath(path));
-        changed(key);
+        boolean[] newer = {false};
+        entries.compute(key, (k, old) -> {
+            LdnsEntry base = old == null ? LdnsEntry.probing(now) : old;
+            LdnsEntry next = base.withPath(path);
+            newer[0] = next != base;
+            return next;
+        });
+        if (newer[0]) {
+            changed(key);
+            pathListeners.forEach(l -> l.accept(key, path));
+        }
+        return newer[0];
+    }
+
+    /** Removes the paths {@code expired} selects (peer paths past their TTL); returns how many. */
+    public int removePaths(java.util.function.Predicate<Path> expired) {
+        int[] removed = {0};
+        List<LdnsKey> touched = new ArrayList<>();
+        entries.forEach((k, e) -> {
+            for (Path p : e.paths()) {
+                if (expired.test(p)) {
+                    touched.add(k);
+                    break;
+                }
+            }
+        });
+        for (LdnsKey k : touched) {
+            entries.computeIfPresent(k, (key, e) -> {
+                List<Path> keep = new ArrayList<>();
+                for (Path p : e.paths()) {
+                    if (expired.test(p)) {
+                        removed[0]++;
+                    } else {
+                        keep.add(p);
+                    }
+                }
+                return new LdnsEntry(keep.toArray(Path[]::new), e.state(), e.protocol(), e.retryAt(), e.lastUsed());
+            });
+            changed(k);
+        }
+        return removed[0];
+    }
+
+    /** Every path of one data center that is still fresh, for a snapshot to a (re)connected peer. */
+    public void forEachPath(String dataCenter, java.util.function.BiConsumer<LdnsKey, Path> action) {
+        long cutoff = clock.millis() - settings.pathTtl().toMillis();
+        entries.forEach((k, e) -> {
+            Path p = e.path(dataCenter);
+            if (p != null && p.measuredAt() >= cutoff) {
+                action.accept(k, p);
+            }
+        });
     }
 
     /** Marks an LDNS that answered no probe: not probed again before the retry time. */

@@ -1,0 +1,128 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.health.HealthState;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.Path;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+
+/** What peers exchange; every item carries when it was measured and how long it is good for. */
+sealed interface Item {
+    long at();
+
+    long ttlMillis();
+
+    default boolean expired(long now) {
+        return at() + ttlMillis() < now;
+    }
+
+    Wire.Type type();
+
+    /** A path measured by the sender's data center (the only writer of it). */
+    record PathItem(LdnsKey ldns, Path path, long ttlMillis) implements Item {
+        public long at() {
+            return path.measuredAt();
+        }
+
+        public Wire.Type type() {
+            return Wire.Type.PATHS;
+        }
+    }
+
+    /** The sender's view of one virtual server. */
+    record HealthItem(String server, HealthState state, long at, long ttlMillis) implements Item {
+        public Wire.Type type() {
+            return Wire.Type.HEALTH;
+        }
+    }
+
+    /** "Measure this LDNS from your side too"; never forwarded by the receiver. */
+    record ProbeItem(LdnsKey ldns, long at, long ttlMillis) implements Item {
+        public Wire.Type type() {
+            return Wire.Type.PROBE;
+        }
+    }
+
+    static void writeAddress(DataOutputStream out, LdnsKey k) throws IOException {
+        byte[] a = k.address().getAddress();
+        out.writeByte(a.length);
+        out.write(a);
+    }
+
+    static LdnsKey readAddress(DataInputStream in) throws IOException {
+        int n = in.readUnsignedByte();
+        if (n != 4 && n != 16) {
+            throw new IOException("bad address length " + n);
+        }
+        byte[] a = new byte[n];
+        in.readFully(a);
+        return LdnsKey.of(InetAddress.getByAddress(a));
+    }
+
+    /** One frame's body of items of one kind. PATHS also names the data center and instance once. */
+    static byte[] encode(Wire.Type type, java.util.List<? extends Item> items, String dataCenter, String instance) {
+        return Wire.body(out -> {
+            if (type == Wire.Type.PATHS) {
+                out.writeUTF(dataCenter);
+                out.writeUTF(instance);
+            }
+            out.writeShort(items.size());
+            for (Item it : items) {
+                switch (it) {
+                    case PathItem p -> {
+                        writeAddress(out, p.ldns());
+                        out.writeInt(p.path().rttMicros());
+                        out.writeShort(p.path().completion());
+                        out.writeByte(p.path().hops());
+                        out.writeByte(p.path().protocol().ordinal());
+                        out.writeLong(p.path().measuredAt());
+                        out.writeInt((int) (p.ttlMillis() / 1000));
+                    }
+                    case HealthItem h -> {
+                        out.writeUTF(h.server());
+                        out.writeByte(h.state().ordinal());
+                        out.writeLong(h.at());
+                        out.writeInt((int) (h.ttlMillis() / 1000));
+                    }
+                    case ProbeItem r -> {
+                        writeAddress(out, r.ldns());
+                        out.writeLong(r.at());
+                        out.writeInt((int) (r.ttlMillis() / 1000));
+                    }
+                }
+            }
+        });
+    }
+
+    static java.util.List<Item> decode(Wire.Type type, byte[] body) throws IOException {
+        java.util.List<Item> items = new java.util.ArrayList<>();
+        try (DataInputStream in = Wire.reader(body)) {
+            String dc = type == Wire.Type.PATHS ? in.readUTF() : null;
+            String by = type == Wire.Type.PATHS ? in.readUTF() : null;
+            int n = in.readUnsignedShort();
+            for (int i = 0; i < n; i++) {
+                switch (type) {
+                    case PATHS -> {
+                        LdnsKey k = readAddress(in);
+                        int rtt = in.readInt();
+                        int completion = in.readShort();
+                        int hops = in.readByte();
+                        ProbeProtocol proto = ProbeProtocol.values()[in.readUnsignedByte() % ProbeProtocol.values().length];
+                        long at = in.readLong();
+                        long ttl = in.readInt() * 1000L;
+                        items.add(new PathItem(k, Path.of(dc, rtt, completion, hops, proto, at, by), ttl));
+                    }
+                    case HEALTH -> items.add(new HealthItem(in.readUTF(),
+                            HealthState.values()[in.readUnsignedByte() % HealthState.values().length], in.readLong(),
+                            in.readInt() * 1000L));
+                    case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
+                    default -> throw new IOException("no items in a " + type + " frame");
+                }
+            }
+        }
+        return items;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.probers.DnsProber;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.schedule.ProbeSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/** One instance's sync side on loopback: its own proximity table, scheduler and peer sync. */
+final class Node implements AutoCloseable {
+    final String name;
+    final String dc;
+    final InetAddress source;
+    final ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final HealthMonitor health;
+    final ProbeScheduler scheduler;
+    final PeerSync sync;
+    final Path peersFile;
+
+    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets) throws Exception {
+        this(name, dc, source, ldnsPort, dir, targets, List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)));
+    }
+
+    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
+         List<InetSocketAddress> listen) throws Exception {
+        this.name = name;
+        this.dc = dc;
+        this.source = InetAddress.ofLiteral(source);
+        this.peersFile = dir.resolve(name + ".peers");
+        this.health = new HealthMonitor(targets, Clock.systemUTC(), registry);
+        ProbeSettings ps = new ProbeSettings(this.source, List.of(ProbeProtocol.DNS_DOT), 3, Duration.ofSeconds(1), 1000,
+                16, Duration.ofSeconds(60), ldnsPort, ldnsPort, List.of(), 200_000);
+        this.scheduler = new ProbeScheduler(table, ps, dc, name, List.of(DnsProber.dot(this.source, ldnsPort)), registry);
+        this.sync = new PeerSync(settings(listen), name, dc, table, health, scheduler, Clock.systemUTC(), registry);
+        sync.start();
+    }
+
+    SyncSettings settings(List<InetSocketAddress> listen) {
+        return new SyncSettings(listen, List.of(), peersFile, Duration.ofMillis(200), Duration.ofSeconds(1),
+                Duration.ofSeconds(2400), Duration.ofSeconds(30), Duration.ofSeconds(10), 200_000);
+    }
+
+    LdnsEntry entry(String ldns) {
+        return table.get(LdnsKey.parse(ldns));
+    }
+
+    boolean hasPath(String ldns, String dataCenter) {
+        LdnsEntry e = entry(ldns);
+        return e != null && e.path(dataCenter) != null;
+    }
+
+    boolean connectedTo(String peer) {
+        return sync.status().stream().anyMatch(s -> s.name().equals(peer) && s.state().equals("connected"));
+    }
+
+    @Override
+    public void close() {
+        sync.close();
+        scheduler.close();
+        health.close();
+    }
+
+    /** Pairs two nodes as an operator would: pair on one, join with its token on the other. */
+    static void pair(Node first, Node second) throws Exception {
+        second.sync.join(first.sync.pair().token());
+        await(() -> first.connectedTo(second.name) && second.connectedTo(first.name), Duration.ofSeconds(10));
+    }
+
+    static void await(java.util.function.BooleanSupplier c, Duration max) throws InterruptedException {
+        long end = System.nanoTime() + max.toNanos();
+        while (!c.getAsBoolean() && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
+    }
+}
