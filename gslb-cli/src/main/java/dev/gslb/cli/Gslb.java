@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "gslb", mixinStandardHelpOptions = true, version = "gslb 0.1.0",
         description = "Authoritative GSLB / smart-DNS server.",
         subcommands = {ServeCommand.class, ZoneCommand.class, TopologyCommand.class, LdnsCommand.class,
-                HealthCommand.class, ResolveCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+                HealthCommand.class, ResolveCommand.class, ConfigCommand.class, PeerCommand.class, CommandLine.HelpCommand.class})
 public final class Gslb {
     public static void main(String[] args) {
         CommandLine cli = new CommandLine(new Gslb());

@@ -25,6 +25,7 @@ import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.probe.store.ProximityStore;
+import dev.gslb.sync.PeerSync;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyWatcher;
@@ -56,6 +57,7 @@ public final class GslbServer implements AutoCloseable {
     private final IcmpProber icmp;
     private final ProbeScheduler scheduler;
     private final HealthMonitor health;
+    private final PeerSync sync;
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
     private final Responder responder;
@@ -83,7 +85,10 @@ public final class GslbServer implements AutoCloseable {
         this.methods = new MethodRegistry(new MethodRegistry.Services(proximity, topology::table,
                 probing.proximity().pathTtl().toMillis(), lb.rttMarginPercent(), lb.rttMarginMicros(),
                 lb.persistPrefixV4(), lb.persistPrefixV6()));
-        this.resolver = new WideIpResolver(memberHealth(health, lb.unknownIsAvailable()), scheduler, registry);
+        this.sync = new PeerSync(config.sync(), config.instance().name(), config.instance().dataCenter(), proximity,
+                health, scheduler, Clock.systemUTC(), registry);
+        this.resolver = new WideIpResolver(memberHealth(health, sync, lb.unknownIsAvailable()), sync.probeRequests(),
+                registry);
         DnsMetrics metrics = new DnsMetrics(registry);
         this.responder = new Responder(config.authority(methods), resolver, config.instance(), metrics,
                 config.ednsUdpSize());
@@ -96,15 +101,23 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new LdnsApi(proximity, scheduler).routes());
         routes.addAll(new ResolveApi(this::authority, resolver).routes());
         routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
+        routes.addAll(new dev.gslb.cli.admin.PeerApi(sync).routes());
         routes.add(new AdminServer.Route("GET", "/health/servers",
                 r -> AdminServer.Response.json(200, Json.write(health.statuses()))));
         this.admin = new AdminServer(config.admin(), routes);
     }
 
-    /** UP answers; DOWN does not; UNKNOWN (not checked yet, or no monitors) as configured. */
-    static MemberHealth memberHealth(HealthMonitor health, boolean unknownIsAvailable) {
+    /**
+     * UP answers, DOWN does not. Where this instance's own view is UNKNOWN (not checked yet, or no
+     * monitors) a peer's fresh view fills in; a peer never overrides a local DOWN. What is still
+     * unknown counts as configured.
+     */
+    static MemberHealth memberHealth(HealthMonitor health, PeerSync peers, boolean unknownIsAvailable) {
         return vs -> {
             HealthState s = health.state(vs.name());
+            if (s == HealthState.UNKNOWN) {
+                s = peers.peerView(vs.name());
+            }
             return s == HealthState.UP || s == HealthState.UNKNOWN && unknownIsAvailable;
         };
     }
@@ -161,6 +174,7 @@ public final class GslbServer implements AutoCloseable {
         store.startFlushing(config.probing().flushInterval());
         housekeeping.scheduleWithFixedDelay(this::expireInactiveLdns, 1, 1, TimeUnit.HOURS);
         health.start();
+        sync.start();
         dns.start();
         admin.start();
     }
@@ -188,6 +202,10 @@ public final class GslbServer implements AutoCloseable {
         return proximity;
     }
 
+    public PeerSync sync() {
+        return sync;
+    }
+
     private String healthJson() {
         return "{\"status\":\"up\",\"instance\":\"" + config.instance().name() + "\",\"datacenter\":\""
                 + config.instance().dataCenter() + "\",\"zones\":" + authority().zones().all().size()
@@ -199,6 +217,7 @@ public final class GslbServer implements AutoCloseable {
         admin.close();
         dns.close();
         health.close();
+        sync.close();
         scheduler.close();
         housekeeping.shutdownNow();
         icmp.close();

@@ -39,6 +39,7 @@ class FailoverEndToEndTest {
                 zones: [{file: example.com.zone}]
                 datacenters: [CNC, TEL]
                 probe: {store: proximity, protocols: [udp]}
+                sync: {listen: ["127.0.0.1:0"], peers-file: peers}
                 monitors:
                   - {name: svc, type: tcp, port: %d, interval: 100ms, timeout: 50ms, up: 1, down: 2}
                 virtual-servers:
@@ -119,7 +120,7 @@ class FailoverEndToEndTest {
             assertThat(fallback.getSection(Section.ANSWER).getFirst().getTTL()).isEqualTo(5);
 
             Files.writeString(file, config(port, "{rcode: bogus}"));
-            org.assertj.core.api.Assertions.assertThatThrownBy(s::reload).hasMessageContaining(file + ":15: failure rcode must be");
+            org.assertj.core.api.Assertions.assertThatThrownBy(s::reload).hasMessageContaining(file + ":16: failure rcode must be");
             assertThat(ask(s).getSection(Section.ANSWER).getFirst().rdataToString()).as("the old config serves on")
                     .isEqualTo("198.18.9.9");
 

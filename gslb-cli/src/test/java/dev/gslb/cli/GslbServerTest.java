@@ -23,11 +23,7 @@ import org.xbill.DNS.Type;
 class GslbServerTest {
     @Test
     void embeddedDefaultServesTheWideIpHealthAndMetrics() throws Exception {
-        GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
-        InetSocketAddress loopback0 = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        GslbConfig cfg = base.withListeners(
-                new ListenerSettings(List.of(loopback0), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()),
-                loopback0).withStore(java.nio.file.Files.createTempDirectory("gslb").resolve("proximity"));
+        GslbConfig cfg = Isolated.embedded();
         try (GslbServer server = new GslbServer(cfg)) {
             server.start();
             SimpleResolver resolver = new SimpleResolver(server.dns().boundAddresses().getFirst());

@@ -29,12 +29,7 @@ class LdnsCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        System.setProperty("gslb.home", "..");
-        GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
-        InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        server = new GslbServer(base.withListeners(
-                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
-                .withStore(Files.createTempDirectory("gslb").resolve("proximity")));
+        server = new GslbServer(Isolated.embedded());
         server.start();
         admin = "http://" + server.admin().address();
     }

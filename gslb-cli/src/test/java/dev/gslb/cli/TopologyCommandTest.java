@@ -31,12 +31,7 @@ class TopologyCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        System.setProperty("gslb.home", ".."); // what the ./gslb wrapper sets: the checkout
-        GslbConfig base = ConfigLoader.loadEmbedded(Path.of(".."));
-        InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        server = new GslbServer(base.withListeners(
-                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
-                .withStore(java.nio.file.Files.createTempDirectory("gslb").resolve("proximity")));
+        server = new GslbServer(Isolated.embedded());
         server.start();
         admin = "http://" + server.admin().address();
     }

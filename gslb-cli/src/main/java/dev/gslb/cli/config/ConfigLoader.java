@@ -109,7 +109,7 @@ public final class ConfigLoader {
         GslbConfig build(YamlNode root) throws ConfigException {
             Map<String, YamlNode> top = root.map("the configuration", Set.of("instance", "dns", "admin", "zones",
                     "datacenters", "virtual-servers", "pools", "wide-ips", "topology", "probe", "monitors",
-                    "load-balancing"));
+                    "load-balancing", "sync"));
             for (YamlNode n : listOf(top, "datacenters")) {
                 DataCenter dc = new DataCenter(n.scalar("a data center name"));
                 if (dataCenters.put(dc.name(), dc) != null) {
@@ -148,8 +148,9 @@ public final class ConfigLoader {
             GslbConfig.LoadBalancing lb = loadBalancing(top.get("load-balancing"));
             GslbConfig.Topology topology = topology(top.get("topology"));
             GslbConfig.Probing probing = probing(top.get("probe"));
+            dev.gslb.sync.SyncSettings sync = sync(top.get("sync"), probing);
             GslbConfig config = new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()),
-                    List.copyOf(zones), List.copyOf(wideIps), lb, topology, probing, List.copyOf(healthTargets));
+                    List.copyOf(zones), List.copyOf(wideIps), lb, topology, probing, List.copyOf(healthTargets), sync);
             try { // a trial build: wide IPs inside served zones, methods allowed in their tiers
                 config.authority(new MethodRegistry(MethodRegistry.Services.UNBOUND));
             } catch (IllegalArgumentException e) {
@@ -480,6 +481,60 @@ public final class ConfigLoader {
                 default -> throw m.get("rcode").error("failure rcode must be noerror, nxdomain, refused or servfail");
             };
             return new Failure(kind, List.of(), ttl);
+        }
+
+        /** sync: peer protocol settings (README "Peer sync"). */
+        private dev.gslb.sync.SyncSettings sync(YamlNode n, GslbConfig.Probing probing) throws ConfigException {
+            List<InetSocketAddress> listen = List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8054));
+            List<InetSocketAddress> advertise = List.of();
+            Path peers = base.resolve("var/peers");
+            var heartbeat = java.time.Duration.ofSeconds(10);
+            var dead = java.time.Duration.ofSeconds(30);
+            var pathTtl = probing.proximity().pathTtl();
+            var healthTtl = java.time.Duration.ofSeconds(30);
+            var probeTtl = java.time.Duration.ofSeconds(10);
+            int queue = 100_000;
+            if (n != null) {
+                Map<String, YamlNode> m = n.map("sync", Set.of("listen", "advertise", "peers-file", "heartbeat",
+                        "dead-after", "path-ttl", "health-ttl", "probe-ttl", "queue"));
+                if (m.containsKey("listen")) {
+                    listen = new ArrayList<>();
+                    for (YamlNode a : m.get("listen").list("sync listen")) {
+                        listen.add(address(a, "sync listen address", 8054));
+                    }
+                }
+                if (m.containsKey("advertise")) {
+                    advertise = new ArrayList<>();
+                    for (YamlNode a : m.get("advertise").list("sync advertise")) {
+                        advertise.add(address(a, "sync advertise address", 8054));
+                    }
+                }
+                if (m.containsKey("peers-file")) {
+                    peers = base.resolve(m.get("peers-file").scalar("peers-file"));
+                }
+                if (m.containsKey("heartbeat")) {
+                    heartbeat = m.get("heartbeat").duration("heartbeat");
+                }
+                if (m.containsKey("dead-after")) {
+                    dead = m.get("dead-after").duration("dead-after");
+                }
+                if (m.containsKey("path-ttl")) {
+                    pathTtl = m.get("path-ttl").duration("path-ttl");
+                }
+                if (m.containsKey("health-ttl")) {
+                    healthTtl = m.get("health-ttl").duration("health-ttl");
+                }
+                if (m.containsKey("probe-ttl")) {
+                    probeTtl = m.get("probe-ttl").duration("probe-ttl");
+                }
+                if (m.containsKey("queue")) {
+                    queue = m.get("queue").integer("queue", 1, 10_000_000);
+                }
+                if (dead.compareTo(heartbeat.multipliedBy(2)) < 0) {
+                    throw n.error("sync dead-after must be at least twice the heartbeat");
+                }
+            }
+            return new dev.gslb.sync.SyncSettings(listen, advertise, peers, heartbeat, dead, pathTtl, healthTtl, probeTtl, queue);
         }
 
         private GslbConfig.LoadBalancing loadBalancing(YamlNode n) throws ConfigException {

@@ -9,6 +9,7 @@ import dev.gslb.dns.wideip.DataCenter;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.LiveTopology;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +28,8 @@ public record GslbConfig(
         LoadBalancing loadBalancing,
         Topology topology,
         Probing probing,
-        List<HealthTarget> health) {
+        List<HealthTarget> health,
+        SyncSettings sync) {
 
     /**
      * Method settings shared by all pools (README "Load balancing").
@@ -47,13 +49,21 @@ public record GslbConfig(
     /** The same deployment on other listen addresses (command-line overrides, tests). */
     public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress admin) {
         return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
-                probing, health);
+                probing, health, sync);
+    }
+
+    /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
+    public GslbConfig withSync(SyncSettings sync) {
+        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+                probing, health, sync);
     }
 
     /** The same deployment with its proximity table kept in another file. */
     public GslbConfig withStore(Path store) {
         return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
-                new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health);
+                new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health,
+                new SyncSettings(sync.listen(), sync.advertise(), store.resolveSibling("peers"), sync.heartbeat(),
+                        sync.deadAfter(), sync.pathTtl(), sync.healthTtl(), sync.probeTtl(), sync.queue()));
     }
 
     /** Probing of LDNS, the proximity table's TTLs, and its H2 file. */

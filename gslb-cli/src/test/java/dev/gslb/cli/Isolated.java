@@ -1,0 +1,31 @@
+package dev.gslb.cli;
+
+import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.sync.SyncSettings;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The embedded default on ephemeral loopback ports, with its own H2 file and peers file. */
+final class Isolated {
+    private Isolated() {}
+
+    static GslbConfig embedded() throws Exception {
+        System.setProperty("gslb.home", ".."); // what the ./gslb wrapper sets: the checkout
+        return of(ConfigLoader.loadEmbedded(Path.of("..")));
+    }
+
+    static GslbConfig of(GslbConfig base) throws Exception {
+        InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        Path dir = Files.createTempDirectory("gslb");
+        SyncSettings s = base.sync();
+        return base.withListeners(new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
+                .withStore(dir.resolve("proximity"))
+                .withSync(new SyncSettings(List.of(any), List.of(), dir.resolve("peers"), s.heartbeat(), s.deadAfter(),
+                        s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue()));
+    }
+}
