@@ -1,0 +1,197 @@
+package dev.gslb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gslb.cli.admin.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two real `gslb serve` processes in Linux network namespaces, joined by two links (one per ISP
+ * link, 198.18.41.0/30 and 198.18.42.0/30), paired with `gslb peer pair` / `gslb peer join`.
+ * Cutting one link keeps the pair connected over the other; cutting both partitions it; a link
+ * back heals it, and what was measured meanwhile arrives.
+ */
+class PairAcrossTwoLinksTest {
+    static final String A = "gslbt-dca";
+    static final String B = "gslbt-dcb";
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> servers = new ArrayList<>();
+
+    static String sh(String... cmd) {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
+            }
+            return out;
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void quietly(String... cmd) {
+        try {
+            sh(cmd);
+        } catch (IllegalStateException e) {
+            // nothing to clean
+        }
+    }
+
+    static List<String> gslb(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
+                ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), "-Dgslb.home=..", "dev.gslb.cli.Gslb"));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    static String run(String ns, String... args) {
+        return sh(gslb(ns, args).toArray(String[]::new));
+    }
+
+    static void cleanNetwork() {
+        quietly("ip", "netns", "del", A);
+        quietly("ip", "netns", "del", B);
+    }
+
+    void network() {
+        cleanNetwork();
+        sh("ip", "netns", "add", A);
+        sh("ip", "netns", "add", B);
+        for (int link = 1; link <= 2; link++) {
+            String a = "gslbt-a" + link;
+            String b = "gslbt-b" + link;
+            sh("ip", "link", "add", a, "netns", A, "type", "veth", "peer", "name", b, "netns", B);
+            sh("ip", "-n", A, "addr", "add", "198.18.4" + link + ".1/30", "dev", a);
+            sh("ip", "-n", B, "addr", "add", "198.18.4" + link + ".2/30", "dev", b);
+            sh("ip", "-n", A, "link", "set", a, "up");
+            sh("ip", "-n", B, "link", "set", b, "up");
+        }
+        sh("ip", "-n", A, "link", "set", "lo", "up");
+        sh("ip", "-n", B, "link", "set", "lo", "up");
+    }
+
+    Path config(String name, String dc, int hostOctet) throws IOException {
+        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path file = dir.resolve(name + ".yaml");
+        Files.writeString(file, """
+                instance: {name: %s, datacenter: %s}
+                zones: [{file: example.com.zone}]
+                datacenters: [CNC, TEL]
+                probe: {store: %s-proximity, protocols: [tcp], timeout: 300ms}
+                sync:
+                  listen: ["198.18.41.%d:8054", "198.18.42.%d:8054"]
+                  peers-file: %s-peers
+                  heartbeat: 200ms
+                  dead-after: 1s
+                """.formatted(name, dc, name, hostOctet, hostOctet, name));
+        return file;
+    }
+
+    static JsonNode peers(String ns) throws IOException {
+        return Json.MAPPER.readTree(run(ns, "peer", "list", "--json"));
+    }
+
+    static JsonNode await(String ns, Predicate<JsonNode> until) throws Exception {
+        JsonNode n = peers(ns);
+        for (int i = 0; i < 40 && !until.test(n); i++) {
+            Thread.sleep(250);
+            n = peers(ns);
+        }
+        return n;
+    }
+
+    static Predicate<JsonNode> connectedVia(String prefix) {
+        return n -> n.size() == 1 && n.get(0).path("state").asText().equals("connected")
+                && n.get(0).path("inUse").asText().startsWith(prefix);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        servers.forEach(Process::destroyForcibly);
+        cleanNetwork();
+    }
+
+    @Test
+    void cuttingOneLinkKeepsThePairAndAPartitionHeals() throws Exception {
+        network();
+        Path ca = config("gslb-cnc", "CNC", 1);
+        Path cb = config("gslb-tel", "TEL", 2);
+        servers.add(new ProcessBuilder(gslb(A, "serve", "--config", ca.toString())).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("a.log").toFile()).start());
+        servers.add(new ProcessBuilder(gslb(B, "serve", "--config", cb.toString())).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("b.log").toFile()).start());
+        for (String ns : List.of(A, B)) {
+            for (int i = 0; i < 60; i++) {
+                try {
+                    peers(ns);
+                    break;
+                } catch (IllegalStateException e) {
+                    Thread.sleep(250);
+                }
+            }
+        }
+        String pairOut = run(A, "peer", "pair");
+        String join = pairOut.lines().map(String::strip).filter(l -> l.startsWith("gslb peer join ")).findFirst().orElseThrow();
+        assertThat(run(B, "peer", "join", join.substring("gslb peer join ".length()))).contains("paired with gslb-cnc");
+
+        assertThat(await(A, connectedVia("198.18.41.")).get(0).path("name").asText()).isEqualTo("gslb-tel");
+        assertThat(await(B, connectedVia("198.18.41.")).get(0).path("inUse").asText()).isEqualTo("198.18.41.1:8054");
+        assertThat(peers(A).toString()).doesNotContain("key");
+
+        sh("ip", "-n", A, "link", "set", "gslbt-a1", "down"); // the first ISP link fails
+        assertThat(await(A, connectedVia("198.18.42.")).get(0).path("inUse").asText()).isEqualTo("198.18.42.2:8054");
+        assertThat(await(B, connectedVia("198.18.42.")).get(0).path("inUse").asText()).isEqualTo("198.18.42.1:8054");
+        run(A, "ldns", "probe", "198.18.42.2", "--protocol", "tcp");
+        JsonNode synced = null;
+        for (int i = 0; i < 40; i++) {
+            try {
+                synced = Json.MAPPER.readTree(run(B, "ldns", "show", "198.18.42.2", "--json"));
+                if (synced.path("paths").toString().contains("CNC")) {
+                    break;
+                }
+            } catch (IllegalStateException e) {
+                // not there yet
+            }
+            Thread.sleep(250);
+        }
+        assertThat(synced).isNotNull();
+        assertThat(synced.path("paths").get(0).path("measuredBy").asText()).isEqualTo("gslb-cnc");
+
+        sh("ip", "-n", A, "link", "set", "gslbt-a2", "down"); // both links: a partition
+        assertThat(await(A, n -> !n.get(0).path("state").asText().equals("connected")).get(0).path("state").asText())
+                .isNotEqualTo("connected");
+        run(A, "ldns", "probe", "127.0.0.1", "--protocol", "tcp"); // measured during the partition
+        sh("ip", "-n", A, "link", "set", "gslbt-a1", "up");       // heal
+        await(B, connectedVia("198.18.41."));
+        JsonNode healed = null;
+        for (int i = 0; i < 40; i++) {
+            try {
+                healed = Json.MAPPER.readTree(run(B, "ldns", "show", "127.0.0.1", "--json"));
+                if (healed.path("paths").toString().contains("CNC")) {
+                    break;
+                }
+            } catch (IllegalStateException e) {
+                // not there yet
+            }
+            Thread.sleep(250);
+        }
+        assertThat(healed).as("the snapshot after the heal carries what was measured meanwhile").isNotNull();
+        assertThat(healed.path("paths").toString()).contains("CNC");
+    }
+}
