@@ -75,6 +75,9 @@ check "ldns: a wide-IP query from a new LDNS is probed" bash -c "dig +short @127
 check "ldns list --format 3dns: the 3DNS shape" bash -c "'$here/gslb' ldns list --format 3dns | grep -A3 'address 127.0.0.77' | grep -q 'cur_target_state'"
 check "ldns probe: tcp to a closed port counts (RST)" contains "answered tcp" "${G[@]}" ldns probe 127.0.0.78 --protocol tcp
 check "health: virtual servers listed, unknown without monitors" contains "UNKNOWN" "${G[@]}" health
+check "resolve: explains the decision" contains "decided by" "${G[@]}" resolve www.example.com --ldns 202.106.1.1
+check "peer list: no peers yet, and how to pair" contains "gslb peer pair" "${G[@]}" peer list
+check "peer pair: prints the one join command" contains "gslb peer join " "${G[@]}" peer pair
 
 kill -TERM "$server"
 stopped=no
