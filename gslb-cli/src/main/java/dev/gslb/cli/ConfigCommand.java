@@ -1,11 +1,11 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.admin.AdminClient;
 import dev.gslb.cli.config.ConfigException;
 import dev.gslb.cli.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,15 +34,15 @@ final class ConfigCommand {
     @Command(name = "reload", description = "Make the running server re-read its configuration (also: kill -HUP). "
             + "A configuration that does not load changes nothing.")
     static final class Reload implements Callable<Integer> {
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Option(names = "--json", description = "Print JSON.")
         boolean json;
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(new AdminClient(admin).post("/config/reload", "{}"), json,
+            return TopologyCommand.print(admin.client().post("/config/reload", "{}"), json,
                     r -> System.out.println(r.path("result").asText()));
         }
     }

@@ -68,13 +68,13 @@ final class LdnsCommand {
         @Mixin
         Output out;
 
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
             String q = "/ldns/list?x=1" + (dc == null ? "" : "&dc=" + enc(dc)) + out.query();
-            return show(new AdminClient(admin).get(q), out, r -> {
+            return show(admin.client().get(q), out, r -> {
                 for (JsonNode e : r) {
                     printEntry(e);
                 }
@@ -91,12 +91,12 @@ final class LdnsCommand {
         @Mixin
         Output out;
 
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            return show(new AdminClient(admin).get("/ldns/show?ip=" + enc(ip) + out.query()), out, LdnsCommand::printEntry);
+            return show(admin.client().get("/ldns/show?ip=" + enc(ip) + out.query()), out, LdnsCommand::printEntry);
         }
     }
 
@@ -111,13 +111,13 @@ final class LdnsCommand {
         @Option(names = "--json", description = "Print JSON.")
         boolean json;
 
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
             String q = "/ldns/probe?ip=" + enc(ip) + (protocol == null ? "" : "&protocol=" + enc(protocol));
-            return TopologyCommand.print(new AdminClient(admin).post(q, ""), json, r -> {
+            return TopologyCommand.print(admin.client().post(q, ""), json, r -> {
                 if (r.path("probeable").asBoolean()) {
                     System.out.printf("%s answered %s: rtt %d us, completion %.2f %% (%d of %d), hops %d%n",
                             r.path("ip").asText(), r.path("protocol").asText(), r.path("rttMicros").asLong(),
@@ -137,12 +137,12 @@ final class LdnsCommand {
         @Parameters(paramLabel = "IP")
         String ip;
 
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            AdminClient.Reply r = new AdminClient(admin).post("/ldns/delete?ip=" + enc(ip), "");
+            AdminClient.Reply r = admin.client().post("/ldns/delete?ip=" + enc(ip), "");
             JsonNode n = Json.MAPPER.readTree(r.body());
             if (r.status() == 404) {
                 System.err.println(ip + " is not in the proximity table");

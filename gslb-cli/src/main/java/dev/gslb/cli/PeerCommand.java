@@ -1,11 +1,11 @@
 package dev.gslb.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.AdminClient;
 import dev.gslb.cli.admin.Json;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,12 +14,12 @@ import picocli.CommandLine.Parameters;
 final class PeerCommand {
     @Command(name = "pair", description = "Create this pair's key and print the one command to run on the other instance.")
     static final class Pair implements Callable<Integer> {
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(new AdminClient(admin).post("/peer/pair", "{}"), false, r -> {
+            return TopologyCommand.print(admin.client().post("/peer/pair", "{}"), false, r -> {
                 System.out.println("On the other instance, run (valid until " + r.path("expires").asText() + "):");
                 System.out.println();
                 System.out.println("  " + r.path("command").asText());
@@ -34,12 +34,12 @@ final class PeerCommand {
         @Parameters(paramLabel = "TOKEN")
         String token;
 
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(new AdminClient(admin).post("/peer/join", Json.write(Map.of("token", token))),
+            return TopologyCommand.print(admin.client().post("/peer/join", Json.write(Map.of("token", token))),
                     false, r -> System.out.println("paired with " + r.path("peer").asText() + "; `gslb peer list` shows the link"));
         }
     }
@@ -49,12 +49,12 @@ final class PeerCommand {
         @Option(names = "--json", description = "Print JSON (no keys).")
         boolean json;
 
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-        String admin;
+        @Mixin
+        AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(new AdminClient(admin).get("/peer/list"), json, r -> {
+            return TopologyCommand.print(admin.client().get("/peer/list"), json, r -> {
                 if (r.isEmpty()) {
                     System.out.println("no peers: pair with `gslb peer pair` on one instance, then its command on the other");
                 }

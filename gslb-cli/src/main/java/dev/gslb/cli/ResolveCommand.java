@@ -1,9 +1,9 @@
 package dev.gslb.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.AdminClient;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -28,14 +28,14 @@ final class ResolveCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
 
-    @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053")
-    String admin;
+    @Mixin
+    AdminOption admin;
 
     @Override
     public Integer call() throws Exception {
         String q = "/resolve?name=" + LdnsCommand.enc(name) + "&ldns=" + LdnsCommand.enc(ldns) + "&type="
                 + LdnsCommand.enc(type) + (ecs == null ? "" : "&ecs=" + LdnsCommand.enc(ecs));
-        return TopologyCommand.print(new AdminClient(admin).get(q), json, r -> {
+        return TopologyCommand.print(admin.client().get(q), json, r -> {
             System.out.printf("%s %s asked by LDNS %s%s%n", r.path("name").asText(), r.path("type").asText(),
                     r.path("ldns").asText(), r.path("ecs").isNull() ? "" : " for client subnet " + r.path("ecs").asText());
             for (JsonNode step : r.path("steps")) {

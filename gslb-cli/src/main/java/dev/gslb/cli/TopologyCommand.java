@@ -35,13 +35,17 @@ final class TopologyCommand {
     /** Lists above this size get a progress bar while they are read and sent. */
     static final long PROGRESS_BAR_BYTES = 256 * 1024;
 
+    /** `--admin URL` and `--json`, shared by the subcommands that print a server's answer. */
     static final class AdminOptions {
-        @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053",
-                description = "Admin API of the running server (default: ${DEFAULT-VALUE}).")
-        String url;
+        @Mixin
+        AdminOption admin;
 
         @Option(names = "--json", description = "Print JSON instead of a table.")
         boolean json;
+
+        AdminClient client() {
+            return admin.client();
+        }
     }
 
     /** Prints a reply: the JSON as is, or through {@code human}; a failure prints its errors. */
@@ -123,7 +127,7 @@ final class TopologyCommand {
                 return 1;
             }
             String body = Json.write(new TopologyApi.LoadRequest(region, files));
-            AdminClient.Reply reply = new AdminClient(admin.url).post("/topology/load", body);
+            AdminClient.Reply reply = admin.client().post("/topology/load", body);
             return print(reply, admin.json, r -> {
                 System.out.println("loaded " + files.size() + " file(s):");
                 printReport(r);
@@ -177,7 +181,7 @@ final class TopologyCommand {
                 }
                 return print(new AdminClient.Reply(200, Json.write(r)), admin.json, Lookup::human);
             }
-            AdminClient.Reply reply = new AdminClient(admin.url).get("/topology/lookup?ip="
+            AdminClient.Reply reply = admin.client().get("/topology/lookup?ip="
                     + java.net.URLEncoder.encode(ip, StandardCharsets.UTF_8));
             return print(reply, admin.json, Lookup::human);
         }
@@ -207,7 +211,7 @@ final class TopologyCommand {
 
         @Override
         public Integer call() throws Exception {
-            return print(new AdminClient(admin.url).get("/topology/list"), admin.json, r -> {
+            return print(admin.client().get("/topology/list"), admin.json, r -> {
                 System.out.printf("%-20s %8s %8s%n", "REGION", "IPv4", "IPv6");
                 for (JsonNode g : r.path("regions")) {
                     System.out.printf("%-20s %8d %8d%n", g.path("name").asText(), g.path("ipv4").asLong(),
@@ -231,7 +235,7 @@ final class TopologyCommand {
 
         @Override
         public Integer call() throws Exception {
-            return print(new AdminClient(admin.url).post("/topology/reload", "{}"), admin.json, r -> {
+            return print(admin.client().post("/topology/reload", "{}"), admin.json, r -> {
                 System.out.println("reloaded:");
                 printReport(r);
             });

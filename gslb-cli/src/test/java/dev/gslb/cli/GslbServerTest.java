@@ -2,17 +2,11 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.cli.config.ConfigLoader;
 import dev.gslb.cli.config.GslbConfig;
-import dev.gslb.dns.server.ListenerSettings;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.Lookup;
 import org.xbill.DNS.Record;

@@ -19,6 +19,17 @@ final class Isolated {
         return of(ConfigLoader.loadEmbedded(Path.of("..")));
     }
 
+    /** A started server on the isolated embedded default. */
+    static GslbServer started() throws Exception {
+        GslbServer server = new GslbServer(embedded());
+        server.start();
+        return server;
+    }
+
+    static String adminUrl(GslbServer server) {
+        return "http://" + server.admin().address();
+    }
+
     static GslbConfig of(GslbConfig base) throws Exception {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         Path dir = Files.createTempDirectory("gslb");

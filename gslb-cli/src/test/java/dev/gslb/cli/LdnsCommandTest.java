@@ -2,16 +2,10 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
-import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.probe.proximity.LdnsKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,9 +23,8 @@ class LdnsCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = new GslbServer(Isolated.embedded());
-        server.start();
-        admin = "http://" + server.admin().address();
+        server = Isolated.started();
+        admin = Isolated.adminUrl(server);
     }
 
     @AfterAll

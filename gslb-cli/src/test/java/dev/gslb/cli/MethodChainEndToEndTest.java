@@ -2,15 +2,11 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
-import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -36,9 +32,8 @@ class MethodChainEndToEndTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = new GslbServer(Isolated.embedded());
-        server.start();
-        admin = "http://" + server.admin().address();
+        server = Isolated.started();
+        admin = Isolated.adminUrl(server);
     }
 
     @AfterAll

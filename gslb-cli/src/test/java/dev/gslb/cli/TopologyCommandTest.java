@@ -2,17 +2,11 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
-import dev.gslb.dns.server.ListenerSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,9 +25,8 @@ class TopologyCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = new GslbServer(Isolated.embedded());
-        server.start();
-        admin = "http://" + server.admin().address();
+        server = Isolated.started();
+        admin = Isolated.adminUrl(server);
     }
 
     @AfterAll

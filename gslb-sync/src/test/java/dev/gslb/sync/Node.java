@@ -36,6 +36,11 @@ final class Node implements AutoCloseable {
 
     Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
          List<InetSocketAddress> listen) throws Exception {
+        this(name, dc, source, ldnsPort, dir, targets, listen, Duration.ofSeconds(2400));
+    }
+
+    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
+         List<InetSocketAddress> listen, Duration pathTtl) throws Exception {
         this.name = name;
         this.dc = dc;
         this.source = InetAddress.ofLiteral(source);
@@ -44,13 +49,10 @@ final class Node implements AutoCloseable {
         ProbeSettings ps = new ProbeSettings(this.source, List.of(ProbeProtocol.DNS_DOT), 3, Duration.ofSeconds(1), 1000,
                 16, Duration.ofSeconds(60), ldnsPort, ldnsPort, List.of(), 200_000);
         this.scheduler = new ProbeScheduler(table, ps, dc, name, List.of(DnsProber.dot(this.source, ldnsPort)), registry);
-        this.sync = new PeerSync(settings(listen), name, dc, table, health, scheduler, Clock.systemUTC(), registry);
+        this.sync = new PeerSync(new SyncSettings(listen, List.of(), peersFile, Duration.ofMillis(200), Duration.ofSeconds(1),
+                pathTtl, Duration.ofSeconds(30), Duration.ofSeconds(10), 200_000), name, dc, table, health, scheduler,
+                Clock.systemUTC(), registry);
         sync.start();
-    }
-
-    SyncSettings settings(List<InetSocketAddress> listen) {
-        return new SyncSettings(listen, List.of(), peersFile, Duration.ofMillis(200), Duration.ofSeconds(1),
-                Duration.ofSeconds(2400), Duration.ofSeconds(30), Duration.ofSeconds(10), 200_000);
     }
 
     LdnsEntry entry(String ldns) {

@@ -83,9 +83,7 @@ class PeerSyncTest {
              Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
             var address = a.sync.listening().getFirst();
-            byte[] key = Files.readString(b.peersFile).lines().filter(l -> l.startsWith("peer.0.key="))
-                    .map(l -> java.util.Base64.getDecoder().decode(l.substring("peer.0.key=".length()).replace("\\=", "=")))
-                    .findFirst().orElseThrow();
+            byte[] key = PeersFile.read(b.peersFile).getFirst().key();
             double before = a.registry.get("sync_frames_refused").counter().count();
 
             // 1. an intruder who knows the name but not the key
@@ -187,6 +185,32 @@ class PeerSyncTest {
         } finally {
             a.close();
             b.close();
+        }
+    }
+
+    @Test
+    void expiredItemsAreDroppedOnReceiptAndOnExpiry() throws Exception {
+        var shortTtl = Duration.ofSeconds(2);
+        var loop = (java.util.function.Function<String, List<java.net.InetSocketAddress>>) ip ->
+                List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral(ip), 0));
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(), loop.apply("127.0.0.2"), shortTtl);
+             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(), loop.apply("127.0.0.3"), shortTtl)) {
+            Node.pair(a, b);
+            long now = System.currentTimeMillis();
+            b.table.recordPath(LdnsKey.parse("198.18.30.1"), Path.of("TEL", 9, 10000, 0, ProbeProtocol.UDP, now, "b"));
+            Node.await(() -> a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(3));
+            assertThat(a.hasPath("198.18.30.1", "TEL")).as("received while fresh").isTrue();
+            Node.await(() -> !a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(5));
+            assertThat(a.hasPath("198.18.30.1", "TEL")).as("dropped when it expired").isFalse();
+
+            byte[] key = PeersFile.read(b.peersFile).getFirst().key();
+            try (Session s = Session.open(a.sync.listening().getFirst(), key)) {
+                byte[] body = Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.30.2"),
+                        Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now - 10_000, "b"), 2_000)), "TEL", "b");
+                s.raw(Wire.Type.PATHS, 1, body, Wire.macOf(s.send, Wire.Type.PATHS, 1, body));
+                Thread.sleep(300);
+                assertThat(a.entry("198.18.30.2")).as("already expired when it arrived").isNull();
+            }
         }
     }
 
