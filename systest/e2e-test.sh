@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# End to end as an operator would use it: a small internet in Linux network namespaces (all
+# addresses in 198.18.0.0/15), a real root/com server (NSD) holding the registrar's delegation of
+# example.com to our two instances (dc-cnc, dc-tel), a real resolver (unbound, namespace ldns)
+# that users ask with dig, ISP links made slower for real with nftables NFQUEUE and nfq-delay.
+# Shows the four user stories (README "Operator guide"), RTT ordering and its swap, failover time,
+# the unprobeable resolver placed by topology. Prints a summary; fails loudly; always cleans up.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+e2e="$here/systest/e2e"
+work="$(mktemp -d)"
+G="$here/gslb"
+pids=()
+results=()
+failed=0
+
+say() { printf '\n== %s\n' "$*"; }
+pass() { results+=("PASS  $1"); echo "PASS  $1"; }
+fail() { results+=("FAIL  $1"); echo "FAIL  $1"; failed=$((failed + 1)); }
+in_ns() { local ns="$1"; shift; ip netns exec "$ns" "$@"; }
+
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  sleep 0.5
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+  for ns in gslb-inet gslb-root dc-cnc dc-tel ldns ldns2; do ip netns del "$ns" 2>/dev/null; done
+  rm -rf "$work" "$e2e/var"
+}
+trap cleanup EXIT
+cleanup 2>/dev/null; trap cleanup EXIT
+mkdir -p "$work"
+
+bg() { # log, namespace, command...: start in the background, remember the pid
+  local log="$1" ns="$2"; shift 2
+  ip netns exec "$ns" "$@" >"$work/$log" 2>&1 &
+  pids+=($!)
+}
+
+# ---- the small internet: a router namespace with one /24 link to each other namespace ----
+say "building the test internet"
+gcc -O2 -Wall -o "$work/nfq-delay" "$e2e/nfq-delay.c" -lnetfilter_queue || { echo "cannot build nfq-delay"; exit 1; }
+ip netns add gslb-inet
+in_ns gslb-inet sysctl -qw net.ipv4.ip_forward=1
+in_ns gslb-inet ip link set lo up
+link() { # namespace, subnet number, interface names
+  local ns="$1" n="$2"
+  ip netns add "$ns"
+  ip link add "r-$ns" netns gslb-inet type veth peer name "isp0" netns "$ns"
+  in_ns gslb-inet ip addr add "198.18.$n.1/24" dev "r-$ns"
+  in_ns gslb-inet ip link set "r-$ns" up
+  in_ns "$ns" ip addr add "198.18.$n.2/24" dev isp0
+  in_ns "$ns" ip link set isp0 up
+  in_ns "$ns" ip link set lo up
+  in_ns "$ns" ip route add default via "198.18.$n.1"
+}
+link gslb-root 1
+link dc-cnc 2
+link dc-tel 3
+link ldns 4
+link ldns2 5
+in_ns dc-cnc ip addr add 198.18.2.10/24 dev isp0   # CNC's virtual server (VIP)
+in_ns dc-tel ip addr add 198.18.3.10/24 dev isp0   # TEL's virtual server (VIP)
+
+# CNC's link 40 ms slower toward the users' resolver: its packets wait in NFQUEUE 1 (iptables'
+# NFQUEUE target; this kernel lacks nftables' own queue module).
+bg nfq.log gslb-inet "$work/nfq-delay" 1 40
+in_ns gslb-inet iptables-legacy -A FORWARD -s 198.18.2.0/24 -d 198.18.4.0/24 -j NFQUEUE --queue-num 1 \
+  || { echo "cannot install the delay rule"; exit 1; }
+# The second resolver drops every probe (anything new from the data centers); its own lookups work.
+in_ns ldns2 nft -f - <<NFT || { echo "cannot install the drop rules"; exit 1; }
+table inet gslb_drop {
+  chain input { type filter hook input priority 0; policy accept;
+    ct state established,related accept
+    ip saddr { 198.18.2.0/24, 198.18.3.0/24 } drop
+  }
+}
+NFT
+
+# ---- the root/com server and the virtual servers' services ----
+cp "$e2e"/root.zone "$e2e"/com.zone "$e2e"/nsd.conf "$work/"
+(cd "$work" && bg nsd.log gslb-root nsd -d -c "$work/nsd.conf")
+mkdir -p "$work/www"; echo ok > "$work/www/index.html"
+(cd "$work/www" && bg vs-cnc.log dc-cnc /usr/bin/python3 -m http.server 80 --bind 198.18.2.10)
+(cd "$work/www" && bg vs-tel.log dc-tel /usr/bin/python3 -m http.server 80 --bind 198.18.3.10)
+
+# ---- story 4 needs both instances running: start them as an operator would ----
+say "starting the two GSLB instances"
+(cd "$e2e" && bg cnc.log dc-cnc "$G" serve --config "$e2e/cnc.yaml")
+(cd "$e2e" && bg tel.log dc-tel "$G" serve --config "$e2e/tel.yaml")
+for ns in dc-cnc dc-tel; do
+  for _ in $(seq 1 120); do in_ns "$ns" curl -sf http://127.0.0.1:8053/health >/dev/null && break; sleep 0.5; done
+done
+cp "$e2e/root.hints" "$work/"
+(cd "$work" && bg unbound1.log ldns unbound -d -c "$e2e/unbound1.conf")
+(cd "$work" && bg unbound2.log ldns2 unbound -d -c "$e2e/unbound2.conf")
+sleep 1
+
+# ---- story 4: pair the two instances across their ISP links ----
+say "story 4: gslb peer pair"
+join="$(in_ns dc-cnc "$G" peer pair | grep -o 'gslb peer join .*' | head -1)"
+echo "on dc-cnc: gslb peer pair -> $join" | sed 's/join [A-Za-z0-9_-]*/join <token>/'
+in_ns dc-tel "$G" peer join "${join#gslb peer join }"
+connected=no
+for _ in $(seq 1 40); do
+  if in_ns dc-cnc "$G" peer list | grep -q "gslb-tel (TEL): connected" \
+     && in_ns dc-tel "$G" peer list | grep -q "gslb-cnc (CNC): connected"; then connected=yes; break; fi
+  sleep 0.5
+done
+in_ns dc-cnc "$G" peer list
+[[ $connected == yes ]] && pass "story 4: peer pair + join connects the instances" || fail "story 4: peer pair + join connects the instances"
+
+# ---- story 2: load ISP CIDR lists ----
+say "story 2: gslb topology load"
+in_ns dc-cnc "$G" topology load "$here/topology-data/china-operator-ip" | head -12
+in_ns dc-tel "$G" topology load "$here/topology-data/china-operator-ip" >/dev/null
+if in_ns dc-cnc "$G" topology lookup 198.18.5.2 | grep -q "region lab" \
+   && in_ns dc-cnc "$G" topology lookup 61.136.178.229 | grep -q "region chinanet"; then
+  pass "story 2: ISP lists loaded; 61.136.178.229 -> chinanet, 198.18.5.2 -> lab"
+else fail "story 2: ISP lists loaded"; fi
+
+# ---- story 1: the registrar's delegation, resolved by a real resolver ----
+say "story 1: dig through unbound (root -> com -> our instances)"
+ask() { in_ns ldns dig +short +time=2 +tries=1 @198.18.4.2 www.example.com A 2>/dev/null | tail -1; }
+first="$(ask)"; echo "first answer: $first"
+ns="$(in_ns ldns dig +short @198.18.4.2 example.com NS | sort | tr '\n' ' ')"
+echo "NS of example.com via unbound: $ns"
+if [[ "$first" =~ ^198\.18\.[23]\.10$ && "$ns" == *"ns-cnc.example.com."*"ns-tel.example.com."* ]]; then
+  pass "story 1: delegated zone answers through unbound ($first)"
+else fail "story 1: delegated zone answers through unbound (got '$first', NS '$ns')"; fi
+
+# ---- story 3 + RTT: both instances hold both paths; the answer is the nearer data center ----
+say "story 3: gslb ldns show 198.18.4.2 (unbound's address), on both instances"
+paths_both() { # namespace -> "cnc_rtt tel_rtt" from ldns show --json
+  in_ns "$1" "$G" ldns show 198.18.4.2 --json 2>/dev/null | /usr/bin/python3 -c '
+import json,sys
+try:
+    e=json.load(sys.stdin); p={x["datacenter"]:x["rttMicros"] for x in e["paths"]}
+    print(p.get("CNC",""), p.get("TEL",""))
+except Exception: print("", "")'
+}
+rtt_ok=no
+for _ in $(seq 1 60); do
+  ask >/dev/null
+  read -r c1 t1 < <(paths_both dc-cnc); read -r c2 t2 < <(paths_both dc-tel)
+  if [[ -n "$c1" && -n "$t1" && -n "$c2" && -n "$t2" ]]; then rtt_ok=yes; break; fi
+  sleep 0.5
+done
+in_ns dc-cnc "$G" ldns show 198.18.4.2; in_ns dc-tel "$G" ldns list --format 3dns
+if [[ $rtt_ok == yes && $c1 -gt $((t1 + 30000)) && $c2 -gt $((t2 + 30000)) ]]; then
+  pass "story 3: both instances hold both paths; CNC ${c1} us vs TEL ${t1} us (on dc-cnc), ${c2} vs ${t2} us (on dc-tel)"
+else fail "story 3: both paths with CNC 40 ms slower (dc-cnc: '$c1' '$t1', dc-tel: '$c2' '$t2')"; fi
+
+answer_is() { # address, seconds: poll dig through unbound until it answers the address
+  for _ in $(seq 1 $(( $2 * 4 ))); do [[ "$(ask)" == "$1" ]] && return 0; sleep 0.25; done; return 1
+}
+if answer_is 198.18.3.10 30; then pass "RTT: dig through unbound gets TEL's 198.18.3.10 (CNC is 40 ms slower)"
+else fail "RTT: dig through unbound gets TEL's address (got '$(ask)')"; fi
+
+say "swapping the delays: TEL's link is now the slow one"
+in_ns gslb-inet iptables-legacy -F FORWARD
+in_ns gslb-inet iptables-legacy -A FORWARD -s 198.18.3.0/24 -d 198.18.4.0/24 -j NFQUEUE --queue-num 1 \
+  || fail "swap: the delay rule"
+in_ns gslb-inet iptables-legacy -L FORWARD -n | tail -1
+swap_start=$(date +%s)
+if answer_is 198.18.2.10 90; then
+  read -r c1 t1 < <(paths_both dc-cnc); read -r c2 t2 < <(paths_both dc-tel)
+  if [[ -n "$t1" && -n "$t2" && $t1 -gt $((c1 + 30000)) && $t2 -gt $((c2 + 30000)) ]]; then
+    pass "RTT swap: once the paths expired, CNC's 198.18.2.10 ($(( $(date +%s) - swap_start )) s; TEL now ${t1} us vs CNC ${c1} us)"
+  else fail "RTT swap: answer CNC but the paths do not show TEL slower (dc-cnc '$c1' '$t1', dc-tel '$c2' '$t2')"; fi
+else fail "RTT swap: the answer follows the new delays (got '$(ask)')"; fi
+
+# ---- failover: cut CNC's link ----
+say "failover: ip link set down on CNC's ISP link"
+bound=$(( 1 * 2 + 5 + 2 ))   # monitor interval x down threshold + wide-IP TTL + 2 s
+cut=$(date +%s.%N)
+in_ns dc-cnc ip link set isp0 down
+switched=""
+for _ in $(seq 1 200); do
+  if [[ "$(ask)" == "198.18.3.10" ]]; then switched=$(date +%s.%N); break; fi
+  sleep 0.1
+done
+if [[ -n "$switched" ]]; then
+  took=$(awk -v a="$cut" -v b="$switched" 'BEGIN { printf "%.1f", b - a }')
+  if awk -v t="$took" -v b="$bound" 'BEGIN { exit !(t <= b) }'; then
+    pass "failover: TEL-only answers ${took} s after the cut (bound ${bound} s = 1 s x 2 + TTL 5 s + 2 s)"
+  else fail "failover: TEL-only answers ${took} s after the cut, above the bound ${bound} s"; fi
+else fail "failover: no TEL-only answer within 20 s of the cut"; fi
+in_ns dc-tel "$G" health
+in_ns dc-cnc ip link set isp0 up
+in_ns dc-cnc ip route add default via 198.18.2.1 2>/dev/null
+if answer_is 198.18.2.10 60; then pass "recovery: with the link back, CNC is answered again"
+else fail "recovery: CNC answered again (got '$(ask)')"; fi
+
+# ---- the unprobeable resolver, placed by topology; an unknown one, by global availability ----
+say "unprobeable LDNS (ldns2 drops every probe) and an LDNS outside every list"
+in_ns ldns2 dig +short +time=2 +tries=1 @198.18.5.2 www.example.com A >/dev/null
+state2=""
+for _ in $(seq 1 40); do  # 4 protocols x 3 samples x 0.5 s time out, then the LDNS is unprobeable
+  state2="$(in_ns dc-tel "$G" ldns show 198.18.5.2 2>/dev/null | head -1)"
+  [[ "$state2" == *"state unprobeable"* ]] && break
+  sleep 0.5
+done
+echo "$state2"
+a2="$(in_ns ldns2 dig +short +time=2 +tries=1 @198.18.5.2 www.example.com A | tail -1)"
+explain2="$(in_ns dc-tel "$G" resolve www.example.com --ldns 198.18.5.2)"
+echo "$explain2"
+if [[ "$state2" == *"state unprobeable"* && "$a2" == "198.18.2.10" && "$explain2" == *"decided by topology"* \
+      && "$explain2" == *"region lab"* ]]; then
+  pass "unprobeable: ldns2 answers no probe (state unprobeable) and gets CNC by topology (region lab)"
+else fail "unprobeable: ldns2 unprobeable and placed by topology (state '$state2', answer '$a2')"; fi
+explain3="$(in_ns dc-tel "$G" resolve www.example.com --ldns 198.18.6.2)"
+echo "$explain3" | tail -3
+if [[ "$explain3" == *"decided by global-availability"* ]]; then
+  pass "outside every list: global availability decides (gslb resolve --explain)"
+else fail "outside every list: global availability decides"; fi
+
+printf '\n== summary\n'
+printf '%s\n' "${results[@]}"
+echo "end-to-end test: $(( ${#results[@]} - failed )) passed, $failed failed"
+[[ $failed -eq 0 ]]
