@@ -160,10 +160,6 @@ public final class GslbServer implements AutoCloseable {
         this.reloadSource = source;
     }
 
-    public WideIpResolver resolver() {
-        return resolver;
-    }
-
     public void start() throws InterruptedException, IOException {
         var t = topology.table();
         log.info("topology: {} regions, {} prefixes, {} records{}", t.regions().size(), t.prefixCount(),

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -235,10 +234,6 @@ final class PeerLink {
                 // closing
             }
         }
-    }
-
-    Duration heartbeatAge() {
-        return lastHeard == 0 ? null : Duration.ofMillis(System.currentTimeMillis() - lastHeard);
     }
 
     /** Counts the bytes that go on the wire, for the bytes-per-update figure. */

@@ -7,7 +7,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.util.Arrays;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -129,9 +128,5 @@ final class Wire {
 
     static DataInputStream reader(byte[] body) {
         return new DataInputStream(new java.io.ByteArrayInputStream(body));
-    }
-
-    static byte[] copy(byte[] b) {
-        return Arrays.copyOf(b, b.length);
     }
 }

@@ -10,11 +10,7 @@ import java.util.List;
  */
 public final class Trace {
     /** {@code topic}: "candidates", "tier", or the method's name. */
-    public record Step(String topic, String detail) {
-        public String method() {
-            return topic;
-        }
-    }
+    public record Step(String topic, String detail) {}
 
     private final List<Step> steps = new ArrayList<>();
 

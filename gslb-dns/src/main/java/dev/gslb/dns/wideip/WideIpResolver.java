@@ -211,8 +211,8 @@ public final class WideIpResolver {
             }
         }
         if (trace != null) {
-            trace.steps().stream().filter(st -> !st.method().equals("candidates") && !st.method().equals("tier"))
-                    .forEach(st -> sb.append("; ").append(st.method()).append(": ").append(st.detail()));
+            trace.steps().stream().filter(st -> !st.topic().equals("candidates") && !st.topic().equals("tier"))
+                    .forEach(st -> sb.append("; ").append(st.topic()).append(": ").append(st.detail()));
         }
         return sb.toString();
     }

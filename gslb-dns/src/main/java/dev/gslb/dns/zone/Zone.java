@@ -80,11 +80,6 @@ public final class Zone {
         return nodes.values().stream().flatMap(m -> m.values().stream()).mapToInt(RRset::size).sum();
     }
 
-    /** True when the name exists in the zone, as an owner or as an empty non-terminal. */
-    public boolean exists(Name name) {
-        return existing.contains(name);
-    }
-
     /** The RRset at exactly this owner name, or null. */
     public RRset rrset(Name name, int type) {
         Map<Integer, RRset> node = nodes.get(name);
