@@ -78,7 +78,7 @@ class PeerSyncTest {
     }
 
     @Test
-    void aPeerWithoutTheKeyATamperedAndAReplayedFrameAreRefused() throws Exception {
+    void aPeerWithoutTheKeyATamperedOrReplayedFrameAndAnotherVersionAreRefused() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
              Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
@@ -114,8 +114,14 @@ class PeerSyncTest {
                 s.raw(Wire.Type.PATHS, 1, body, mac);
                 assertThat(s.closed()).as("the replay ends the session").isTrue();
             }
-            Node.await(() -> a.registry.get("sync_frames_refused").counter().count() >= before + 3, Duration.ofSeconds(2));
-            assertThat(a.registry.get("sync_frames_refused").counter().count()).isEqualTo(before + 3);
+            // 4. the right key, but a protocol version this instance does not speak
+            try (Socket s = new Socket(address.getAddress(), address.getPort())) {
+                var out = new DataOutputStream(s.getOutputStream());
+                Wire.write(out, Wire.mac(key), Wire.Type.HELLO, 0, new Hello(2, "b", "TEL", List.of(), new byte[16]).encode());
+                assertThat(s.getInputStream().read()).as("refused: incompatible version").isEqualTo(-1);
+            }
+            Node.await(() -> a.registry.get("sync_frames_refused").counter().count() >= before + 4, Duration.ofSeconds(2));
+            assertThat(a.registry.get("sync_frames_refused").counter().count()).isEqualTo(before + 4);
             assertThat(a.connectedTo("b")).as("the real peer stays connected").isTrue();
         }
     }
