@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "peer", description = "Peer sync between the instances of the data centers.",
-        subcommands = {PeerCommand.Pair.class, PeerCommand.Join.class, PeerCommand.ListPeers.class})
+        subcommands = {PeerCommand.Pair.class, PeerCommand.Join.class, PeerCommand.ListPeers.class,
+                PeerCommand.Remove.class})
 final class PeerCommand {
     @Command(name = "pair", description = "Create this pair's key and print the one command to run on the other instance.")
     static final class Pair implements Callable<Integer> {
@@ -41,6 +42,25 @@ final class PeerCommand {
         public Integer call() throws Exception {
             return TopologyCommand.print(admin.client().post("/peer/join", Json.write(Map.of("token", token))),
                     false, r -> System.out.println("paired with " + r.path("peer").asText() + "; `gslb peer list` shows the link"));
+        }
+    }
+
+    @Command(name = "remove", description = "Forget a peer and its key on this instance (run it on both sides).")
+    static final class Remove implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Mixin
+        AdminOption admin;
+
+        @Override
+        public Integer call() throws Exception {
+            var reply = admin.client().post("/peer/remove?name=" + LdnsCommand.enc(name), "");
+            if (reply.status() == 404) {
+                System.err.println(name + " is not a peer of this instance");
+                return 1;
+            }
+            return TopologyCommand.print(reply, false, r -> System.out.println("removed " + name));
         }
     }
 

@@ -391,12 +391,36 @@ public final class PeerSync implements AutoCloseable {
     private synchronized void addPeer(Peer peer) {
         List<Peer> peers = new ArrayList<>(links.values().stream().map(PeerLink::peer).filter(p -> !p.equals(peer)).toList());
         peers.add(peer);
+        save(peers);
+        connect(peer);
+    }
+
+    /** Forgets a peer and its key here; run it on both sides to dissolve a pair. */
+    public synchronized boolean remove(String name) {
+        PeerLink link = links.remove(name);
+        if (link == null) {
+            return false;
+        }
+        link.close();
+        Inbound in = inbound.remove(name);
+        if (in != null && in.socket != null) {
+            try {
+                in.socket.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+        save(links.values().stream().map(PeerLink::peer).toList());
+        log.info("peer {} removed", name);
+        return true;
+    }
+
+    private void save(List<Peer> peers) {
         try {
             PeersFile.write(settings.peersFile(), peers);
         } catch (IOException e) {
-            log.warn("could not save {}: {}; the pairing holds until restart", settings.peersFile(), e.getMessage());
+            log.warn("could not save {}: {}; the change holds until restart", settings.peersFile(), e.getMessage());
         }
-        connect(peer);
     }
 
     public List<Status> status() {

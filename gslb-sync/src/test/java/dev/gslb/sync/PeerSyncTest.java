@@ -123,6 +123,11 @@ class PeerSyncTest {
             Node.await(() -> a.registry.get("sync_frames_refused").counter().count() >= before + 4, Duration.ofSeconds(2));
             assertThat(a.registry.get("sync_frames_refused").counter().count()).isEqualTo(before + 4);
             assertThat(a.connectedTo("b")).as("the real peer stays connected").isTrue();
+
+            assertThat(a.sync.remove("b")).isTrue();
+            assertThat(a.sync.status()).isEmpty();
+            assertThat(PeersFile.read(a.peersFile)).as("the key is forgotten").isEmpty();
+            assertThat(a.sync.remove("b")).isFalse();
         }
     }
 

@@ -25,6 +25,12 @@ public final class PeerApi {
                     String peer = sync.join(body.path("token").asText(""));
                     return AdminServer.Response.json(200, Json.write(Map.of("peer", peer)));
                 }),
-                new AdminServer.Route("GET", "/peer/list", r -> AdminServer.Response.json(200, Json.write(sync.status()))));
+                new AdminServer.Route("GET", "/peer/list", r -> AdminServer.Response.json(200, Json.write(sync.status()))),
+                new AdminServer.Route("POST", "/peer/remove", r -> {
+                    String name = r.param("name");
+                    boolean removed = name != null && sync.remove(name);
+                    return AdminServer.Response.json(removed ? 200 : 404, Json.write(Map.of("removed", removed,
+                            "peer", String.valueOf(name))));
+                }));
     }
 }
