@@ -93,7 +93,10 @@ done
 cp "$e2e/root.hints" "$work/"
 (cd "$work" && bg unbound1.log ldns unbound -d -c "$e2e/unbound1.conf")
 (cd "$work" && bg unbound2.log ldns2 unbound -d -c "$e2e/unbound2.conf")
-sleep 1
+for r in "ldns 198.18.4.2" "ldns2 198.18.5.2"; do  # until each resolver answers (any answer)
+  set -- $r
+  for _ in $(seq 1 40); do in_ns "$1" dig +time=1 +tries=1 @"$2" . SOA >/dev/null 2>&1 && break; sleep 0.25; done
+done
 
 # ---- story 4: pair the two instances across their ISP links ----
 say "story 4: gslb peer pair"
@@ -121,7 +124,9 @@ else fail "story 2: ISP lists loaded"; fi
 # ---- story 1: the registrar's delegation, resolved by a real resolver ----
 say "story 1: dig through unbound (root -> com -> our instances)"
 ask() { in_ns ldns dig +short +time=2 +tries=1 @198.18.4.2 www.example.com A 2>/dev/null | tail -1; }
-first="$(ask)"; echo "first answer: $first"
+first=""
+for _ in $(seq 1 20); do first="$(ask)"; [[ -n "$first" ]] && break; sleep 0.5; done
+echo "first answer: $first"
 ns="$(in_ns ldns dig +short @198.18.4.2 example.com NS | sort | tr '\n' ' ')"
 echo "NS of example.com via unbound: $ns"
 if [[ "$first" =~ ^198\.18\.[23]\.10$ && "$ns" == *"ns-cnc.example.com."*"ns-tel.example.com."* ]]; then
