@@ -42,7 +42,7 @@ final class ConfigCommand {
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(admin.client().post("/config/reload", "{}"), json,
+            return AdminReply.print(admin.client().post("/config/reload", "{}"), json,
                     r -> System.out.println(r.path("result").asText()));
         }
     }

@@ -16,7 +16,7 @@ final class HealthCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return TopologyCommand.print(admin.client().get("/health/servers"), json, r -> {
+        return AdminReply.print(admin.client().get("/health/servers"), json, r -> {
             System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", "SERVER", "ADDRESS", "DC", "STATE", "LAST CHECK", "REASON");
             for (JsonNode s : r) {
                 System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", s.path("name").asText(), s.path("address").asText(),

@@ -57,7 +57,7 @@ final class LdnsCommand {
             System.out.print(reply.body());
             return 0;
         }
-        return TopologyCommand.print(reply, out.json, human);
+        return AdminReply.print(reply, out.json, human);
     }
 
     @Command(name = "list", description = "Every LDNS with its paths.")
@@ -117,7 +117,7 @@ final class LdnsCommand {
         @Override
         public Integer call() throws Exception {
             String q = "/ldns/probe?ip=" + enc(ip) + (protocol == null ? "" : "&protocol=" + enc(protocol));
-            return TopologyCommand.print(admin.client().post(q, ""), json, r -> {
+            return AdminReply.print(admin.client().post(q, ""), json, r -> {
                 if (r.path("probeable").asBoolean()) {
                     System.out.printf("%s answered %s: rtt %d us, completion %.2f %% (%d of %d), hops %d%n",
                             r.path("ip").asText(), r.path("protocol").asText(), r.path("rttMicros").asLong(),
@@ -148,7 +148,7 @@ final class LdnsCommand {
                 System.err.println(ip + " is not in the proximity table");
                 return 1;
             }
-            return TopologyCommand.print(r, false, x -> System.out.println("deleted " + n.path("ip").asText()));
+            return AdminReply.print(r, false, x -> System.out.println("deleted " + n.path("ip").asText()));
         }
     }
 }

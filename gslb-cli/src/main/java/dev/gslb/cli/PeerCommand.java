@@ -20,7 +20,7 @@ final class PeerCommand {
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(admin.client().post("/peer/pair", "{}"), false, r -> {
+            return AdminReply.print(admin.client().post("/peer/pair", "{}"), false, r -> {
                 System.out.println("On the other instance, run (valid until " + r.path("expires").asText() + "):");
                 System.out.println();
                 System.out.println("  " + r.path("command").asText());
@@ -40,7 +40,7 @@ final class PeerCommand {
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(admin.client().post("/peer/join", Json.write(Map.of("token", token))),
+            return AdminReply.print(admin.client().post("/peer/join", Json.write(Map.of("token", token))),
                     false, r -> System.out.println("paired with " + r.path("peer").asText() + "; `gslb peer list` shows the link"));
         }
     }
@@ -60,7 +60,7 @@ final class PeerCommand {
                 System.err.println(name + " is not a peer of this instance");
                 return 1;
             }
-            return TopologyCommand.print(reply, false, r -> System.out.println("removed " + name));
+            return AdminReply.print(reply, false, r -> System.out.println("removed " + name));
         }
     }
 
@@ -74,7 +74,7 @@ final class PeerCommand {
 
         @Override
         public Integer call() throws Exception {
-            return TopologyCommand.print(admin.client().get("/peer/list"), json, r -> {
+            return AdminReply.print(admin.client().get("/peer/list"), json, r -> {
                 if (r.isEmpty()) {
                     System.out.println("no peers: pair with `gslb peer pair` on one instance, then its command on the other");
                 }

@@ -35,7 +35,7 @@ final class ResolveCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String q = "/resolve?name=" + LdnsCommand.enc(name) + "&ldns=" + LdnsCommand.enc(ldns) + "&type="
                 + LdnsCommand.enc(type) + (ecs == null ? "" : "&ecs=" + LdnsCommand.enc(ecs));
-        return TopologyCommand.print(admin.client().get(q), json, r -> {
+        return AdminReply.print(admin.client().get(q), json, r -> {
             System.out.printf("%s %s asked by LDNS %s%s%n", r.path("name").asText(), r.path("type").asText(),
                     r.path("ldns").asText(), r.path("ecs").isNull() ? "" : " for client subnet " + r.path("ecs").asText());
             for (JsonNode step : r.path("steps")) {

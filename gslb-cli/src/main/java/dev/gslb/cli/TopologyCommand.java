@@ -48,29 +48,6 @@ final class TopologyCommand {
         }
     }
 
-    /** Prints a reply: the JSON as is, or through {@code human}; a failure prints its errors. */
-    static int print(AdminClient.Reply reply, boolean json, java.util.function.Consumer<JsonNode> human)
-            throws IOException {
-        JsonNode node = Json.MAPPER.readTree(reply.body());
-        if (json) {
-            System.out.print(reply.body());
-        } else if (reply.ok()) {
-            human.accept(node);
-        }
-        if (!reply.ok()) {
-            if (!json) {
-                if (node.has("errors")) {
-                    node.get("errors").forEach(e -> System.err.println(e.asText()));
-                } else {
-                    System.err.println("gslb: " + node.path("error").asText(reply.body()));
-                }
-                System.err.println("gslb: nothing was changed; the table in service is the previous one");
-            }
-            return 1;
-        }
-        return 0;
-    }
-
     static void printReport(JsonNode r) {
         r.path("loaded").properties().forEach(e ->
                 System.out.printf("  %-16s %7d prefixes%n", e.getKey(), e.getValue().asInt()));
@@ -128,7 +105,7 @@ final class TopologyCommand {
             }
             String body = Json.write(new TopologyApi.LoadRequest(region, files));
             AdminClient.Reply reply = admin.client().post("/topology/load", body);
-            return print(reply, admin.json, r -> {
+            return AdminReply.print(reply, admin.json, r -> {
                 System.out.println("loaded " + files.size() + " file(s):");
                 printReport(r);
             });
@@ -179,11 +156,11 @@ final class TopologyCommand {
                     e.problems().forEach(System.err::println);
                     return 1;
                 }
-                return print(new AdminClient.Reply(200, Json.write(r)), admin.json, Lookup::human);
+                return AdminReply.print(new AdminClient.Reply(200, Json.write(r)), admin.json, Lookup::human);
             }
             AdminClient.Reply reply = admin.client().get("/topology/lookup?ip="
                     + java.net.URLEncoder.encode(ip, StandardCharsets.UTF_8));
-            return print(reply, admin.json, Lookup::human);
+            return AdminReply.print(reply, admin.json, Lookup::human);
         }
 
         static void human(JsonNode r) {
@@ -211,7 +188,7 @@ final class TopologyCommand {
 
         @Override
         public Integer call() throws Exception {
-            return print(admin.client().get("/topology/list"), admin.json, r -> {
+            return AdminReply.print(admin.client().get("/topology/list"), admin.json, r -> {
                 System.out.printf("%-20s %8s %8s%n", "REGION", "IPv4", "IPv6");
                 for (JsonNode g : r.path("regions")) {
                     System.out.printf("%-20s %8d %8d%n", g.path("name").asText(), g.path("ipv4").asLong(),
@@ -235,7 +212,7 @@ final class TopologyCommand {
 
         @Override
         public Integer call() throws Exception {
-            return print(admin.client().post("/topology/reload", "{}"), admin.json, r -> {
+            return AdminReply.print(admin.client().post("/topology/reload", "{}"), admin.json, r -> {
                 System.out.println("reloaded:");
                 printReport(r);
             });

@@ -2,7 +2,6 @@ package dev.gslb.dns.answer;
 
 import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.wideip.Failure;
-import dev.gslb.dns.wideip.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import java.net.InetAddress;
