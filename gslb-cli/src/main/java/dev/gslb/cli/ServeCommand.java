@@ -32,6 +32,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Event loops (0 = one per core); replaces dns.threads.")
     Integer threads;
 
+    @Option(names = "--sync", paramLabel = "ADDR", description = "Peer-sync listen address (repeatable); replaces sync.listen.")
+    List<String> syncListen;
+
+    @Option(names = "--store", paramLabel = "FILE", description = "Proximity-table H2 file; replaces probe.store (peers beside it).")
+    Path store;
+
     @Override
     public Integer call() throws Exception {
         GslbConfig cfg;
@@ -94,6 +100,15 @@ final class ServeCommand implements Callable<Integer> {
                     dns.tcpMaxConnections());
         }
         InetSocketAddress admin = adminListen == null ? c.admin() : ListenAddress.parse(adminListen, 8053);
-        return c.withListeners(dns, admin);
+        GslbConfig out = c.withListeners(dns, admin);
+        if (store != null) {
+            out = out.withStore(store.toAbsolutePath());
+        }
+        if (syncListen != null) {
+            var s = out.sync();
+            out = out.withSync(new dev.gslb.sync.SyncSettings(syncListen.stream().map(a -> ListenAddress.parse(a, 8054)).toList(),
+                    List.of(), s.peersFile(), s.heartbeat(), s.deadAfter(), s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue()));
+        }
+        return out;
     }
 }
