@@ -145,7 +145,7 @@ final class PeerLink {
             while (running && !s.isClosed()) {
                 long now = System.currentTimeMillis();
                 if (now >= nextBeat) {
-                    heartbeat(out, send, seq[0]++);
+                    Wire.heartbeat(out, send, seq[0]++, now);
                     nextBeat = now + settings.heartbeat().toMillis();
                 }
                 if (now - lastHeard > settings.deadAfter().toMillis()) {
@@ -197,13 +197,6 @@ final class PeerLink {
                 sent.addAndGet(ofType.size());
             }
         }
-    }
-
-    private void heartbeat(DataOutputStream out, Mac send, long seq) throws IOException {
-        Wire.write(out, send, Wire.Type.HEARTBEAT, seq, Wire.body(o -> {
-            o.writeLong(System.currentTimeMillis());
-            o.writeLong(sent.get());
-        }));
     }
 
     private void readHeartbeats(Socket s, DataInputStream in, Mac receive) {

@@ -189,12 +189,11 @@ public final class PeerSync implements AutoCloseable {
      */
     public ProbeRequests probeRequests() {
         return ldns -> {
-            scheduler.ldnsQueried(ldns);
+            LdnsEntry e = scheduler.noteQuery(ldns);
             if (links.isEmpty()) {
                 return;
             }
             long now = clock.millis();
-            LdnsEntry e = table.get(LdnsKey.hiOf(ldns), LdnsKey.loOf(ldns));
             long fresh = settings.pathTtl().toMillis() / 2;
             LdnsKey key = null;
             for (PeerLink l : links.values()) {
@@ -339,11 +338,7 @@ public final class PeerSync implements AutoCloseable {
     private void heartbeats(Socket s, DataOutputStream out, Mac send) {
         try {
             for (long seq = 1; !s.isClosed(); seq++) {
-                long sentAt = clock.millis();
-                Wire.write(out, send, Wire.Type.HEARTBEAT, seq, Wire.body(o -> {
-                    o.writeLong(sentAt);
-                    o.writeLong(0);
-                }));
+                Wire.heartbeat(out, send, seq, clock.millis());
                 Thread.sleep(settings.heartbeat());
             }
         } catch (IOException | InterruptedException e) {

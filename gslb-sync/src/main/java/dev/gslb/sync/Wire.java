@@ -83,6 +83,11 @@ final class Wire {
         out.flush();
     }
 
+    /** A heartbeat: the sender's clock, from which the receiver shows the lag. */
+    static void heartbeat(DataOutputStream out, Mac m, long seq, long sentAt) throws IOException {
+        write(out, m, Type.HEARTBEAT, seq, body(o -> o.writeLong(sentAt)));
+    }
+
     static Frame read(DataInputStream in) throws IOException {
         int length;
         try {

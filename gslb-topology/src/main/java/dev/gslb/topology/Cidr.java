@@ -57,12 +57,20 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
 
     /** The prefix of {@code ip} with {@code length} bits (host bits kept; see {@link #network()}). */
     public static Cidr of(InetAddress ip, int length) {
-        byte[] b = ip.getAddress();
-        if (ip instanceof Inet6Address) {
-            return new Cidr(bytesToLong(b, 0), bytesToLong(b, 8), length, false);
-        }
-        long v4 = ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8) | (b[3] & 0xFFL);
-        return new Cidr(0, V4_MAPPED_LO | v4, length, true);
+        return new Cidr(hiOf(ip), loOf(ip), length, ip instanceof Inet4Address);
+    }
+
+    /** The high half of an address in the shared 128-bit space; no allocation for IPv4. */
+    public static long hiOf(InetAddress ip) {
+        return ip instanceof Inet6Address ? bytesToLong(ip.getAddress(), 0) : 0;
+    }
+
+    /**
+     * The low half of an address in the shared 128-bit space. IPv4's hash code is its address,
+     * which spares the array copy of getAddress() on the query path.
+     */
+    public static long loOf(InetAddress ip) {
+        return ip instanceof Inet6Address ? bytesToLong(ip.getAddress(), 8) : V4_MAPPED_LO | (ip.hashCode() & 0xFFFF_FFFFL);
     }
 
     private static long bytesToLong(byte[] b, int from) {

@@ -1,7 +1,6 @@
 package dev.gslb.topology;
 
 import java.math.BigInteger;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -228,8 +227,7 @@ public final class TopologyTable {
 
     /** The longest-prefix match for an address, or null when no loaded prefix covers it. */
     public TopologyMatch lookup(InetAddress address) {
-        Cidr c = Cidr.of(address, address instanceof Inet4Address ? 32 : 128);
-        return lookup(c.hi(), c.lo());
+        return lookup(Cidr.hiOf(address), Cidr.loOf(address));
     }
 
     /** IPv4 lookup without allocation; {@code address} in network order as an int. */

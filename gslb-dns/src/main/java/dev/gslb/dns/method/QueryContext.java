@@ -1,5 +1,6 @@
 package dev.gslb.dns.method;
 
+import dev.gslb.topology.Cidr;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 
@@ -9,8 +10,6 @@ import java.net.InetAddress;
  * methods that used the client subnet (RFC 7871 scope prefix).
  */
 public final class QueryContext {
-    private static final long V4_MAPPED = 0xFFFF_0000_0000L;
-
     InetAddress ldns;
     long ldnsHi;
     long ldnsLo;
@@ -32,43 +31,40 @@ public final class QueryContext {
         this.ecsPrefix = -1;
         this.scope = 0;
         this.trace = null;
-        if (ldns instanceof Inet4Address) {
-            ldnsV4 = true;
-            ldnsHi = 0;
-            ldnsLo = V4_MAPPED | (ldns.hashCode() & 0xFFFF_FFFFL); // Inet4Address's hash is its address
-        } else {
-            ldnsV4 = false;
-            long[] hl = split(ldns.getAddress());
-            ldnsHi = hl[0];
-            ldnsLo = hl[1];
-        }
+        ldnsV4 = ldns instanceof Inet4Address;
+        ldnsHi = Cidr.hiOf(ldns);
+        ldnsLo = Cidr.loOf(ldns);
         return this;
     }
 
-    /** Sets the EDNS client subnet (RFC 7871): the address masked to {@code prefix} bits. */
+    /** Sets the EDNS client subnet (RFC 7871): its address (no bits past the prefix) and source prefix. */
     public QueryContext clientSubnet(InetAddress address, int prefix) {
         ecsV4 = address instanceof Inet4Address;
-        long[] hl = ecsV4 ? new long[] {0, V4_MAPPED | (address.hashCode() & 0xFFFF_FFFFL)} : split(address.getAddress());
-        ecsHi = hl[0];
-        ecsLo = hl[1];
+        ecsHi = Cidr.hiOf(address);
+        ecsLo = Cidr.loOf(address);
         ecsPrefix = prefix;
         return this;
+    }
+
+    // The address the network-placing methods (topology, static persistence) use: the client
+    // subnet when the query carried one, else the LDNS.
+
+    long placeHi() {
+        return hasClientSubnet() ? ecsHi : ldnsHi;
+    }
+
+    long placeLo() {
+        return hasClientSubnet() ? ecsLo : ldnsLo;
+    }
+
+    boolean placeV4() {
+        return hasClientSubnet() ? ecsV4 : ldnsV4;
     }
 
     /** Traces the decision; an explained query is not a real one, so it raises no probe. */
     public QueryContext trace(Trace t) {
         this.trace = t;
         return this;
-    }
-
-    private static long[] split(byte[] b) {
-        long hi = 0;
-        long lo = 0;
-        for (int i = 0; i < 8; i++) {
-            hi = (hi << 8) | (b[i] & 0xFF);
-            lo = (lo << 8) | (b[8 + i] & 0xFF);
-        }
-        return new long[] {hi, lo};
     }
 
     public InetAddress ldns() {

@@ -28,7 +28,7 @@ public final class Topology implements LoadBalancingMethod {
             return Outcome.PASS;
         }
         boolean ecs = q.hasClientSubnet();
-        TopologyMatch m = ecs ? table.get().lookup(q.ecsHi, q.ecsLo) : table.get().lookup(q.ldnsHi, q.ldnsLo);
+        TopologyMatch m = table.get().lookup(q.placeHi(), q.placeLo());
         if (ecs) {
             q.scope = Math.max(q.scope, m == null ? q.ecsPrefix : m.prefixLength());
         }

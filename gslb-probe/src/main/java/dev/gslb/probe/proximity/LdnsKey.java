@@ -1,36 +1,16 @@
 package dev.gslb.probe.proximity;
 
-import java.net.Inet4Address;
+import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
-/** An LDNS address as two longs (IPv4 mapped into ::ffff:0:0/96): a small, cheap map key. */
+/**
+ * An LDNS address as two longs, in the 128-bit form of {@link Cidr} (IPv4 mapped into
+ * ::ffff:0:0/96): a small, cheap map key.
+ */
 public record LdnsKey(long hi, long lo) {
-    private static final long V4_MAPPED = 0xFFFF_0000_0000L;
-
     public static LdnsKey of(InetAddress address) {
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            return new LdnsKey(0, V4_MAPPED | ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8)
-                    | (b[3] & 0xFFL));
-        }
-        long hi = 0;
-        long lo = 0;
-        for (int i = 0; i < 8; i++) {
-            hi = (hi << 8) | (b[i] & 0xFF);
-            lo = (lo << 8) | (b[8 + i] & 0xFF);
-        }
-        return new LdnsKey(hi, lo);
-    }
-
-    /** The high half of an address's 128-bit form, without allocating for IPv4. */
-    public static long hiOf(InetAddress address) {
-        return address instanceof Inet4Address ? 0 : of(address).hi;
-    }
-
-    /** The low half; IPv4's hash code is its address, which spares the array copy of getAddress(). */
-    public static long loOf(InetAddress address) {
-        return address instanceof Inet4Address ? V4_MAPPED | (address.hashCode() & 0xFFFF_FFFFL) : of(address).lo;
+        return new LdnsKey(Cidr.hiOf(address), Cidr.loOf(address));
     }
 
     public static LdnsKey parse(String text) {

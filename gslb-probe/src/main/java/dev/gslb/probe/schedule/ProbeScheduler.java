@@ -95,16 +95,25 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     @Override
     public void ldnsQueried(InetAddress ldns) {
-        LdnsEntry e = table.touch(LdnsKey.hiOf(ldns), LdnsKey.loOf(ldns));
+        noteQuery(ldns);
+    }
+
+    /**
+     * {@link #ldnsQueried}, returning the LDNS's entry as it stands after the touch, for callers
+     * that read it next (peer sync) without a second lookup.
+     */
+    public LdnsEntry noteQuery(InetAddress ldns) {
+        LdnsEntry e = table.touch(Cidr.hiOf(ldns), Cidr.loOf(ldns));
         long now = table.clock().millis();
         if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
-            return; // answered no probe lately: leave it to topology until the retry time
+            return e; // answered no probe lately: leave it to topology until the retry time
         }
         Path own = e.path(dataCenter);
         // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
         if (own == null || now - own.measuredAt() > table.settings().pathTtl().toMillis() / 2) {
             request(ldns, LdnsKey.of(ldns));
         }
+        return e;
     }
 
     /** Asks for a measurement; returns why it was not queued, or null when it was. Never blocks. */
