@@ -223,8 +223,7 @@ final class MessageAnswerer {
 
     /** F5's last resort: fallback addresses, or the configured rcode with its own TTL. */
     private static int failure(Message response, Zone zone, Name owner, int type, Failure f, boolean first) {
-        Record soa = Record.newRecord(zone.soa().getName(), Type.SOA, DClass.IN, Math.min(f.ttl(), zone.soa().getTTL()),
-                zone.soa().rdataToWireCanonical());
+        Record soa = zone.soaWithTtl(f.ttl());
         switch (f.kind()) {
             case FALLBACK_IP -> {
                 boolean any = false;

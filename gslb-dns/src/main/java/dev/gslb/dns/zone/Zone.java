@@ -22,6 +22,7 @@ public final class Zone {
 
     private final Name origin;
     private final SOARecord soa;
+    private final Record negativeSoa;
     private final Map<Name, Map<Integer, RRset>> nodes;
     /** Every owner name and every empty non-terminal between it and the apex. */
     private final Set<Name> existing;
@@ -31,6 +32,7 @@ public final class Zone {
     Zone(Name origin, SOARecord soa, Map<Name, Map<Integer, List<Record>>> records) {
         this.origin = origin;
         this.soa = soa;
+        this.negativeSoa = soaWithTtl(soa.getMinimum());
         Map<Name, Map<Integer, RRset>> n = new HashMap<>();
         Set<Name> names = new HashSet<>();
         Map<Name, Map<Integer, RRset>> wild = new HashMap<>();
@@ -88,7 +90,12 @@ public final class Zone {
 
     /** The SOA to put in the authority section of a negative answer, with the RFC 2308 TTL. */
     public Record negativeSoa() {
-        return withTtl(soa, Math.min(soa.getTTL(), soa.getMinimum()));
+        return negativeSoa;
+    }
+
+    /** The SOA for an authority section, its TTL capped at {@code ttl}. */
+    public Record soaWithTtl(long ttl) {
+        return withTtl(soa, Math.min(soa.getTTL(), ttl));
     }
 
     /**
