@@ -105,9 +105,7 @@ final class ServeCommand implements Callable<Integer> {
             out = out.withStore(store.toAbsolutePath());
         }
         if (syncListen != null) {
-            var s = out.sync();
-            out = out.withSync(new dev.gslb.sync.SyncSettings(syncListen.stream().map(a -> ListenAddress.parse(a, 8054)).toList(),
-                    List.of(), s.peersFile(), s.heartbeat(), s.deadAfter(), s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue()));
+            out = out.withSync(out.sync().listeningOn(syncListen.stream().map(a -> ListenAddress.parse(a, 8054)).toList()));
         }
         return out;
     }

@@ -3,7 +3,6 @@ package dev.gslb.cli;
 import dev.gslb.cli.config.ConfigLoader;
 import dev.gslb.cli.config.GslbConfig;
 import dev.gslb.dns.server.ListenerSettings;
-import dev.gslb.sync.SyncSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -33,10 +32,9 @@ final class Isolated {
     static GslbConfig of(GslbConfig base) throws Exception {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         Path dir = Files.createTempDirectory("gslb");
-        SyncSettings s = base.sync();
-        return base.withListeners(new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
-                .withStore(dir.resolve("proximity"))
-                .withSync(new SyncSettings(List.of(any), List.of(), dir.resolve("peers"), s.heartbeat(), s.deadAfter(),
-                        s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue()));
+        GslbConfig c = base.withListeners(
+                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
+                .withStore(dir.resolve("proximity")); // the peers file goes beside it
+        return c.withSync(c.sync().listeningOn(List.of(any)));
     }
 }

@@ -25,4 +25,14 @@ public record SyncSettings(List<InetSocketAddress> listen, List<InetSocketAddres
         listen = List.copyOf(listen);
         advertise = List.copyOf(advertise.isEmpty() ? listen : advertise);
     }
+
+    /** The same settings listening (and advertising) elsewhere. */
+    public SyncSettings listeningOn(List<InetSocketAddress> addresses) {
+        return new SyncSettings(addresses, List.of(), peersFile, heartbeat, deadAfter, pathTtl, healthTtl, probeTtl, queue);
+    }
+
+    /** The same settings keeping the peers in another file. */
+    public SyncSettings withPeersFile(Path file) {
+        return new SyncSettings(listen, advertise, file, heartbeat, deadAfter, pathTtl, healthTtl, probeTtl, queue);
+    }
 }

@@ -62,8 +62,7 @@ public record GslbConfig(
     public GslbConfig withStore(Path store) {
         return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
                 new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health,
-                new SyncSettings(sync.listen(), sync.advertise(), store.resolveSibling("peers"), sync.heartbeat(),
-                        sync.deadAfter(), sync.pathTtl(), sync.healthTtl(), sync.probeTtl(), sync.queue()));
+                sync.withPeersFile(store.resolveSibling("peers")));
     }
 
     /** Probing of LDNS, the proximity table's TTLs, and its H2 file. */
