@@ -35,7 +35,9 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -141,10 +143,10 @@ public final class GslbServer implements AutoCloseable {
 
     private AdminServer.Response reloadResponse() {
         try {
-            return AdminServer.Response.json(200, Json.write(java.util.Map.of("result", reload())));
+            return AdminServer.Response.json(200, Json.write(Map.of("result", reload())));
         } catch (ConfigException | IllegalArgumentException e) {
             log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
-            return AdminServer.Response.json(422, Json.write(java.util.Map.of("errors", e.getMessage().lines().toList())));
+            return AdminServer.Response.json(422, Json.write(Map.of("errors", e.getMessage().lines().toList())));
         }
     }
 
@@ -203,9 +205,13 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private String healthJson() {
-        return "{\"status\":\"up\",\"instance\":\"" + config.instance().name() + "\",\"datacenter\":\""
-                + config.instance().dataCenter() + "\",\"zones\":" + authority().zones().all().size()
-                + ",\"wideIps\":" + authority().wideIps().size() + "}\n";
+        Map<String, Object> health = new LinkedHashMap<>();
+        health.put("status", "up");
+        health.put("instance", config.instance().name());
+        health.put("datacenter", config.instance().dataCenter());
+        health.put("zones", authority().zones().all().size());
+        health.put("wideIps", authority().wideIps().size());
+        return Json.compact(health);
     }
 
     @Override

@@ -56,7 +56,7 @@ public final class LiveTopology {
     /** Re-reads the configured files (plus what was added at run time) and swaps the table. */
     public synchronized LoadReport reload() throws TopologyException {
         long start = System.nanoTime();
-        List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(spec.data()), null);
+        List<TopologySource> files = configuredFiles();
         List<TopologySource> all = new ArrayList<>(files);
         all.addAll(added);
         TopologyTable t = build(all);
@@ -77,7 +77,7 @@ public final class LiveTopology {
             kept.add(without(s, replaced));
         }
         kept.addAll(incoming);
-        List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(spec.data()), null);
+        List<TopologySource> files = configuredFiles();
         List<TopologySource> all = new ArrayList<>();
         for (TopologySource s : files) {
             all.add(without(s, replaced));
@@ -87,6 +87,10 @@ public final class LiveTopology {
         added = List.copyOf(kept);
         swap(t);
         return report(incoming, t, start);
+    }
+
+    private List<TopologySource> configuredFiles() throws TopologyException {
+        return TopologyFiles.read(TopologyFiles.expand(spec.data()), null);
     }
 
     private static TopologySource without(TopologySource s, Set<String> regions) {

@@ -18,6 +18,15 @@ public final class Json {
         }
     }
 
+    /** One line, no indentation (the /health answer, which scripts grep). */
+    public static String compact(Object value) {
+        try {
+            return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static String quote(String s) {
         try {
             return MAPPER.writeValueAsString(s);
