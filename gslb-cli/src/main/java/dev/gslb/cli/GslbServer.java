@@ -93,7 +93,7 @@ public final class GslbServer implements AutoCloseable {
                 registry);
         DnsMetrics metrics = new DnsMetrics(registry);
         this.responder = new Responder(config.authority(methods), resolver, config.instance(), metrics,
-                config.ednsUdpSize());
+                config.answers());
         this.dns = new DnsServer(config.dns(), responder, metrics);
         List<AdminServer.Route> routes = new ArrayList<>();
         routes.add(new AdminServer.Route("GET", "/health", r -> AdminServer.Response.json(200, healthJson())));
@@ -218,6 +218,7 @@ public final class GslbServer implements AutoCloseable {
     public void close() {
         admin.close();
         dns.close();
+        responder.close();
         health.close();
         sync.close();
         scheduler.close();

@@ -96,8 +96,7 @@ final class ServeCommand implements Callable<Integer> {
         if (listen != null || threads != null) {
             List<InetSocketAddress> addresses = listen == null ? dns.addresses()
                     : listen.stream().map(a -> ListenAddress.parse(a, 53)).toList();
-            dns = new ListenerSettings(addresses, threads == null ? dns.threads() : threads, dns.tcpIdle(),
-                    dns.tcpMaxConnections());
+            dns = dns.withAddresses(addresses, threads == null ? dns.threads() : threads);
         }
         InetSocketAddress admin = adminListen == null ? c.admin() : ListenAddress.parse(adminListen, 8053);
         GslbConfig out = c.withListeners(dns, admin);

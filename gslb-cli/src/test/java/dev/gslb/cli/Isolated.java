@@ -2,7 +2,6 @@ package dev.gslb.cli;
 
 import dev.gslb.cli.config.ConfigLoader;
 import dev.gslb.cli.config.GslbConfig;
-import dev.gslb.dns.server.ListenerSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -33,7 +32,7 @@ final class Isolated {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         Path dir = Files.createTempDirectory("gslb");
         GslbConfig c = base.withListeners(
-                new ListenerSettings(List.of(any), 1, base.dns().tcpIdle(), base.dns().tcpMaxConnections()), any)
+                base.dns().withAddresses(List.of(any), 1), any)
                 .withStore(dir.resolve("proximity")); // the peers file goes beside it
         return c.withSync(c.sync().listeningOn(List.of(any)));
     }

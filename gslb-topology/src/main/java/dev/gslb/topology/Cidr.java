@@ -73,6 +73,27 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         return ip instanceof Inet6Address ? bytesToLong(ip.getAddress(), 8) : V4_MAPPED_LO | (ip.hashCode() & 0xFFFF_FFFFL);
     }
 
+    /**
+     * The high half of an address given as wire bytes {@code b[off, off+len)}, possibly cut short
+     * (an EDNS client subnet leaves out the bytes past its prefix): missing bytes are zero.
+     */
+    public static long hiOf(byte[] b, int off, int len, boolean ipv4) {
+        return ipv4 ? 0 : wireLong(b, off, len, 0);
+    }
+
+    /** The low half, as {@link #hiOf(byte[], int, int, boolean)}. */
+    public static long loOf(byte[] b, int off, int len, boolean ipv4) {
+        return ipv4 ? V4_MAPPED_LO | wireLong(b, off, len, 0) >>> 32 : wireLong(b, off, len, 8);
+    }
+
+    private static long wireLong(byte[] b, int off, int len, int from) {
+        long v = 0;
+        for (int i = from; i < from + 8; i++) {
+            v = (v << 8) | (i < len ? b[off + i] & 0xFF : 0);
+        }
+        return v;
+    }
+
     private static long bytesToLong(byte[] b, int from) {
         long v = 0;
         for (int i = from; i < from + 8; i++) {

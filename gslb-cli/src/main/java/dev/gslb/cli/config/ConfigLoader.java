@@ -1,7 +1,10 @@
 package dev.gslb.cli.config;
 
 import dev.gslb.dns.answer.InstanceIdentity;
-import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.rrl.RateLimitSettings;
+import dev.gslb.topology.Cidr;
+import dev.gslb.topology.CidrSet;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.wideip.DataCenter;
 import dev.gslb.dns.method.MethodRegistry;
@@ -54,6 +57,10 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class ConfigLoader {
     public static final String EMBEDDED_NAME = "embedded default config";
     private static final String EMBEDDED_RESOURCE = "/default-config.yaml";
+
+    private static final Set<String> DNS_KEYS = Set.of("listen", "threads", "edns-udp-size", "cookies",
+            "cookie-rotation", "answer-cache", "tcp-idle-timeout", "tcp-query-timeout", "tcp-max-connections",
+            "tcp-max-connections-per-source", "rate-limit");
 
     private ConfigLoader() {}
 
@@ -117,8 +124,8 @@ public final class ConfigLoader {
                 }
             }
             InstanceIdentity instance = instance(top.get("instance"));
-            int[] udpSize = {Responder.DEFAULT_UDP_CAP};
-            ListenerSettings dns = dns(top.get("dns"), udpSize);
+            ListenerSettings dns = dns(top.get("dns"));
+            AnswerSettings answers = answers(top.get("dns"));
             InetSocketAddress admin = top.containsKey("admin")
                     ? address(top.get("admin").map("admin", Set.of("listen")).get("listen"), "admin listen", 8053)
                     : new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053);
@@ -149,7 +156,7 @@ public final class ConfigLoader {
             GslbConfig.Topology topology = topology(top.get("topology"));
             GslbConfig.Probing probing = probing(top.get("probe"));
             dev.gslb.sync.SyncSettings sync = sync(top.get("sync"), probing);
-            GslbConfig config = new GslbConfig(instance, dns, udpSize[0], admin, List.copyOf(dataCenters.values()),
+            GslbConfig config = new GslbConfig(instance, dns, answers, admin, List.copyOf(dataCenters.values()),
                     List.copyOf(zones), List.copyOf(wideIps), lb, topology, probing, List.copyOf(healthTargets), sync);
             try { // a trial build: wide IPs inside served zones, methods allowed in their tiers
                 config.authority(new MethodRegistry(MethodRegistry.Services.UNBOUND));
@@ -321,34 +328,90 @@ public final class ConfigLoader {
             return new InstanceIdentity(name, dc);
         }
 
-        private ListenerSettings dns(YamlNode n, int[] udpSize) throws ConfigException {
-            List<InetSocketAddress> listen = List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 5353));
-            int threads = 0;
-            var idle = ListenerSettings.DEFAULT_TCP_IDLE;
-            int maxConnections = ListenerSettings.DEFAULT_TCP_MAX_CONNECTIONS;
-            if (n != null) {
-                Map<String, YamlNode> m = n.map("dns", Set.of("listen", "threads", "edns-udp-size",
-                        "tcp-idle-timeout", "tcp-max-connections"));
-                if (m.containsKey("listen")) {
-                    listen = new ArrayList<>();
-                    for (YamlNode a : m.get("listen").list("dns listen")) {
-                        listen.add(address(a, "dns listen address", 53));
-                    }
-                }
-                if (m.containsKey("threads")) {
-                    threads = m.get("threads").integer("dns threads", 0, 256);
-                }
-                if (m.containsKey("edns-udp-size")) {
-                    udpSize[0] = m.get("edns-udp-size").integer("edns-udp-size", 512, 4096);
-                }
-                if (m.containsKey("tcp-idle-timeout")) {
-                    idle = m.get("tcp-idle-timeout").duration("tcp-idle-timeout");
-                }
-                if (m.containsKey("tcp-max-connections")) {
-                    maxConnections = m.get("tcp-max-connections").integer("tcp-max-connections", 1, 1_000_000);
+        /** dns: listeners, TCP limits, EDNS size, cookies, the answer cache, rate limiting (README "Configuration"). */
+        private ListenerSettings dns(YamlNode n) throws ConfigException {
+            ListenerSettings d = ListenerSettings.DEFAULTS;
+            if (n == null) {
+                return d;
+            }
+            Map<String, YamlNode> m = n.map("dns", DNS_KEYS);
+            List<InetSocketAddress> listen = d.addresses();
+            if (m.containsKey("listen")) {
+                listen = new ArrayList<>();
+                for (YamlNode a : m.get("listen").list("dns listen")) {
+                    listen.add(address(a, "dns listen address", 53));
                 }
             }
-            return new ListenerSettings(listen, threads, idle, maxConnections);
+            try {
+                return new ListenerSettings(listen,
+                        m.containsKey("threads") ? m.get("threads").integer("dns threads", 0, 256) : d.threads(),
+                        m.containsKey("tcp-idle-timeout") ? m.get("tcp-idle-timeout").duration("tcp-idle-timeout") : d.tcpIdle(),
+                        m.containsKey("tcp-query-timeout") ? m.get("tcp-query-timeout").duration("tcp-query-timeout")
+                                : d.tcpQueryTimeout(),
+                        m.containsKey("tcp-max-connections")
+                                ? m.get("tcp-max-connections").integer("tcp-max-connections", 1, 1_000_000) : d.tcpMaxConnections(),
+                        m.containsKey("tcp-max-connections-per-source")
+                                ? m.get("tcp-max-connections-per-source").integer("tcp-max-connections-per-source", 1, 1_000_000)
+                                : d.tcpMaxConnectionsPerSource());
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
+        }
+
+        private AnswerSettings answers(YamlNode n) throws ConfigException {
+            AnswerSettings d = AnswerSettings.DEFAULTS;
+            if (n == null) {
+                return d;
+            }
+            Map<String, YamlNode> m = n.map("dns", DNS_KEYS);
+            try {
+                return new AnswerSettings(
+                        m.containsKey("edns-udp-size") ? m.get("edns-udp-size").integer("edns-udp-size", 512, 4096)
+                                : d.ednsUdpSize(),
+                        m.containsKey("cookies") ? bool(m.get("cookies"), "cookies") : d.cookies(),
+                        m.containsKey("cookie-rotation") ? m.get("cookie-rotation").duration("cookie-rotation")
+                                : d.cookieRotation(),
+                        m.containsKey("answer-cache") ? m.get("answer-cache").bytes("answer-cache") : d.cacheBytes(),
+                        rateLimit(m.get("rate-limit")));
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
+        }
+
+        /** dns.rate-limit: response-rate limiting (README "Response-rate limiting"). */
+        private RateLimitSettings rateLimit(YamlNode n) throws ConfigException {
+            RateLimitSettings d = RateLimitSettings.DEFAULTS;
+            if (n == null) {
+                return d;
+            }
+            Map<String, YamlNode> m = n.map("rate-limit", Set.of("responses-per-second", "slip", "window",
+                    "ipv4-prefix", "ipv6-prefix", "exempt", "table-size"));
+            CidrSet exempt = d.exempt();
+            if (m.containsKey("exempt")) {
+                List<Cidr> cidrs = new ArrayList<>();
+                for (YamlNode x : m.get("exempt").list("rate-limit exempt")) {
+                    try {
+                        cidrs.add(Cidr.parse(x.scalar("rate-limit exempt CIDR")));
+                    } catch (IllegalArgumentException e) {
+                        throw x.error(e.getMessage());
+                    }
+                }
+                exempt = CidrSet.of(cidrs, "rate-limit exempt");
+            }
+            try {
+                return new RateLimitSettings(
+                        m.containsKey("responses-per-second") ? m.get("responses-per-second").integer(
+                                "responses-per-second", 0, RateLimitSettings.MAX_RATE) : d.responsesPerSecond(),
+                        m.containsKey("slip") ? m.get("slip").integer("slip", 0, RateLimitSettings.MAX_SLIP) : d.slip(),
+                        m.containsKey("window") ? m.get("window").duration("window") : d.window(),
+                        m.containsKey("ipv4-prefix") ? m.get("ipv4-prefix").integer("ipv4-prefix", 8, 32) : d.ipv4Prefix(),
+                        m.containsKey("ipv6-prefix") ? m.get("ipv6-prefix").integer("ipv6-prefix", 16, 128) : d.ipv6Prefix(),
+                        exempt,
+                        m.containsKey("table-size") ? m.get("table-size").integer("table-size", 1024, 1 << 26)
+                                : d.tableSize());
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
         }
 
         private Zone zone(YamlNode n) throws ConfigException {

@@ -1,5 +1,6 @@
 package dev.gslb.cli.config;
 
+import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.zone.Zone;
@@ -20,7 +21,7 @@ import java.util.List;
 public record GslbConfig(
         InstanceIdentity instance,
         ListenerSettings dns,
-        int ednsUdpSize,
+        AnswerSettings answers,
         InetSocketAddress admin,
         List<DataCenter> dataCenters,
         List<Zone> zones,
@@ -48,19 +49,19 @@ public record GslbConfig(
 
     /** The same deployment on other listen addresses (command-line overrides, tests). */
     public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress admin) {
-        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
                 probing, health, sync);
     }
 
     /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
     public GslbConfig withSync(SyncSettings sync) {
-        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
                 probing, health, sync);
     }
 
     /** The same deployment with its proximity table kept in another file. */
     public GslbConfig withStore(Path store) {
-        return new GslbConfig(instance, dns, ednsUdpSize, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
                 new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health,
                 sync.withPeersFile(store.resolveSibling("peers")));
     }

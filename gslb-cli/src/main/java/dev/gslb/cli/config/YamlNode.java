@@ -19,7 +19,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * fix. Typed getters throw {@link ConfigException} naming file, line, key and what was expected.
  */
 final class YamlNode {
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)?");
 
     private final String file;
     private final Node node;
@@ -90,21 +90,40 @@ final class YamlNode {
         }
     }
 
+    private static final Pattern BYTES = Pattern.compile("(\\d{1,12})\\s*(B|KiB|MiB|GiB|KB|MB|GB)?");
+
+    /** A size in bytes: a number, or a number with KiB, MiB or GiB (KB, MB, GB are taken as the same). */
+    long bytes(String what) throws ConfigException {
+        Matcher m = quantity(BYTES, what, "a size such as 32MiB, 512KiB or 1048576 (bytes)");
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2) == null ? 'B' : m.group(2).charAt(0)) {
+            case 'K' -> n << 10;
+            case 'M' -> n << 20;
+            case 'G' -> n << 30;
+            default -> n;
+        };
+    }
+
     /** A duration: a number of seconds, or a number with ms, s, m, h or d. */
     Duration duration(String what) throws ConfigException {
-        String v = scalar(what);
-        Matcher m = DURATION.matcher(v);
-        if (!m.matches()) {
-            throw error(what + " must be a duration such as 30s, 5m or 10 (seconds), not '" + v + "'");
-        }
+        Matcher m = quantity(DURATION, what, "a duration such as 30s, 5m or 10 (seconds)");
         long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
+        return switch (m.group(2) == null ? "s" : m.group(2)) {
             case "ms" -> Duration.ofMillis(n);
             case "m" -> Duration.ofMinutes(n);
             case "h" -> Duration.ofHours(n);
             case "d" -> Duration.ofDays(n);
             default -> Duration.ofSeconds(n);
         };
+    }
+
+    /** A number with an optional unit, matched whole, or an error showing {@code example}. */
+    private Matcher quantity(Pattern p, String what, String example) throws ConfigException {
+        String v = scalar(what);
+        Matcher m = p.matcher(v);
+        if (!m.matches()) {
+            throw error(what + " must be " + example + ", not '" + v + "'");
+        }
+        return m;
     }
 }

@@ -16,13 +16,17 @@ import org.xbill.DNS.Type;
 public final class Authority {
     private final Zones zones;
     private final Map<Name, WideIp> wideIps;
-    /** The same wide IPs keyed by their lower-case wire form, for the no-allocation fast path. */
-    private final Map<WireName, WideIp> wideIpsByWire;
+    /**
+     * The same wide IPs in an open-addressing table keyed by lower-case wire name, so the query
+     * path finds one straight from the packet's bytes without building a name.
+     */
+    private final byte[][] wireNames;
+    private final WideIp[] byWire;
+    private final int mask;
 
     public Authority(List<Zone> zones, List<WideIp> wideIps) {
         this.zones = new Zones(zones);
         Map<Name, WideIp> byName = new HashMap<>();
-        Map<WireName, WideIp> byWire = new HashMap<>();
         for (WideIp w : wideIps) {
             Zone zone = this.zones.find(w.name());
             if (zone == null) {
@@ -36,10 +40,21 @@ public final class Authority {
             if (byName.put(w.name(), w) != null) {
                 throw new IllegalArgumentException("wide IP " + w.name() + " is defined twice");
             }
-            byWire.put(WireName.of(w.name()), w);
         }
         this.wideIps = Map.copyOf(byName);
-        this.wideIpsByWire = Map.copyOf(byWire);
+        int size = Integer.highestOneBit(Math.max(4, wideIps.size() * 4) - 1) << 1;
+        this.wireNames = new byte[size][];
+        this.byWire = new WideIp[size];
+        this.mask = size - 1;
+        for (WideIp w : wideIps) {
+            byte[] wire = w.name().toWireCanonical();
+            int i = (int) WireName.hash(wire, 0, wire.length) & mask;
+            while (wireNames[i] != null) {
+                i = (i + 1) & mask;
+            }
+            wireNames[i] = wire;
+            byWire[i] = w;
+        }
     }
 
     public Zones zones() {
@@ -50,8 +65,14 @@ public final class Authority {
         return wideIps.get(name);
     }
 
-    WideIp wideIp(WireName name) {
-        return wideIpsByWire.get(name);
+    /** The wide IP whose name is the question of {@code q}, or null; reads the packet in place. */
+    WideIp wideIp(QueryView q) {
+        for (int i = (int) q.qnameHash & mask; wireNames[i] != null; i = (i + 1) & mask) {
+            if (WireName.matches(wireNames[i], q.buf, QueryView.HEADER, q.qnameEnd)) {
+                return byWire[i];
+            }
+        }
+        return null;
     }
 
     public Map<Name, WideIp> wideIps() {

@@ -6,10 +6,19 @@ import org.xbill.DNS.Rcode;
 
 /** Query counters, created up front so the query path only increments (lock-free adders). */
 public final class DnsMetrics {
-    public enum Drop { MALFORMED, NOT_A_QUERY, INTERNAL_ERROR, TCP_CONNECTION_LIMIT, POLICY }
+    public enum Drop {
+        MALFORMED, NOT_A_QUERY, OVERSIZE, INTERNAL_ERROR, POLICY, RATE_LIMITED,
+        TCP_CONNECTION_LIMIT, TCP_SOURCE_LIMIT, TCP_QUERY_TIMEOUT, TCP_UNWRITABLE
+    }
+
+    /** What a query's COOKIE option was (RFC 7873). */
+    public enum Cookie { NONE, CLIENT_ONLY, VALID, INVALID }
 
     private final Counter[][] answered = new Counter[Transport.values().length][24];
     private final Counter[] dropped = new Counter[Drop.values().length];
+    private final Counter[] cookies = new Counter[Cookie.values().length];
+    private final Counter slipped;
+    private final Counter limited;
 
     public DnsMetrics(MeterRegistry registry) {
         for (Transport t : Transport.values()) {
@@ -27,6 +36,18 @@ public final class DnsMetrics {
                     .tag("reason", d.name().toLowerCase())
                     .register(registry);
         }
+        for (Cookie c : Cookie.values()) {
+            cookies[c.ordinal()] = Counter.builder("dns_cookies")
+                    .description("Queries by the DNS cookie they carried")
+                    .tag("cookie", c.name().toLowerCase().replace('_', '-'))
+                    .register(registry);
+        }
+        limited = Counter.builder("dns_rate_limited").tag("action", "dropped")
+                .description("UDP answers withheld by response-rate limiting, by what was sent instead")
+                .register(registry);
+        slipped = Counter.builder("dns_rate_limited").tag("action", "slipped")
+                .description("UDP answers withheld by response-rate limiting, by what was sent instead")
+                .register(registry);
     }
 
     void answered(Transport t, int rcode) {
@@ -35,5 +56,17 @@ public final class DnsMetrics {
 
     public void dropped(Drop reason) {
         dropped[reason.ordinal()].increment();
+    }
+
+    void cookie(Cookie c) {
+        cookies[c.ordinal()].increment();
+    }
+
+    /** An answer the rate limiter withheld: dropped, or slipped (sent truncated or as BADCOOKIE instead). */
+    void rateLimited(boolean slip) {
+        (slip ? slipped : limited).increment();
+        if (!slip) {
+            dropped(Drop.RATE_LIMITED);
+        }
     }
 }

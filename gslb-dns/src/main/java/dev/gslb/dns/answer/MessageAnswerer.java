@@ -1,26 +1,24 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.method.Outcome;
+import dev.gslb.dns.rrl.ResponseRateLimiter;
+import dev.gslb.dns.rrl.ResponseRateLimiter.Kind;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
-import java.net.InetAddress;
-import org.xbill.DNS.ClientSubnetOption;
 import dev.gslb.dns.zone.Zone;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
-import org.xbill.DNS.EDNSOption;
+import org.xbill.DNS.DNSInput;
 import org.xbill.DNS.Flags;
-import org.xbill.DNS.GenericEDNSOption;
 import org.xbill.DNS.Header;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
-import org.xbill.DNS.OPTRecord;
-import org.xbill.DNS.Opcode;
 import org.xbill.DNS.RRset;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Record;
@@ -29,153 +27,101 @@ import org.xbill.DNS.TXTRecord;
 import org.xbill.DNS.Type;
 
 /**
- * Answers any query through a full dnsjava parse: the path for every shape the fast path does not
- * take (errors, EDNS options, CHAOS, CNAME chains into wide IPs, truncation). Slower, complete.
+ * Builds the answer body for every question the fast path does not answer itself: zone data
+ * (positive, NODATA, NXDOMAIN, referrals, wildcards, CNAME chains), CHAOS, and wide-IP outcomes
+ * other than addresses (failure behaviour, return-to-dns). The query was already checked by
+ * {@link QueryView}; only its question name is parsed here. The sections are assembled with
+ * dnsjava and rendered once; {@link AnswerWriter} fits them to each client.
  */
 final class MessageAnswerer {
     private static final Name ID_SERVER = Name.fromConstantString("id.server.");
     private static final Name HOSTNAME_BIND = Name.fromConstantString("hostname.bind.");
     private static final Name VERSION_BIND = Name.fromConstantString("version.bind.");
     private static final Name VERSION_SERVER = Name.fromConstantString("version.server.");
+    static final long ERRORS = ResponseRateLimiter.responseClass(Kind.ERROR, 0, 0);
 
     private final WideIpResolver resolver;
     private final InstanceIdentity identity;
-    private final int udpCap;
 
-    MessageAnswerer(WideIpResolver resolver, InstanceIdentity identity, int udpCap) {
+    MessageAnswerer(WideIpResolver resolver, InstanceIdentity identity) {
         this.resolver = resolver;
         this.identity = identity;
-        this.udpCap = udpCap;
     }
 
-    /** The rcode of a Result whose wire is null because a drop-packet method said so. */
-    static final int DROPPED_BY_POLICY = -2;
+    /** A body, and whether the cache may keep it; a null body means drop the query (drop-packet method). */
+    record Result(AnswerBody body, boolean cacheable) {}
 
-    /** The wire answer and whether it may be cached; a null wire means drop the packet. */
-    record Result(byte[] wire, int rcode, boolean cacheable) {}
+    private static final Result DROP = new Result(null, false);
+    /** What {@link #addWideIp} returns instead of an rcode when the drop-packet method decided. */
+    private static final int DROPPED = -1;
 
-    /** What one query carries besides the question: who asks, the client subnet, a decision already made. */
-    private record Asker(InetAddress client, WideIpResolver.Scratch scratch, WideIpResolver.Result decided,
-                         ClientSubnetOption ecs) {}
+    /** Who asks and what was decided already: the LDNS, the thread's decision objects, the fast path's decision. */
+    private record Asker(QueryView q, InetAddress client, WideIpResolver.Scratch scratch,
+                         WideIpResolver.Result decided) {}
 
-    Result answer(Authority authority, byte[] packet, int length, Transport transport, InetAddress client,
-                  WideIpResolver.Scratch scratch, WideIpResolver.Result decided) {
-        if (length < 12 || (packet[2] & 0x80) != 0) {
-            return new Result(null, 0, false); // too short to answer, or a response: never reply
-        }
-        Message query;
+    Result answer(Authority authority, QueryView q, InetAddress client, WideIpResolver.Scratch scratch,
+                  WideIpResolver.Result decided) {
+        Name qname;
         try {
-            query = new Message(java.util.Arrays.copyOf(packet, length));
+            DNSInput in = new DNSInput(ByteBuffer.wrap(q.buf, 0, q.qnameEnd));
+            in.jump(QueryView.HEADER);
+            qname = new Name(in);
         } catch (IOException | RuntimeException e) {
-            return headerOnly(packet, Rcode.FORMERR);
+            return new Result(AnswerBody.empty(false, Rcode.FORMERR, ERRORS), false); // the guard read it; cannot happen
         }
-        Header h = query.getHeader();
-        Message response = new Message(h.getID());
-        Header rh = response.getHeader();
-        rh.setFlag(Flags.QR);
-        rh.setOpcode(h.getOpcode());
-        copyFlag(h, rh, Flags.RD);
-        copyFlag(h, rh, Flags.CD);
-        Record question = query.getQuestion();
-        if (question != null && h.getCount(Section.QUESTION) == 1) {
-            response.addRecord(question, Section.QUESTION);
+        if (decided == null) { // no decision yet: clear the thread's context, so no earlier scope leaks in
+            scratch.query.set(client, q.qtype, System.currentTimeMillis());
         }
-        if (h.getOpcode() != Opcode.QUERY) {
-            return finish(response, query, Rcode.NOTIMP, transport, false);
+        Message m = new Message(0);
+        m.getHeader().setFlag(Flags.QR);
+        m.addRecord(Record.newRecord(qname, q.qtype, q.qclass), Section.QUESTION);
+        if (q.qclass == DClass.CH) {
+            return chaos(m, q, qname);
         }
-        // dnsjava accepts a cut-short message when TC is set, so the count alone is not enough.
-        if (h.getCount(Section.QUESTION) != 1 || question == null || !validOpt(query)) {
-            response.removeAllRecords(Section.QUESTION);
-            return finish(response, null, Rcode.FORMERR, transport, false);
+        if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
+            return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false); // zone transfers are not offered
         }
-        OPTRecord opt = query.getOPT();
-        if (opt != null && opt.getVersion() > 0) {
-            return finish(response, query, Rcode.BADVERS, transport, false);
-        }
-        int qtype = question.getType();
-        if (qtype == Type.OPT || qtype == Type.TSIG || qtype == Type.TKEY) { // records, not questions
-            return finish(response, query, Rcode.FORMERR, transport, false);
-        }
-        ClientSubnetOption ecs = null;
-        if (opt != null) {
-            List<EDNSOption> subnets = opt.getOptions(EDNSOption.Code.CLIENT_SUBNET);
-            if (subnets.size() > 1 || subnets.size() == 1 && !validSubnet(subnets.getFirst())) {
-                return finish(response, query, Rcode.FORMERR, transport, false);
-            }
-            ecs = subnets.isEmpty() ? null : (ClientSubnetOption) subnets.getFirst();
-        }
-        if (question.getDClass() == DClass.CH) {
-            return chaos(response, query, question, transport);
-        }
-        if (question.getDClass() != DClass.IN || isTransfer(qtype)) {
-            return finish(response, query, Rcode.REFUSED, transport, false);
-        }
-        return internet(authority, response, query, question.getName(), qtype, transport,
-                new Asker(client, scratch, decided, ecs));
+        return internet(authority, m, qname, new Asker(q, client, scratch, decided));
     }
 
-    /**
-     * RFC 7871 7.1.1/7.1.2: a known family, a source prefix within it, scope 0 in a query, and no
-     * address bits beyond the source prefix (dnsjava already refused a wrong address length).
-     */
-    private static boolean validSubnet(EDNSOption o) {
-        if (!(o instanceof ClientSubnetOption c)) {
-            return false;
-        }
-        int max = c.getFamily() == 1 ? 32 : c.getFamily() == 2 ? 128 : -1;
-        if (max < 0 || c.getSourcePrefixLength() > max || c.getScopePrefixLength() != 0) {
-            return false;
-        }
-        byte[] a = c.getAddress().getAddress();
-        int prefix = c.getSourcePrefixLength();
-        for (int bit = prefix; bit < a.length * 8; bit++) {
-            if ((a[bit / 8] & (0x80 >>> (bit % 8))) != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private Result internet(Authority authority, Message response, Message query, Name qname, int qtype,
-                            Transport transport, Asker asker) {
+    private Result internet(Authority authority, Message m, Name qname, Asker asker) {
         Zone zone = authority.zones().find(qname);
         if (zone == null) {
-            return finish(response, query, Rcode.REFUSED, transport, true);
+            return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false);
         }
-        response.getHeader().setFlag(Flags.AA);
+        m.getHeader().setFlag(Flags.AA);
+        int qtype = asker.q().qtype;
         WideIp wideIp = authority.wideIp(qname);
         if (wideIp != null) {
-            int rcode = addWideIp(response, zone, wideIp, qname, qtype, true, asker);
-            return rcode == DROPPED_BY_POLICY ? new Result(null, DROPPED_BY_POLICY, false)
-                    : finish(response, query, rcode, transport, false, asker);
+            int rcode = addWideIp(m, zone, wideIp, qname, qtype, true, asker);
+            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, scopeOf(asker));
         }
         Zone.Answer a = zone.lookup(qname, qtype, name -> authority.wideIp(name) != null);
         if (!a.authoritative()) {
-            response.getHeader().unsetFlag(Flags.AA);
+            m.getHeader().unsetFlag(Flags.AA);
         }
-        a.answer().forEach(set -> addSet(response, set, Section.ANSWER));
-        a.authority().forEach(set -> addSet(response, set, Section.AUTHORITY));
-        a.additional().forEach(set -> addSet(response, set, Section.ADDITIONAL));
+        a.answer().forEach(set -> addSet(m, set, Section.ANSWER));
+        a.authority().forEach(set -> addSet(m, set, Section.AUTHORITY));
+        a.additional().forEach(set -> addSet(m, set, Section.ADDITIONAL));
         int rcode = a.kind() == Zone.Answer.Kind.NXDOMAIN ? Rcode.NXDOMAIN : Rcode.NOERROR;
-        boolean cacheable = !a.synthesized();
         if (a.pendingTarget() != null) {
             WideIp target = authority.wideIp(a.pendingTarget());
             Zone targetZone = authority.zones().find(a.pendingTarget());
-            rcode = addWideIp(response, targetZone, target, a.pendingTarget(), qtype, false, asker);
-            return rcode == DROPPED_BY_POLICY ? new Result(null, DROPPED_BY_POLICY, false)
-                    : finish(response, query, rcode, transport, false, asker);
+            rcode = addWideIp(m, targetZone, target, a.pendingTarget(), qtype, false, asker);
+            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, scopeOf(asker));
         }
-        return finish(response, query, rcode, transport, cacheable);
+        boolean referral = !a.authoritative() && a.answer().isEmpty() && rcode == Rcode.NOERROR;
+        return finish(m, asker, rcode, !a.synthesized(), zone, referral, 0);
     }
 
     /**
      * Runs the wide IP's decision (or takes the one the fast path made) and adds its answer:
      * chosen members, a fallback address, the zone's own records (return-to-dns), or the wide
-     * IP's failure behaviour. Returns the rcode, or {@link #DROPPED_BY_POLICY}.
+     * IP's failure behaviour. Returns the rcode, or {@link #DROPPED}.
      */
-    private int addWideIp(Message response, Zone zone, WideIp wideIp, Name owner, int qtype, boolean first, Asker asker) {
+    private int addWideIp(Message m, Zone zone, WideIp wideIp, Name owner, int qtype, boolean first, Asker asker) {
         if (qtype != Type.A && qtype != Type.AAAA && qtype != Type.ANY) {
-            addSoa(response, zone, first, zone.negativeSoa());
+            addSoa(m, first, zone.negativeSoa());
             return Rcode.NOERROR; // a wide IP name holds only addresses
         }
         WideIpResolver.Result r = asker.decided();
@@ -189,178 +135,141 @@ final class MessageAnswerer {
         }
         if (r.outcome() == Outcome.PICKED) {
             for (int i = 0; i < r.count(); i++) {
-                response.addRecord(addressRecord(owner, r.ttl(), r.answer(i).address()), Section.ANSWER);
+                m.addRecord(addressRecord(owner, r.ttl(), r.answer(i).address()), Section.ANSWER);
             }
             return Rcode.NOERROR;
         }
         if (r.outcome() == Outcome.FALLBACK_IP) {
-            response.addRecord(addressRecord(owner, r.ttl(), r.fallback()), Section.ANSWER);
+            m.addRecord(addressRecord(owner, r.ttl(), r.fallback()), Section.ANSWER);
             return Rcode.NOERROR;
         }
         if (r.outcome() == Outcome.DROP) {
-            return DROPPED_BY_POLICY;
+            return DROPPED;
         }
         if (r.outcome() == Outcome.RETURN_TO_DNS) {
             RRset own = zone.rrset(wideIp.name(), type);
             if (own == null) {
-                addSoa(response, zone, first, zone.negativeSoa());
+                addSoa(m, first, zone.negativeSoa());
             } else {
-                own.rrs(false).forEach(rec -> response.addRecord(rec.withName(owner), Section.ANSWER));
+                own.rrs(false).forEach(rec -> m.addRecord(rec.withName(owner), Section.ANSWER));
             }
             return Rcode.NOERROR;
         }
-        return failure(response, zone, owner, type, r.failure(), first);
+        return failure(m, zone, owner, type, r.failure(), first);
     }
 
     private WideIpResolver.Result decide(WideIp wideIp, int type, Asker asker) {
         WideIpResolver.Scratch s = asker.scratch();
         s.query.set(asker.client(), type, System.currentTimeMillis());
-        if (asker.ecs() != null) {
-            s.query.clientSubnet(asker.ecs().getAddress(), asker.ecs().getSourcePrefixLength());
+        QueryView q = asker.q();
+        if (q.ecsFamily != 0) {
+            s.query.clientSubnet(q.buf, q.ecsAddress, q.ecsAddressLength, q.ecsFamily == 1, q.ecsSourcePrefix);
         }
         return resolver.resolve(wideIp, s);
     }
 
     /** F5's last resort: fallback addresses, or the configured rcode with its own TTL. */
-    private static int failure(Message response, Zone zone, Name owner, int type, Failure f, boolean first) {
+    private static int failure(Message m, Zone zone, Name owner, int type, Failure f, boolean first) {
         Record soa = zone.soaWithTtl(f.ttl());
         switch (f.kind()) {
             case FALLBACK_IP -> {
                 boolean any = false;
                 for (InetAddress a : f.addresses()) {
-                    if ((a instanceof java.net.Inet4Address) == (type == Type.A)) {
-                        response.addRecord(addressRecord(owner, f.ttl(), a), Section.ANSWER);
+                    if ((a instanceof Inet4Address) == (type == Type.A)) {
+                        m.addRecord(addressRecord(owner, f.ttl(), a), Section.ANSWER);
                         any = true;
                     }
                 }
                 if (!any) {
-                    addSoa(response, zone, first, soa);
+                    addSoa(m, first, soa);
                 }
                 return Rcode.NOERROR;
             }
             case NODATA -> {
-                addSoa(response, zone, first, soa);
+                addSoa(m, first, soa);
                 return Rcode.NOERROR;
             }
             case NXDOMAIN -> {
-                addSoa(response, zone, true, soa);
+                addSoa(m, true, soa);
                 return Rcode.NXDOMAIN;
             }
             case REFUSED -> {
-                response.getHeader().unsetFlag(Flags.AA);
+                m.getHeader().unsetFlag(Flags.AA);
                 return Rcode.REFUSED;
             }
             default -> {
-                response.getHeader().unsetFlag(Flags.AA);
+                m.getHeader().unsetFlag(Flags.AA);
                 return Rcode.SERVFAIL;
             }
         }
     }
 
-    private static void addSoa(Message response, Zone zone, boolean first, Record soa) {
-        if (first || response.getSection(Section.ANSWER).isEmpty()) {
-            response.addRecord(soa, Section.AUTHORITY);
+    private static void addSoa(Message m, boolean first, Record soa) {
+        if (first || m.getSection(Section.ANSWER).isEmpty()) {
+            m.addRecord(soa, Section.AUTHORITY);
         }
     }
 
     static Record addressRecord(Name owner, long ttl, InetAddress address) {
-        return address instanceof java.net.Inet4Address
+        return address instanceof Inet4Address
                 ? new ARecord(owner, DClass.IN, ttl, address)
                 : new AAAARecord(owner, DClass.IN, ttl, address);
     }
 
-    private Result chaos(Message response, Message query, Record question, Transport transport) {
-        Name name = question.getName();
-        int qtype = question.getType();
+    private Result chaos(Message m, QueryView q, Name name) {
         String text = null;
         if (name.equals(ID_SERVER) || name.equals(HOSTNAME_BIND)) {
             text = identity.name();
         } else if (name.equals(VERSION_BIND) || name.equals(VERSION_SERVER)) {
             text = "gslb";
         }
-        if (text == null || (qtype != Type.TXT && qtype != Type.ANY)) {
-            return finish(response, query, Rcode.REFUSED, transport, true);
+        if (text == null || (q.qtype != Type.TXT && q.qtype != Type.ANY)) {
+            return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false);
         }
-        response.getHeader().setFlag(Flags.AA);
-        response.addRecord(new TXTRecord(name, DClass.CH, 0, text), Section.ANSWER);
-        return finish(response, query, Rcode.NOERROR, transport, true);
+        m.getHeader().setFlag(Flags.AA);
+        m.addRecord(new TXTRecord(name, DClass.CH, 0, text), Section.ANSWER);
+        return new Result(render(m, q, Rcode.NOERROR, false, answerClass(q), 0), true);
     }
 
-    private Result finish(Message response, Message query, int rcode, Transport transport, boolean cacheable) {
-        return finish(response, query, rcode, transport, cacheable, null);
+    /**
+     * Renders the body; also decides its rate-limit class: the name and type for data and NODATA,
+     * the zone for NXDOMAIN, the zone cut for a referral, one class for all errors.
+     */
+    private Result finish(Message m, Asker asker, int rcode, boolean cacheable, Zone zone, boolean referral,
+                          int scope) {
+        QueryView q = asker.q();
+        long rateClass;
+        if (rcode == Rcode.NXDOMAIN) {
+            rateClass = ResponseRateLimiter.responseClass(Kind.NXDOMAIN, WireName.hash(zone.origin()), 0);
+        } else if (rcode != Rcode.NOERROR) {
+            rateClass = ERRORS;
+        } else if (referral) {
+            Name cut = m.getSection(Section.AUTHORITY).getFirst().getName();
+            rateClass = ResponseRateLimiter.responseClass(Kind.REFERRAL, WireName.hash(cut), Type.NS);
+        } else {
+            rateClass = answerClass(q);
+        }
+        return new Result(render(m, q, rcode, referral, rateClass, scope), cacheable && rcode == Rcode.NOERROR);
     }
 
-    private Result finish(Message response, Message query, int rcode, Transport transport, boolean cacheable,
-                          Asker asker) {
-        OPTRecord queryOpt = query == null ? null : query.getOPT();
-        response.getHeader().setRcode(rcode & 0xF);
-        int limit = 65535;
-        if (queryOpt != null) {
-            List<EDNSOption> options = new ArrayList<>(1);
-            if (queryOpt.getOptions(EDNSOption.Code.NSID).size() > 0) {
-                options.add(new GenericEDNSOption(EDNSOption.Code.NSID, identity.nameBytes()));
-            }
-            List<EDNSOption> subnet = rcode == Rcode.FORMERR ? List.of() : queryOpt.getOptions(EDNSOption.Code.CLIENT_SUBNET);
-            if (subnet.size() == 1 && subnet.getFirst() instanceof ClientSubnetOption c) {
-                // RFC 7871 7.2.1: echo the option with the scope actually used (0 for static data).
-                int scope = asker != null && asker.ecs() != null && asker.decided() == null ? asker.scratch().query.scope() : 0;
-                options.add(new ClientSubnetOption(c.getSourcePrefixLength(), scope, c.getAddress()));
-            }
-            int flags = queryOpt.getFlags() & org.xbill.DNS.ExtendedFlags.DO;
-            response.addRecord(new OPTRecord(udpCap, rcode >>> 4, 0, flags, options), Section.ADDITIONAL);
-            if (transport == Transport.UDP) {
-                limit = Math.max(512, Math.min(queryOpt.getPayloadSize(), udpCap));
-            }
-        } else if (transport == Transport.UDP) {
-            limit = 512;
-        }
-        return new Result(response.toWire(limit), rcode, cacheable);
+    /** The client-subnet scope of a wide IP's decision for this query (the fast path's or ours). */
+    private static int scopeOf(Asker asker) {
+        return asker.q().ecsFamily != 0 ? asker.scratch().query.scope() : 0;
+    }
+
+    static long answerClass(QueryView q) {
+        return ResponseRateLimiter.responseClass(Kind.ANSWER, q.qnameHash, q.qtype);
+    }
+
+    private static AnswerBody render(Message m, QueryView q, int rcode, boolean referral, long rateClass, int scope) {
+        Header h = m.getHeader();
+        h.setRcode(rcode & 0xF);
+        return AnswerBody.render(m, q.questionEnd, referral, rateClass, scope);
     }
 
     private static void addSet(Message m, RRset set, int section) {
         for (Record r : set.rrs(false)) {
             m.addRecord(r, section);
         }
-    }
-
-    private static void copyFlag(Header from, Header to, int flag) {
-        if (from.getFlag(flag)) {
-            to.setFlag(flag);
-        }
-    }
-
-    private static boolean isTransfer(int qtype) {
-        return qtype == Type.AXFR || qtype == Type.IXFR;
-    }
-
-    /** At most one OPT, in the additional section, owned by the root (RFC 6891 6.1.1). */
-    private static boolean validOpt(Message query) {
-        for (int section : new int[] {Section.ANSWER, Section.AUTHORITY}) {
-            for (Record r : query.getSection(section)) {
-                if (r.getType() == Type.OPT) {
-                    return false;
-                }
-            }
-        }
-        int opts = 0;
-        for (Record r : query.getSection(Section.ADDITIONAL)) {
-            if (r.getType() == Type.OPT) {
-                opts++;
-                if (!r.getName().equals(Name.root)) {
-                    return false;
-                }
-            }
-        }
-        return opts <= 1;
-    }
-
-    /** A bare header: ID, opcode and RD copied, the given rcode, no sections (the query is unreadable). */
-    private static Result headerOnly(byte[] packet, int rcode) {
-        byte[] wire = new byte[12];
-        wire[0] = packet[0];
-        wire[1] = packet[1];
-        wire[2] = (byte) (0x80 | (packet[2] & 0x79)); // QR, opcode, RD
-        wire[3] = (byte) rcode;
-        return new Result(wire, rcode, false);
     }
 }

@@ -1,161 +1,248 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.cookie.ServerCookies;
 import dev.gslb.dns.method.Outcome;
+import dev.gslb.dns.rrl.RateLimitLog;
+import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import io.netty.buffer.ByteBuf;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Type;
 
 /**
- * Turns one query packet into one answer packet. The common shapes take a fast path that writes
- * bytes directly (a cached static answer, or a wide-IP address); everything else goes through
- * {@link MessageAnswerer}. Never throws for any input: a bad packet gets FORMERR or is dropped.
+ * Turns one query packet into one answer packet: the parse guard ({@link QueryView}) first, then
+ * the answer (a cached body, a wide-IP decision written directly, or a body built by
+ * {@link MessageAnswerer}), then the cookie and the rate limit, then {@link AnswerWriter}. Never
+ * throws for any input: a bad packet gets FORMERR or is dropped and counted.
  */
-public final class Responder {
-    /** The EDNS UDP size we advertise and cap answers at (DNS flag day 2020). */
-    public static final int DEFAULT_UDP_CAP = 1232;
-    private static final int CACHE_CAPACITY = 100_000;
+public final class Responder implements AutoCloseable {
+    /** UDP queries larger than this are dropped unread (NSD and Knot do the same); a real query is a few dozen bytes. */
+    public static final int MAX_UDP_QUERY = 4096;
+    /** RFC 7873: BADCOOKIE, 23 (extended rcode 1, header rcode 7). */
+    private static final int BADCOOKIE = 23;
 
     private record Served(Authority authority, ResponseCache cache) {}
+
+    /** One event-loop thread's reusable objects: the query path allocates none of its own. */
+    private final class PerThread {
+        final QueryView query = new QueryView();
+        final AnswerWriter writer = new AnswerWriter(settings.ednsUdpSize(), nsid);
+        final WideIpResolver.Scratch scratch = new WideIpResolver.Scratch();
+    }
 
     private final WideIpResolver resolver;
     private final MessageAnswerer full;
     private final DnsMetrics metrics;
-    private final int udpCap;
-    private final ThreadLocal<QueryView> views = ThreadLocal.withInitial(QueryView::new);
-    private final ThreadLocal<WideIpResolver.Scratch> scratch = ThreadLocal.withInitial(WideIpResolver.Scratch::new);
+    private final AnswerSettings settings;
+    private final byte[] nsid;
+    private final ServerCookies cookies;
+    private final ResponseRateLimiter limiter;
+    private final RateLimitLog limitLog = new RateLimitLog();
+    private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
     private volatile Served served;
 
     public Responder(Authority authority, WideIpResolver resolver, InstanceIdentity identity, DnsMetrics metrics,
-                     int udpCap) {
+                     AnswerSettings settings) {
         this.resolver = resolver;
-        this.full = new MessageAnswerer(resolver, identity, udpCap);
+        this.full = new MessageAnswerer(resolver, identity);
         this.metrics = metrics;
-        this.udpCap = udpCap;
+        this.settings = settings;
+        this.nsid = identity.name().getBytes(StandardCharsets.US_ASCII);
+        this.cookies = settings.cookies() ? new ServerCookies(settings.cookieRotation(),
+                () -> System.currentTimeMillis() / 1000) : null;
+        this.limiter = new ResponseRateLimiter(settings.rateLimit());
         replace(authority);
     }
 
     /** Swaps in new zones and wide IPs; queries in flight finish on the old ones. */
     public void replace(Authority authority) {
-        served = new Served(authority, new ResponseCache(CACHE_CAPACITY));
+        served = new Served(authority, new ResponseCache(settings.cacheBytes()));
     }
 
     public Authority authority() {
         return served.authority();
     }
 
+    /** Bytes the answer cache holds now. */
+    public long cacheBytes() {
+        return served.cache().bytes();
+    }
+
     /**
-     * Writes the answer to {@code query[0, length)} into {@code out}.
+     * Writes the answer to {@code packet[0, length)} into {@code out}.
      *
-     * @return false when the packet must be dropped without an answer
+     * @return false when nothing is to be sent (the packet was dropped)
      */
-    public boolean respond(byte[] query, int length, Transport transport, InetAddress client, ByteBuf out) {
-        Served s = served;
+    public boolean respond(byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
+        PerThread t = threads.get();
+        QueryView q = t.query;
+        int start = out.writerIndex();
         try {
-            QueryView v = views.get();
-            if (v.read(query, length) && v.qclass == 1 && (!v.hasOpt || v.ednsVersion == 0)) {
-                ResponseCache.Key key = ResponseCache.key(query, length, v.qnameEnd, transport);
-                byte[] cached = s.cache().get(key);
-                if (cached != null) {
-                    writeCached(cached, v, out);
-                    metrics.answered(transport, cached[3] & 0xF);
-                    return true;
-                }
-                if ((v.qtype == Type.A || v.qtype == Type.AAAA) && v.optionsLength == 0) {
-                    WideIp wideIp = s.authority().wideIp(WireName.of(v.buf, QueryView.HEADER, v.qnameEnd));
-                    if (wideIp != null) {
-                        WideIpResolver.Scratch sc = scratch.get();
-                        sc.query.set(client, v.qtype, System.currentTimeMillis());
-                        WideIpResolver.Result r = resolver.resolve(wideIp, sc);
-                        if (writeWideIp(r, v, out)) {
-                            metrics.answered(transport, Rcode.NOERROR);
-                            return true;
-                        }
-                        return slow(s, query, length, transport, client, out, null, r);
-                    }
-                }
-                return slow(s, query, length, transport, client, out, key, null);
-            }
-            return slow(s, query, length, transport, client, out, null, null);
+            return answer(t, q.read(packet, length, transport), transport, client, out);
         } catch (RuntimeException e) {
             metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
-            out.clear();
+            out.writerIndex(start);
             return false;
         }
     }
 
-    private boolean slow(Served s, byte[] query, int length, Transport transport, InetAddress client, ByteBuf out,
-                         ResponseCache.Key key, WideIpResolver.Result decided) {
-        MessageAnswerer.Result r = full.answer(s.authority(), query, length, transport, client, scratch.get(), decided);
-        if (r.wire() == null) {
-            metrics.dropped(r.rcode() == MessageAnswerer.DROPPED_BY_POLICY ? DnsMetrics.Drop.POLICY
-                    : DnsMetrics.Drop.NOT_A_QUERY);
-            return false;
+    private boolean answer(PerThread t, QueryView.Verdict verdict, Transport transport, InetAddress client,
+                           ByteBuf out) {
+        QueryView q = t.query;
+        AnswerWriter w = t.writer;
+        switch (verdict) {
+            case DROP_SHORT, DROP_RESPONSE -> {
+                metrics.dropped(DnsMetrics.Drop.NOT_A_QUERY);
+                return false;
+            }
+            case DROP_OVERSIZE -> {
+                metrics.dropped(DnsMetrics.Drop.OVERSIZE);
+                return false;
+            }
+            case FORMERR, NOTIMP, BADVERS -> {
+                if (verdict == QueryView.Verdict.FORMERR) {
+                    metrics.dropped(DnsMetrics.Drop.MALFORMED);
+                }
+                int rcode = verdict == QueryView.Verdict.FORMERR ? Rcode.FORMERR
+                        : verdict == QueryView.Verdict.NOTIMP ? Rcode.NOTIMP : Rcode.BADVERS;
+                if (limited(t, transport, client, MessageAnswerer.ERRORS, false, false, out)) {
+                    return out.isReadable();
+                }
+                // FORMERR and NOTIMP say nothing about options they did not read; BADVERS answers in EDNS 0.
+                boolean badvers = verdict == QueryView.Verdict.BADVERS;
+                w.begin(out, q, transport, false, rcode, verdict != QueryView.Verdict.FORMERR && q.questionReadable,
+                        badvers, false);
+                w.finish();
+                metrics.answered(transport, rcode);
+                return true;
+            }
+            default -> { }
         }
-        if (key != null && r.cacheable() && (r.rcode() == Rcode.NOERROR)) {
-            s.cache().put(key, r.wire());
+        boolean validCookie = cookie(t, client);
+        if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
+            if (limited(t, transport, client, MessageAnswerer.ERRORS, validCookie, true, out)) {
+                return out.isReadable();
+            }
+            w.begin(out, q, transport, false, Rcode.NOERROR, false, true, cookies != null);
+            w.finish();
+            metrics.answered(transport, Rcode.NOERROR);
+            return true;
         }
-        if (r.rcode() == Rcode.FORMERR) {
-            metrics.dropped(DnsMetrics.Drop.MALFORMED);
+        Served s = served;
+        AnswerBody body = s.cache().get(q);
+        WideIpResolver.Result decided = null;
+        if (body == null && (q.qtype == Type.A || q.qtype == Type.AAAA) && q.qclass == 1) {
+            WideIp wideIp = s.authority().wideIp(q);
+            if (wideIp != null) {
+                decided = decide(t, wideIp, client);
+                if (decided.outcome() == Outcome.PICKED || decided.outcome() == Outcome.FALLBACK_IP) {
+                    if (limited(t, transport, client, MessageAnswerer.answerClass(q), validCookie, true, out)) {
+                        return out.isReadable();
+                    }
+                    w.begin(out, q, transport, true, Rcode.NOERROR, true, q.hasOpt, cookies != null);
+                    w.ecsScope(q.ecsFamily != 0 ? t.scratch.query.scope() : 0);
+                    w.addresses(q.qtype, decided);
+                    w.finish();
+                    metrics.answered(transport, Rcode.NOERROR);
+                    return true;
+                }
+            }
         }
-        out.writeBytes(r.wire());
-        metrics.answered(transport, r.rcode());
+        if (body == null) {
+            MessageAnswerer.Result r = full.answer(s.authority(), q, client, t.scratch, decided);
+            if (r.body() == null) {
+                metrics.dropped(DnsMetrics.Drop.POLICY);
+                return false;
+            }
+            body = r.body();
+            if (r.cacheable()) {
+                s.cache().put(q, body);
+            }
+        }
+        if (limited(t, transport, client, body.rateClass, validCookie, true, out)) {
+            return out.isReadable();
+        }
+        w.begin(out, q, transport, body.authoritative, body.rcode, true, q.hasOpt, cookies != null);
+        w.ecsScope(body.ecsScope);
+        w.body(body);
+        w.finish();
+        metrics.answered(transport, body.rcode);
         return true;
     }
 
-    /** The cached answer with this query's ID and the question's letter case. */
-    private static void writeCached(byte[] cached, QueryView v, ByteBuf out) {
-        int start = out.writerIndex();
-        out.writeBytes(cached);
-        out.setByte(start, v.buf[0]);
-        out.setByte(start + 1, v.buf[1]);
-        out.setBytes(start + QueryView.HEADER, v.buf, QueryView.HEADER, v.qnameEnd - QueryView.HEADER);
+    private WideIpResolver.Result decide(PerThread t, WideIp wideIp, InetAddress client) {
+        QueryView q = t.query;
+        WideIpResolver.Scratch sc = t.scratch;
+        sc.query.set(client, q.qtype, System.currentTimeMillis());
+        if (q.ecsFamily != 0) {
+            sc.query.clientSubnet(q.buf, q.ecsAddress, q.ecsAddressLength, q.ecsFamily == 1, q.ecsSourcePrefix);
+        }
+        return resolver.resolve(wideIp, sc);
     }
 
     /**
-     * Writes a decided wide-IP answer straight into {@code out}: the query's header and question,
-     * the address records with owners pointing at the question (C00C), and OPT if the query had
-     * one. False when the outcome needs the full path (failure behaviour, return-to-dns, drop).
+     * Reads the query's COOKIE option, counts it, and prepares our server cookie for the answer.
+     * True when the client presented a valid server cookie of ours (so it is not spoofed).
      */
-    private boolean writeWideIp(WideIpResolver.Result r, QueryView v, ByteBuf out) {
-        int answers;
-        if (r.outcome() == Outcome.PICKED) {
-            answers = r.count();
-        } else if (r.outcome() == Outcome.FALLBACK_IP) {
-            answers = 1;
-        } else {
+    private boolean cookie(PerThread t, InetAddress client) {
+        QueryView q = t.query;
+        if (!q.hasClientCookie()) {
+            metrics.cookie(DnsMetrics.Cookie.NONE);
             return false;
         }
-        byte[] q = v.buf;
-        out.writeBytes(q, 0, 2);
-        out.writeByte(0x84 | (q[2] & 0x01)); // QR, AA, RD copied
-        out.writeByte(q[3] & 0x10); // CD copied, RCODE NOERROR
-        out.writeShort(1);
-        out.writeShort(answers);
-        out.writeShort(0);
-        out.writeShort(v.hasOpt ? 1 : 0);
-        out.writeBytes(q, QueryView.HEADER, v.questionEnd - QueryView.HEADER);
-        for (int i = 0; i < answers; i++) {
-            byte[] addr = r.outcome() == Outcome.PICKED ? r.answer(i).addressBytes() : r.fallback().getAddress();
-            out.writeShort(0xC00C);
-            out.writeShort(v.qtype);
-            out.writeShort(1);
-            out.writeInt((int) r.ttl());
-            out.writeShort(addr.length);
-            out.writeBytes(addr);
+        if (cookies == null) {
+            return false;
         }
-        if (v.hasOpt) {
-            out.writeByte(0);
-            out.writeShort(QueryView.TYPE_OPT);
-            out.writeShort(udpCap);
-            out.writeByte(0); // extended rcode
-            out.writeByte(0); // version
-            out.writeByte(v.dnssecOk ? 0x80 : 0);
-            out.writeByte(0);
-            out.writeShort(0);
+        boolean valid = q.cookieLength > ServerCookies.CLIENT_COOKIE
+                && cookies.valid(q.buf, q.cookie, q.cookieLength, client);
+        metrics.cookie(valid ? DnsMetrics.Cookie.VALID
+                : q.cookieLength > ServerCookies.CLIENT_COOKIE ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
+        cookies.write(q.buf, q.cookie, client, t.writer.serverCookie, 0);
+        return valid;
+    }
+
+    /**
+     * Response-rate limiting of a UDP answer of {@code rateClass}. True when the answer must not be
+     * sent as is: either nothing is written (dropped), or the slip answer is: BADCOOKIE with a
+     * fresh server cookie to a client that sent a cookie (RFC 7873 5.2.3: it retries with it and
+     * is then exempt), else an empty answer with TC (a real resolver retries over TCP).
+     * {@code cookieRead}: the query's cookie was read and our server cookie prepared.
+     */
+    private boolean limited(PerThread t, Transport transport, InetAddress client, long rateClass, boolean validCookie,
+                            boolean cookieRead, ByteBuf out) {
+        if (transport == Transport.TCP || validCookie || limiter.exempt(client)) {
+            return false;
+        }
+        int v = limiter.check(client, rateClass);
+        if ((v & (ResponseRateLimiter.STARTED | ResponseRateLimiter.ENDED)) != 0 && limitLog.admit()) {
+            limitLog.line("rate limit: " + limiter.networkOf(client) + ((v & ResponseRateLimiter.STARTED) != 0
+                    ? " is now limited (over " + limiter.settings().responsesPerSecond() + " answers/s of one kind)"
+                    : " is answered in full again"));
+        }
+        int action = v & ResponseRateLimiter.ACTION;
+        if (action == ResponseRateLimiter.PASS) {
+            return false;
+        }
+        metrics.rateLimited(action == ResponseRateLimiter.SLIP);
+        if (action == ResponseRateLimiter.SLIP) {
+            QueryView q = t.query;
+            AnswerWriter w = t.writer;
+            boolean badCookie = cookieRead && cookies != null && q.hasClientCookie();
+            w.begin(out, q, transport, false, badCookie ? BADCOOKIE : Rcode.NOERROR, q.questionReadable, q.hasOpt,
+                    badCookie);
+            if (!badCookie) {
+                w.truncate();
+            }
+            w.finish();
         }
         return true;
+    }
+
+    @Override
+    public void close() {
+        limitLog.close();
     }
 }

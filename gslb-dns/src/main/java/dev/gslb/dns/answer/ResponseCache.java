@@ -1,49 +1,85 @@
 package dev.gslb.dns.answer;
 
-import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Finished answers to static questions, keyed by everything in the query that shapes the answer
- * (flags, lower-cased question, OPT record, transport). A hit only needs the ID and the
- * question's letter case copied in. Bounded: when full it starts over, so a flood of distinct
- * names cannot grow it. Belongs to one {@link Authority}; a reload starts an empty one.
+ * Prepared answers to static questions, keyed by the question alone (lower-cased name, type,
+ * class): the client's size limit, EDNS options, client subnet and transport are applied when
+ * the answer is written, so they do not multiply the entries. Bounded in bytes: a fixed table of
+ * slots, 4-way set associative; a new entry takes an empty slot of its set or replaces one, and
+ * when the bytes held pass the budget a clock hand frees slots one at a time. So nothing is ever
+ * flushed whole, and a flood of distinct questions only recycles slots. Lookups read the packet
+ * in place and allocate nothing. Belongs to one {@link Authority}; a reload starts an empty one.
  */
 final class ResponseCache {
-    private final ConcurrentHashMap<Key, byte[]> answers = new ConcurrentHashMap<>();
-    private final int capacity;
+    /** Slots per byte of budget: sized for answers of about 256 bytes, the common case. */
+    private static final int BYTES_PER_SLOT = 256;
 
-    ResponseCache(int capacity) {
-        this.capacity = capacity;
+    private record Entry(byte[] name, int qtype, int qclass, long hash, AnswerBody body, int bytes) {}
+
+    private final AtomicReferenceArray<Entry> slots;
+    private final int mask;
+    private final long budget;
+    private final AtomicLong used = new AtomicLong();
+    private int hand;
+    private int victim;
+
+    ResponseCache(long budgetBytes) {
+        int size = Integer.highestOneBit((int) Math.clamp(budgetBytes / BYTES_PER_SLOT, 64, 1 << 24));
+        this.slots = new AtomicReferenceArray<>(size);
+        this.mask = size - 1;
+        this.budget = budgetBytes;
     }
 
-    static Key key(byte[] query, int length, int qnameEnd, Transport transport) {
-        byte[] k = Arrays.copyOfRange(query, 1, length);
-        k[0] = (byte) transport.ordinal(); // the second ID byte is not part of the key
-        WireName.lowerCase(k, QueryView.HEADER - 1, qnameEnd - 1);
-        return new Key(k, Arrays.hashCode(k));
+    private static long key(QueryView q) {
+        return WireName.mix(q.qnameHash ^ ((long) q.qtype << 16 | q.qclass));
     }
 
-    byte[] get(Key key) {
-        return answers.get(key);
-    }
-
-    void put(Key key, byte[] response) {
-        if (answers.size() >= capacity) {
-            answers.clear();
+    /** The prepared answer to {@code q}'s question, or null. */
+    AnswerBody get(QueryView q) {
+        long h = key(q);
+        int set = (int) h & mask & ~3;
+        for (int i = set; i < set + 4; i++) {
+            Entry e = slots.get(i);
+            if (e != null && e.hash == h && e.qtype == q.qtype && e.qclass == q.qclass
+                    && WireName.matches(e.name, q.buf, QueryView.HEADER, q.qnameEnd)) {
+                return e.body;
+            }
         }
-        answers.put(key, response);
+        return null;
     }
 
-    record Key(byte[] bytes, int hash) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+    void put(QueryView q, AnswerBody body) {
+        byte[] name = WireName.lowerCopy(q.buf, QueryView.HEADER, q.qnameEnd);
+        int bytes = body.size() + name.length + 64;
+        if (bytes > budget / 16) {
+            return; // one huge answer may not push out many small ones; it is built again when asked
         }
+        long h = key(q);
+        Entry entry = new Entry(name, q.qtype, q.qclass, h, body, bytes);
+        int set = (int) h & mask & ~3;
+        int slot = -1;
+        for (int i = set; i < set + 4 && slot < 0; i++) {
+            if (slots.get(i) == null) {
+                slot = i;
+            }
+        }
+        if (slot < 0) {
+            slot = set + (victim++ & 3); // racy on purpose: any slot of the set will do
+        }
+        Entry old = slots.getAndSet(slot, entry);
+        long total = used.addAndGet(bytes - (old == null ? 0 : old.bytes));
+        for (int freed = 0; total > budget && freed <= mask; freed++) {
+            Entry gone = slots.getAndSet(hand++ & mask, null);
+            if (gone != null) {
+                total = used.addAndGet(-gone.bytes);
+            }
+        }
+    }
 
-        @Override
-        public int hashCode() {
-            return hash;
-        }
+    /** Bytes held now (entries' answers, names and bookkeeping). */
+    long bytes() {
+        return used.get();
     }
 }

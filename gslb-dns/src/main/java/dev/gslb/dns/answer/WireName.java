@@ -1,47 +1,70 @@
 package dev.gslb.dns.answer;
 
-import java.util.Arrays;
+import java.security.SecureRandom;
 import org.xbill.DNS.Name;
 
-/** A domain name as lower-case wire bytes: a cheap hash key built straight from a packet. */
-record WireName(byte[] bytes, int hash) {
-    static WireName of(Name name) {
+/**
+ * Domain names as uncompressed wire bytes, read straight from a packet: a case-insensitive hash
+ * and comparison that copy nothing, so the answer cache, the wide-IP table and the rate limiter
+ * can key on the question without building a {@link Name}. Hand-written because the query path
+ * must not allocate.
+ */
+final class WireName {
+    /** Random per process, so nobody can choose names that collide in our tables. */
+    private static final long SEED = new SecureRandom().nextLong();
+
+    private WireName() {}
+
+    /** The case-insensitive hash of the uncompressed name at {@code [from, to)}. */
+    static long hash(byte[] b, int from, int to) {
+        long h = SEED;
+        for (int i = from; i < to; i++) {
+            h = (h ^ lower(b[i])) * 0x100000001b3L; // FNV-1a step
+        }
+        return mix(h);
+    }
+
+    static long hash(Name name) {
         byte[] wire = name.toWireCanonical();
-        return new WireName(wire, Arrays.hashCode(wire));
+        return hash(wire, 0, wire.length);
     }
 
-    /** The lower-cased copy of the name at {@code [from, to)} of a packet. */
-    static WireName of(byte[] packet, int from, int to) {
-        byte[] b = Arrays.copyOfRange(packet, from, to);
-        lowerCase(b, 0, b.length);
-        return new WireName(b, Arrays.hashCode(b));
+    /** A strong final mix (MurmurHash3's fmix64), so every bit of the result depends on every input bit. */
+    static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        return h ^ (h >>> 33);
     }
 
-    /** Lower-cases the ASCII letters of each label in place, skipping the length bytes. */
-    static void lowerCase(byte[] b, int from, int to) {
-        int p = from;
-        while (p < to) {
-            int label = b[p] & 0xFF;
-            for (int i = p + 1; i <= p + label && i < to; i++) {
-                byte c = b[i];
-                if (c >= 'A' && c <= 'Z') {
-                    b[i] = (byte) (c + 32);
-                }
-            }
-            p += label + 1;
-            if (label == 0) {
-                break;
+    /**
+     * True when {@code lowered} (a lower-case wire name) equals the name at {@code b[from, from +
+     * lowered.length)} ignoring ASCII case. Length bytes are never letters (labels are at most 63
+     * long), so comparing every byte case-insensitively is exact.
+     */
+    static boolean matches(byte[] lowered, byte[] b, int from, int to) {
+        if (to - from != lowered.length) {
+            return false;
+        }
+        for (int i = 0; i < lowered.length; i++) {
+            if (lowered[i] != lower(b[from + i])) {
+                return false;
             }
         }
+        return true;
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof WireName w && w.hash == hash && Arrays.equals(w.bytes, bytes);
+    /** The lower-cased copy of the name at {@code [from, to)}. */
+    static byte[] lowerCopy(byte[] b, int from, int to) {
+        byte[] c = new byte[to - from];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = lower(b[from + i]);
+        }
+        return c;
     }
 
-    @Override
-    public int hashCode() {
-        return hash;
+    private static byte lower(byte c) {
+        return c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c;
     }
 }

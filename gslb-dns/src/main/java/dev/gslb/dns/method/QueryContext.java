@@ -46,6 +46,15 @@ public final class QueryContext {
         return this;
     }
 
+    /** The same from the option's wire bytes (a shortened address, RFC 7871 6), without an InetAddress. */
+    public QueryContext clientSubnet(byte[] b, int off, int len, boolean ipv4, int prefix) {
+        ecsV4 = ipv4;
+        ecsHi = Cidr.hiOf(b, off, len, ipv4);
+        ecsLo = Cidr.loOf(b, off, len, ipv4);
+        ecsPrefix = prefix;
+        return this;
+    }
+
     // The address the network-placing methods (topology, static persistence) use: the client
     // subnet when the query carried one, else the LDNS.
 

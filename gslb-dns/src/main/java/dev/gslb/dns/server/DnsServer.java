@@ -8,7 +8,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
@@ -22,7 +24,6 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -85,7 +86,9 @@ public final class DnsServer implements AutoCloseable {
                     .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                     .option(ChannelOption.SO_RCVBUF, 4 << 20)
                     .option(ChannelOption.SO_SNDBUF, 4 << 20)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65535))
+                    // One byte more than the largest query taken: a longer datagram arrives cut to this size
+                    // and the guard drops it as oversize, unparsed. No 64 KiB buffer per read.
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(Responder.MAX_UDP_QUERY + 1))
                     .handler(new ChannelInitializer<DatagramChannel>() {
                         @Override
                         protected void initChannel(DatagramChannel ch) {
@@ -103,7 +106,8 @@ public final class DnsServer implements AutoCloseable {
     }
 
     private void bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
-        ConnectionLimit limit = new ConnectionLimit(settings.tcpMaxConnections(), metrics);
+        ConnectionLimit limit = new ConnectionLimit(settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(),
+                metrics);
         long idleMillis = settings.tcpIdle().toMillis();
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ServerBootstrap b = new ServerBootstrap()
@@ -111,13 +115,17 @@ public final class DnsServer implements AutoCloseable {
                 .channel(type)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                // Back-pressure: above 32 KiB of unsent answers a connection is unwritable and stops
+                // being read (TcpFramer); reads are at most 16 KiB, so each connection's memory is bounded.
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(16 << 10, 32 << 10))
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 1024, 16 << 10))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(
                                 limit,
                                 new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS),
-                                new LengthFieldBasedFrameDecoder(65535, 0, 2, 0, 2),
+                                new TcpFramer(settings.tcpQueryTimeout(), settings.tcpIdle(), metrics),
                                 new TcpQueryHandler(responder));
                     }
                 });

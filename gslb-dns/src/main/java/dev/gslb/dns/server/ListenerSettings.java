@@ -1,27 +1,47 @@
 package dev.gslb.dns.server;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * Where and how the DNS listeners run.
+ * Where and how the DNS listeners run (README "Configuration", keys under {@code dns:}).
  *
- * @param addresses     UDP and TCP listen addresses (v4 and v6)
- * @param threads       event loops; each gets its own UDP socket (SO_REUSEPORT); 0 = one per core
- * @param tcpIdle       a TCP connection with no query for this long is closed
- * @param tcpMaxConnections connections above this are closed at once
+ * @param addresses                  UDP and TCP listen addresses (v4 and v6)
+ * @param threads                    event loops; each gets its own UDP socket (SO_REUSEPORT); 0 = one per core
+ * @param tcpIdle                    a TCP connection with no query for this long is closed; also how long one
+ *                                   that does not read its answers may stay unwritable
+ * @param tcpQueryTimeout            from the first byte of a TCP message to its last; a slower one closes the
+ *                                   connection (a client trickling bytes cannot hold it open)
+ * @param tcpMaxConnections          connections above this are closed at once
+ * @param tcpMaxConnectionsPerSource connections from one address above this are closed at once
  */
 public record ListenerSettings(List<InetSocketAddress> addresses, int threads, Duration tcpIdle,
-                               int tcpMaxConnections) {
-    public static final Duration DEFAULT_TCP_IDLE = Duration.ofSeconds(10);
-    public static final int DEFAULT_TCP_MAX_CONNECTIONS = 1024;
+                               Duration tcpQueryTimeout, int tcpMaxConnections, int tcpMaxConnectionsPerSource) {
+    public static final ListenerSettings DEFAULTS = new ListenerSettings(
+            List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 5353)), 0, Duration.ofSeconds(10),
+            Duration.ofSeconds(2), 1024, 64);
 
     public ListenerSettings {
         addresses = List.copyOf(addresses);
+        if (tcpMaxConnections < 1 || tcpMaxConnectionsPerSource < 1) {
+            throw new IllegalArgumentException("TCP connection limits must be at least 1");
+        }
+        if (tcpIdle.toMillis() < 1 || tcpQueryTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("TCP timeouts must be positive");
+        }
     }
 
     public int effectiveThreads() {
         return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+    }
+
+    public ListenerSettings withAddresses(List<InetSocketAddress> a, int threads) {
+        return new ListenerSettings(a, threads, tcpIdle, tcpQueryTimeout, tcpMaxConnections, tcpMaxConnectionsPerSource);
+    }
+
+    public ListenerSettings withTcpLimits(Duration idle, Duration queryTimeout, int max, int perSource) {
+        return new ListenerSettings(addresses, threads, idle, queryTimeout, max, perSource);
     }
 }

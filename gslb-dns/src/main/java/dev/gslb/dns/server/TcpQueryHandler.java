@@ -8,7 +8,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.net.InetSocketAddress;
 
-/** Answers length-prefixed queries on one TCP connection (RFC 7766), pipelined in order. */
+/** Answers the DNS messages {@link TcpFramer} hands on, one connection's worth, in order (RFC 7766). */
 final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final Responder responder;
     private byte[] scratch = new byte[512];
@@ -50,6 +50,6 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close(); // a reset or an oversized frame ends this connection only
+        ctx.close(); // a reset ends this connection only
     }
 }

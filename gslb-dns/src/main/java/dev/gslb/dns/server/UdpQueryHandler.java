@@ -10,7 +10,7 @@ import io.netty.channel.socket.DatagramPacket;
 /** Answers datagrams on one UDP socket; one instance per socket, so its scratch buffer is unshared. */
 final class UdpQueryHandler extends SimpleChannelInboundHandler<DatagramPacket> {
     private final Responder responder;
-    private final byte[] scratch = new byte[65535];
+    private final byte[] scratch = new byte[Responder.MAX_UDP_QUERY + 1];
 
     UdpQueryHandler(Responder responder) {
         this.responder = responder;
@@ -19,7 +19,7 @@ final class UdpQueryHandler extends SimpleChannelInboundHandler<DatagramPacket> 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
         ByteBuf in = packet.content();
-        int length = in.readableBytes();
+        int length = Math.min(in.readableBytes(), scratch.length); // the receive buffer is this size anyway
         in.getBytes(in.readerIndex(), scratch, 0, length);
         ByteBuf out = ctx.alloc().ioBuffer(512);
         if (responder.respond(scratch, length, Transport.UDP, packet.sender().getAddress(), out)) {

@@ -28,7 +28,7 @@ class ResponderFuzzTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Responder responder = new Responder(ExampleDeployment.authority(),
                 ExampleDeployment.resolver(registry), new InstanceIdentity("fuzz", "CNC"),
-                new DnsMetrics(registry), Responder.DEFAULT_UDP_CAP);
+                new DnsMetrics(registry), AnswerSettings.DEFAULTS);
         List<byte[]> seeds = List.of(query("www.example.com.", Type.A, false), query("api.example.com.", Type.MX, true),
                 query("x.wild.example.com.", Type.TXT, true), query("sub.example.com.", Type.NS, false));
         Random random = new Random(7);
@@ -55,7 +55,7 @@ class ResponderFuzzTest {
                 out.getBytes(0, wire);
                 assertThatCode(() -> new Message(wire)).as("answer to packet %d parses", i).doesNotThrowAnyException();
                 if (t == Transport.UDP) {
-                    assertThat(wire.length).isLessThanOrEqualTo(Responder.DEFAULT_UDP_CAP);
+                    assertThat(wire.length).isLessThanOrEqualTo(AnswerSettings.DEFAULT_EDNS_UDP_SIZE);
                 }
             }
         }

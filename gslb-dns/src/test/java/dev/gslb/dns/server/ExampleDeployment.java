@@ -1,5 +1,6 @@
 package dev.gslb.dns.server;
 
+import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.InstanceIdentity;
@@ -21,13 +22,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.xbill.DNS.Name;
 
 /** The source's example (zones/example.com.zone, CNC and TEL) on an ephemeral loopback port. */
 public final class ExampleDeployment implements AutoCloseable {
-    public static final Path ZONE = Path.of("../zones/example.com.zone");
+    /** The example zone, from the module folder (tests) or the checkout (figure printers). */
+    public static final Path ZONE = java.nio.file.Files.exists(Path.of("../zones/example.com.zone"))
+            ? Path.of("../zones/example.com.zone") : Path.of("zones/example.com.zone");
     public static final String INSTANCE = "test-instance-cnc";
 
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -35,17 +37,26 @@ public final class ExampleDeployment implements AutoCloseable {
     public final DnsServer server;
 
     public ExampleDeployment() throws Exception {
-        this(ListenerSettings.DEFAULT_TCP_MAX_CONNECTIONS, ListenerSettings.DEFAULT_TCP_IDLE);
+        this(listener(2), AnswerSettings.DEFAULTS);
     }
 
-    public ExampleDeployment(int tcpMax, Duration tcpIdle) throws Exception {
+    /** {@code threads} event loops; with one, every datagram shares one socket and one thread, as under attack on one core. */
+    public ExampleDeployment(int threads) throws Exception {
+        this(listener(threads), AnswerSettings.DEFAULTS);
+    }
+
+    public ExampleDeployment(ListenerSettings listener, AnswerSettings answers) throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
         responder = new Responder(authority(), resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics,
-                Responder.DEFAULT_UDP_CAP);
-        server = new DnsServer(new ListenerSettings(
-                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), 2, tcpIdle, tcpMax),
-                responder, metrics);
+                answers);
+        server = new DnsServer(listener, responder, metrics);
         server.start();
+    }
+
+    /** The default listener settings on an ephemeral loopback port. */
+    public static ListenerSettings listener(int threads) {
+        return ListenerSettings.DEFAULTS.withAddresses(
+                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), threads);
     }
 
     /** The source's chain over an empty proximity table and topology: global availability decides. */
@@ -71,8 +82,14 @@ public final class ExampleDeployment implements AutoCloseable {
         return server.boundAddresses().getFirst();
     }
 
+    public double counter(String name, String tag, String value) {
+        var c = registry.find(name).tag(tag, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
     @Override
     public void close() {
         server.close();
+        responder.close();
     }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class TcpLimitsTest {
     @Test
     void closesConnectionsAboveTheCapAndIdleOnes() throws Exception {
-        try (ExampleDeployment d = new ExampleDeployment(2, Duration.ofMillis(500))) {
+        try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(2).withTcpLimits(Duration.ofMillis(500),
+                Duration.ofSeconds(2), 2, 64), dev.gslb.dns.answer.AnswerSettings.DEFAULTS)) {
             var a = d.address();
             try (Socket s1 = new Socket(a.getAddress(), a.getPort());
                  Socket s2 = new Socket(a.getAddress(), a.getPort());

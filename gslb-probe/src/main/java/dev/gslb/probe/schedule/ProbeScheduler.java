@@ -9,9 +9,7 @@ import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.topology.Cidr;
-import dev.gslb.topology.Region;
-import dev.gslb.topology.TopologyException;
-import dev.gslb.topology.TopologyTable;
+import dev.gslb.topology.CidrSet;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
@@ -43,7 +41,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final String instance;
     private final Map<ProbeProtocol, Prober> probers;
     private final RateLimiter limiter;
-    private final TopologyTable excluded;
+    private final CidrSet excluded;
     private final Set<LdnsKey> pending = ConcurrentHashMap.newKeySet();
     private final BlockingQueue<LdnsKey> queue;
     private final List<Thread> workers = new ArrayList<>();
@@ -74,23 +72,14 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         }
     }
 
-    private static TopologyTable exclusions(List<String> configured) {
-        List<Region.Prefix> prefixes = new ArrayList<>();
-        for (String c : ProbeSettings.ALWAYS_EXCLUDED) {
-            prefixes.add(new Region.Prefix(Cidr.parse(c), "built-in exclusions", 0));
-        }
-        for (String c : configured) {
-            prefixes.add(new Region.Prefix(Cidr.parse(c), "probe exclusions", 0));
-        }
-        try {
-            return TopologyTable.build(List.of(new Region("excluded", prefixes)), List.of(), Set.of());
-        } catch (TopologyException e) {
-            throw new IllegalArgumentException(e.getMessage());
-        }
+    private static CidrSet exclusions(List<String> configured) {
+        List<String> all = new ArrayList<>(ProbeSettings.ALWAYS_EXCLUDED);
+        all.addAll(configured);
+        return CidrSet.parse(all, "probe exclusions");
     }
 
     public boolean isExcluded(InetAddress ldns) {
-        return excluded.lookup(ldns) != null;
+        return excluded.contains(ldns);
     }
 
     @Override

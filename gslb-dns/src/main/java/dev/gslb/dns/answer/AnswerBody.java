@@ -1,0 +1,102 @@
+package dev.gslb.dns.answer;
+
+import java.util.List;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+
+/**
+ * An answer ready to be written for any query with its question: the answer, authority and
+ * additional sections as wire bytes (names compressed against the question at offset 12, so they
+ * stay valid whatever the question's letter case), where each RRset ends, and what the header
+ * says. Made once by {@link MessageAnswerer}, kept by {@link ResponseCache}, and cut to each
+ * client's size limit by {@link AnswerWriter}. Immutable.
+ */
+final class AnswerBody {
+    final boolean authoritative;
+    final int rcode;
+    final byte[] sections;
+    /** Per RRset, three ints: end offset in {@link #sections}, record count, section (1..3) | required << 2. */
+    final int[] rrsets;
+    /** Records per section (index 1..3), for writing the whole body at once when it fits. */
+    final int[] counts = new int[4];
+    /** The response-rate-limit class ({@link dev.gslb.dns.rrl.ResponseRateLimiter#responseClass}). */
+    final long rateClass;
+    /** The client-subnet scope of the answer (0 unless a wide IP's decision used the subnet). */
+    final int ecsScope;
+
+    private AnswerBody(boolean authoritative, int rcode, byte[] sections, int[] rrsets, long rateClass, int ecsScope) {
+        this.authoritative = authoritative;
+        this.rcode = rcode;
+        this.sections = sections;
+        this.rrsets = rrsets;
+        this.rateClass = rateClass;
+        this.ecsScope = ecsScope;
+        for (int i = 0; i < rrsets.length; i += 3) {
+            counts[rrsets[i + 2] & 3] += rrsets[i + 1];
+        }
+    }
+
+    /** A body with no records (errors, REFUSED). */
+    static AnswerBody empty(boolean authoritative, int rcode, long rateClass) {
+        return new AnswerBody(authoritative, rcode, new byte[0], new int[0], rateClass, 0);
+    }
+
+    /**
+     * Renders {@code m} (header, one question, sections; no OPT) with dnsjava and indexes its RRsets.
+     * Additional RRsets are required only in a referral, where the glue is what makes it usable
+     * (RFC 9471); elsewhere they may be left out without setting TC (RFC 2181 9).
+     */
+    static AnswerBody render(Message m, int questionEnd, boolean referral, long rateClass, int ecsScope) {
+        byte[] wire = m.toWire();
+        int[] rrsets = new int[3 * (m.getHeader().getCount(1) + m.getHeader().getCount(2) + m.getHeader().getCount(3))];
+        int n = 0;
+        int p = questionEnd;
+        for (int section = Section.ANSWER; section <= Section.ADDITIONAL; section++) {
+            List<Record> records = m.getSection(section);
+            boolean required = section != Section.ADDITIONAL || referral;
+            for (int k = 0; k < records.size(); k++) {
+                p = skipRecord(wire, p);
+                if (k > 0 && records.get(k).sameRRset(records.get(k - 1))) {
+                    rrsets[n - 3] = p - questionEnd;
+                    rrsets[n - 2]++;
+                } else {
+                    rrsets[n] = p - questionEnd;
+                    rrsets[n + 1] = 1;
+                    rrsets[n + 2] = section | (required ? 4 : 0);
+                    n += 3;
+                }
+            }
+        }
+        byte[] sections = java.util.Arrays.copyOfRange(wire, questionEnd, wire.length);
+        return new AnswerBody(m.getHeader().getFlag(org.xbill.DNS.Flags.AA), m.getRcode(), sections,
+                java.util.Arrays.copyOf(rrsets, n), rateClass, ecsScope);
+    }
+
+    /** Skips one record of our own rendering: owner (labels, maybe ending in a pointer), fixed fields, rdata. */
+    private static int skipRecord(byte[] wire, int p) {
+        for (; ; ) {
+            int label = wire[p] & 0xFF;
+            if (label == 0) {
+                p++;
+                break;
+            }
+            if ((label & 0xC0) == 0xC0) {
+                p += 2;
+                break;
+            }
+            p += label + 1;
+        }
+        int rdlength = ((wire[p + 8] & 0xFF) << 8) | (wire[p + 9] & 0xFF);
+        return p + 10 + rdlength;
+    }
+
+    int rrsetCount() {
+        return rrsets.length / 3;
+    }
+
+    /** Bytes this body holds, for the cache's budget. */
+    int size() {
+        return sections.length + rrsets.length * 4 + 64;
+    }
+}

@@ -1,0 +1,218 @@
+package dev.gslb.dns.answer;
+
+import dev.gslb.dns.cookie.ServerCookies;
+import dev.gslb.dns.method.Outcome;
+import dev.gslb.dns.wideip.WideIpResolver;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The one writer of answers, and so the one size rule. An answer is the header, the echoed
+ * question, RRsets for as long as they fit the client's limit (512 bytes over UDP without EDNS,
+ * min(client's size, {@code edns-udp-size}) with it, 65535 over TCP), then OPT. An answer or
+ * authority RRset that does not fit ends the answer there with TC set (RFC 1035 4.2.1, RFC 2181
+ * 9); an additional RRset that does not fit ends it without TC, unless it is a referral's glue
+ * (RFC 9471). Cut points are RRset boundaries, so a compression pointer never points past the
+ * end. Static answers from the cache, wide-IP decisions, errors and slips all go through here.
+ * One instance per event-loop thread; writing allocates nothing.
+ */
+final class AnswerWriter {
+    private static final int HEADER = QueryView.HEADER;
+
+    private final int udpCap;
+    private final byte[] nsid;
+    /** The server cookie to send with the current answer, filled by the caller before {@link #begin}. */
+    final byte[] serverCookie = new byte[ServerCookies.SERVER_COOKIE];
+
+    private ByteBuf out;
+    private QueryView q;
+    private int start;
+    private int limit;
+    private int optLength;
+    private boolean withOpt;
+    private boolean withNsid;
+    private boolean withCookie;
+    private int rcode;
+    private int ecsScope;
+    private final int[] counts = new int[4];
+    /** An RRset was cut: nothing more is written. */
+    private boolean full;
+    private boolean truncated;
+
+    AnswerWriter(int udpCap, byte[] nsid) {
+        this.udpCap = udpCap;
+        this.nsid = nsid;
+    }
+
+    /**
+     * Starts an answer to {@code q}: the header (counts set by {@link #finish}) and, when
+     * {@code question}, the query's question as it was asked (0x20 case kept). {@code opt} adds
+     * OPT (EDNS) at the end; {@code cookie} puts {@link #serverCookie} in it.
+     */
+    void begin(ByteBuf out, QueryView q, Transport transport, boolean authoritative, int rcode, boolean question,
+               boolean opt, boolean cookie) {
+        this.out = out;
+        this.q = q;
+        this.start = out.writerIndex();
+        this.limit = q.limit(transport, udpCap);
+        this.rcode = rcode;
+        this.ecsScope = 0;
+        this.withOpt = opt;
+        this.withCookie = opt && cookie;
+        this.withNsid = opt && q.nsidRequested;
+        this.full = false;
+        this.truncated = false;
+        counts[0] = question ? 1 : 0;
+        counts[1] = 0;
+        counts[2] = 0;
+        counts[3] = 0;
+        byte[] b = q.buf;
+        out.writeBytes(b, 0, 2);
+        out.writeByte(0x80 | (b[2] & 0x79) | (authoritative ? 0x04 : 0)); // QR, opcode and RD copied, AA
+        out.writeByte((b[3] & 0x10) | (rcode & 0xF)); // CD copied
+        out.writeZero(8);
+        if (question) {
+            out.writeBytes(b, HEADER, q.questionEnd - HEADER);
+        }
+        optLength = optLength();
+        if (withNsid && out.writerIndex() - start + optLength > limit) {
+            withNsid = false; // a very long instance name must not push out the answer
+            optLength = optLength();
+        }
+    }
+
+    /** The client-subnet scope to echo (RFC 7871 7.2.1): the prefix the answer depended on. */
+    void ecsScope(int scope) {
+        this.ecsScope = scope;
+    }
+
+    /** Adds a prepared body, RRset by RRset while they fit. */
+    void body(AnswerBody body) {
+        if (full) {
+            return;
+        }
+        if (fits(body.sections.length)) {
+            out.writeBytes(body.sections);
+            counts[1] += body.counts[1];
+            counts[2] += body.counts[2];
+            counts[3] += body.counts[3];
+            return;
+        }
+        int from = 0;
+        int[] r = body.rrsets;
+        for (int i = 0; i < r.length; i += 3) {
+            int end = r[i];
+            if (!rrset(body.sections, from, end - from, r[i + 1], r[i + 2] & 3, (r[i + 2] & 4) != 0)) {
+                return;
+            }
+            from = end;
+        }
+    }
+
+    /** A wide IP's decided addresses: one RRset owned by the question's name (pointer C00C). */
+    void addresses(int type, WideIpResolver.Result r) {
+        boolean picked = r.outcome() == Outcome.PICKED;
+        int n = picked ? r.count() : 1;
+        int addressLength = type == org.xbill.DNS.Type.A ? 4 : 16;
+        if (full || !fits(n * (12 + addressLength))) {
+            full = true;
+            truncated = true;
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            byte[] address = picked ? r.answer(i).addressBytes() : r.fallback().getAddress();
+            out.writeShort(0xC000 | HEADER);
+            out.writeShort(type);
+            out.writeShort(1);
+            out.writeInt((int) r.ttl());
+            out.writeShort(address.length);
+            out.writeBytes(address);
+        }
+        counts[1] += n;
+    }
+
+    /** An answer with no records and TC set: the rate limiter's slip, telling a real resolver to use TCP. */
+    void truncate() {
+        full = true;
+        truncated = true;
+    }
+
+    /** Sets the counts and TC, and appends OPT. */
+    void finish() {
+        int arcount = counts[3];
+        if (withOpt) {
+            writeOpt();
+            arcount++;
+        }
+        out.setShort(start + 4, counts[0]);
+        out.setShort(start + 6, counts[1]);
+        out.setShort(start + 8, counts[2]);
+        out.setShort(start + 10, arcount);
+        if (truncated) {
+            out.setByte(start + 2, out.getByte(start + 2) | 0x02);
+        }
+        out = null;
+        q = null;
+    }
+
+    private boolean rrset(byte[] src, int from, int length, int records, int section, boolean required) {
+        if (!fits(length)) {
+            full = true;
+            truncated = required;
+            return false;
+        }
+        out.writeBytes(src, from, length);
+        counts[section] += records;
+        return true;
+    }
+
+    private boolean fits(int bytes) {
+        return out.writerIndex() - start + bytes + optLength <= limit;
+    }
+
+    private int optLength() {
+        if (!withOpt) {
+            return 0;
+        }
+        int n = 11;
+        if (withNsid) {
+            n += 4 + nsid.length;
+        }
+        if (q.ecsFamily != 0) {
+            n += 8 + q.ecsAddressLength;
+        }
+        if (withCookie) {
+            n += 4 + ServerCookies.CLIENT_COOKIE + ServerCookies.SERVER_COOKIE;
+        }
+        return n;
+    }
+
+    private void writeOpt() {
+        out.writeByte(0); // root owner
+        out.writeShort(QueryView.TYPE_OPT);
+        out.writeShort(udpCap);
+        out.writeByte(rcode >>> 4); // extended rcode (BADVERS, BADCOOKIE)
+        out.writeByte(0); // version
+        out.writeByte(q.dnssecOk ? 0x80 : 0); // DO copied (RFC 3225)
+        out.writeByte(0);
+        out.writeShort(optLength - 11);
+        if (withNsid) {
+            out.writeShort(QueryView.OPTION_NSID);
+            out.writeShort(nsid.length);
+            out.writeBytes(nsid);
+        }
+        if (q.ecsFamily != 0) { // RFC 7871 7.2.1: family, source prefix and address echoed, scope ours
+            out.writeShort(QueryView.OPTION_ECS);
+            out.writeShort(4 + q.ecsAddressLength);
+            out.writeShort(q.ecsFamily);
+            out.writeByte(q.ecsSourcePrefix);
+            out.writeByte(ecsScope);
+            out.writeBytes(q.buf, q.ecsAddress, q.ecsAddressLength);
+        }
+        if (withCookie) {
+            out.writeShort(QueryView.OPTION_COOKIE);
+            out.writeShort(ServerCookies.CLIENT_COOKIE + ServerCookies.SERVER_COOKIE);
+            out.writeBytes(q.buf, q.cookie, ServerCookies.CLIENT_COOKIE);
+            out.writeBytes(serverCookie);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.gslb.dns.rrl;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.security.SecureRandom;
+
+/**
+ * Response-rate limiting for UDP answers (BIND's RRL, NSD's and Knot's rate-limit): each (source
+ * network, response class) may receive {@code responses-per-second}; beyond that answers are
+ * dropped, and every {@code slip}-th of them goes out truncated so a real resolver retries over
+ * TCP, which a spoofed source cannot.
+ *
+ * <p>The state is a fixed table of longs, 4-way set associative: a flood from millions of sources
+ * costs no memory, and a new source only takes the place of one that is not being limited. Each
+ * slot holds a tag, the limited flag, a slip counter and a GCRA "theoretical arrival time": the
+ * account is debited 1/rate s per response (dropped ones too, as BIND does) and is up to date when
+ * that time is not more than one second ahead of now; debt is capped at {@code window}. One CAS per
+ * answer, no lock, no allocation: hand-written because it runs on every UDP answer.
+ */
+public final class ResponseRateLimiter {
+    /** What to do with one answer; {@link #STARTED} / {@link #ENDED} may be or-ed in. */
+    public static final int PASS = 0;
+    public static final int DROP = 1;
+    public static final int SLIP = 2;
+    public static final int ACTION = 3;
+    /** This answer is the first limited one of its network and class: worth a log line. */
+    public static final int STARTED = 4;
+    /** The network and class was limited and is answered again. */
+    public static final int ENDED = 8;
+
+    /** The classes answers are counted in, BIND's: same name and type; NXDOMAIN per zone; referrals per cut; errors. */
+    public enum Kind { ANSWER, NXDOMAIN, REFERRAL, ERROR }
+
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final long SEED = new SecureRandom().nextLong();
+    private static final int UNIT_SHIFT = 10; // time in units of 1024 ns
+    private static final long SECOND = 1_000_000_000L >> UNIT_SHIFT;
+    private static final long TIME_MASK = (1L << 47) - 1;
+    private static final long SLIP_SHIFT = 47;
+    private static final long SLIP_MASK = 0xFL << SLIP_SHIFT;
+    private static final long LIMITED = 1L << 51;
+    private static final int TAG_SHIFT = 52;
+
+    private final RateLimitSettings settings;
+    private final long[] slots;
+    private final int mask;
+    private final long interval;
+    private final long window;
+    private final long ipv4Mask;
+    private final long ipv6HiMask;
+    private final long ipv6LoMask;
+    private volatile long epoch = System.nanoTime();
+
+    public ResponseRateLimiter(RateLimitSettings settings) {
+        this.settings = settings;
+        int size = Integer.highestOneBit(settings.tableSize());
+        this.slots = new long[settings.enabled() ? size : 0];
+        this.mask = size - 1;
+        this.interval = settings.enabled() ? Math.max(1, SECOND / settings.responsesPerSecond()) : 0;
+        this.window = settings.window().toNanos() >> UNIT_SHIFT;
+        this.ipv4Mask = 0xFFFF_FFFFL << (32 - settings.ipv4Prefix()) & 0xFFFF_FFFFL;
+        int v6 = settings.ipv6Prefix();
+        this.ipv6HiMask = v6 >= 64 ? -1L : -1L << (64 - v6);
+        this.ipv6LoMask = v6 <= 64 ? 0 : v6 == 128 ? -1L : -1L << (128 - v6);
+    }
+
+    public RateLimitSettings settings() {
+        return settings;
+    }
+
+    /** The class an answer is counted in: its kind, the name that identifies it (hash), and the type. */
+    public static long responseClass(Kind kind, long nameHash, int type) {
+        return kind == Kind.ERROR ? 0x5EED : mix(nameHash ^ ((long) kind.ordinal() << 16 | type) * 0x9E3779B97F4A7C15L);
+    }
+
+    /** Whether {@code client} is never limited (an exempt network). */
+    public boolean exempt(InetAddress client) {
+        return !settings.enabled() || settings.exempt().contains(client);
+    }
+
+    /**
+     * Counts one UDP answer of {@code responseClass} to {@code client} and says what to do with it:
+     * {@link #PASS}, {@link #DROP} or {@link #SLIP}, with {@link #STARTED} or {@link #ENDED} on a change.
+     * The caller has already checked {@link #exempt}.
+     */
+    public int check(InetAddress client, long responseClass) {
+        long key = mix(network(client) ^ responseClass);
+        long tag = key >>> TAG_SHIFT;
+        int set = (int) key & mask & ~3;
+        long now = now();
+        for (int attempt = 0; attempt < 8; attempt++) {
+            int slot = -1;
+            long old = 0;
+            boolean known = false;
+            int victim = set;
+            long victimTat = Long.MAX_VALUE;
+            for (int i = set; i < set + 4; i++) {
+                long s = (long) SLOTS.getVolatile(slots, i);
+                if (s != 0 && s >>> TAG_SHIFT == tag) {
+                    slot = i;
+                    old = s;
+                    known = true;
+                    break;
+                }
+                long tat = s == 0 ? 0 : s & TIME_MASK;
+                if (tat < victimTat) { // an empty slot or the one least in debt (one at or behind now is as good as new)
+                    victimTat = tat;
+                    victim = i;
+                }
+            }
+            if (!known) {
+                slot = victim;
+                old = (long) SLOTS.getVolatile(slots, slot);
+            }
+            long tat = known ? Math.max(old & TIME_MASK, now) : now;
+            boolean limited = known && (old & LIMITED) != 0;
+            int slipCount = known ? (int) ((old & SLIP_MASK) >>> SLIP_SHIFT) : 0;
+            int verdict;
+            if (tat - now < SECOND) {
+                verdict = limited ? PASS | ENDED : PASS;
+                limited = false;
+                slipCount = 0;
+            } else {
+                verdict = limited ? 0 : STARTED;
+                limited = true;
+                int slip = settings.slip();
+                slipCount = slip == 0 ? 0 : (slipCount + 1) % slip;
+                verdict |= slip > 0 && slipCount == 0 ? SLIP : DROP;
+            }
+            long next = Math.min(tat + interval, now + window);
+            long updated = tag << TAG_SHIFT | (limited ? LIMITED : 0) | (long) slipCount << SLIP_SHIFT | next;
+            if (SLOTS.compareAndSet(slots, slot, old, updated)) {
+                return verdict;
+            }
+        }
+        return PASS; // heavy contention on one slot: answering is the safe side
+    }
+
+    /** The source network (address with host bits cleared), folded into one long. */
+    private long network(InetAddress client) {
+        if (client instanceof Inet4Address) {
+            return (client.hashCode() & ipv4Mask) ^ SEED; // an IPv4 address's hash code is the address itself
+        }
+        byte[] a = client.getAddress();
+        long hi = 0;
+        long lo = 0;
+        for (int i = 0; i < 8; i++) {
+            hi = hi << 8 | (a[i] & 0xFF);
+            lo = lo << 8 | (a[8 + i] & 0xFF);
+        }
+        return mix((hi & ipv6HiMask) ^ SEED) ^ (lo & ipv6LoMask);
+    }
+
+    /** The network {@code client} is counted in, as text (for log lines). */
+    public String networkOf(InetAddress client) {
+        byte[] a = client.getAddress();
+        int prefix = a.length == 4 ? settings.ipv4Prefix() : settings.ipv6Prefix();
+        for (int bit = prefix; bit < a.length * 8; bit++) {
+            a[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        try {
+            return InetAddress.getByAddress(a).getHostAddress() + "/" + prefix;
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Now in table units; the table restarts (forgetting all debt) every 4 years of uptime, before the field overflows. */
+    private long now() {
+        long units = ((System.nanoTime() - epoch) >> UNIT_SHIFT) + SECOND;
+        if (units > TIME_MASK - window - SECOND) {
+            synchronized (this) {
+                java.util.Arrays.fill(slots, 0);
+                epoch = System.nanoTime();
+            }
+            return SECOND;
+        }
+        return units;
+    }
+
+    private static long mix(long h) {
+        h = (h ^ (h >>> 30)) * 0xbf58476d1ce4e5b9L; // SplitMix64's finaliser
+        h = (h ^ (h >>> 27)) * 0x94d049bb133111ebL;
+        return h ^ (h >>> 31);
+    }
+}
