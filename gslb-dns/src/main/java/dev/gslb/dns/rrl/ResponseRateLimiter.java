@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.security.SecureRandom;
+import dev.gslb.topology.Cidr;
 
 /**
  * Response-rate limiting for UDP answers (BIND's RRL, NSD's and Knot's rate-limit): each (source
@@ -155,16 +156,8 @@ public final class ResponseRateLimiter {
 
     /** The network {@code client} is counted in, as text (for log lines). */
     public String networkOf(InetAddress client) {
-        byte[] a = client.getAddress();
-        int prefix = a.length == 4 ? settings.ipv4Prefix() : settings.ipv6Prefix();
-        for (int bit = prefix; bit < a.length * 8; bit++) {
-            a[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
-        }
-        try {
-            return InetAddress.getByAddress(a).getHostAddress() + "/" + prefix;
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        int prefix = client instanceof Inet4Address ? settings.ipv4Prefix() : settings.ipv6Prefix();
+        return Cidr.of(client, prefix).network().toString();
     }
 
     /** Now in table units; the table restarts (forgetting all debt) every 4 years of uptime, before the field overflows. */

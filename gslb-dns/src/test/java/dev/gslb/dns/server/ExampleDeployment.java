@@ -46,8 +46,12 @@ public final class ExampleDeployment implements AutoCloseable {
     }
 
     public ExampleDeployment(ListenerSettings listener, AnswerSettings answers) throws Exception {
+        this(listener, answers, authority());
+    }
+
+    public ExampleDeployment(ListenerSettings listener, AnswerSettings answers, Authority authority) throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
-        responder = new Responder(authority(), resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics,
+        responder = new Responder(authority, resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics,
                 answers);
         server = new DnsServer(listener, responder, metrics);
         server.start();
@@ -65,17 +69,29 @@ public final class ExampleDeployment implements AutoCloseable {
     }
 
     public static Authority authority() throws Exception {
+        return authority(List.of());
+    }
+
+    /** The example zone with www.example.com and {@code more} wide IPs. */
+    public static Authority authority(List<WideIp> more) throws Exception {
         DataCenter cnc = new DataCenter("CNC");
         DataCenter tel = new DataCenter("TEL");
-        MethodRegistry methods = new MethodRegistry(new MethodRegistry.Services(
-                new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()), TopologyTable::empty,
-                2_400_000, 0, 0, 24, 56));
+        MethodRegistry methods = methods();
         Pool pool = new Pool("www", List.of(
                 new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
                 new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)),
                 MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(), 1, -1, List.of());
         WideIp www = new WideIp(Name.fromString("www.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
-        return new Authority(List.of(ZoneFile.load(ZONE, null)), List.of(www));
+        List<WideIp> all = new java.util.ArrayList<>(more);
+        all.add(www);
+        return new Authority(List.of(ZoneFile.load(ZONE, null)), all);
+    }
+
+    /** The methods over an empty proximity table and topology. */
+    public static MethodRegistry methods() {
+        return new MethodRegistry(new MethodRegistry.Services(
+                new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()), TopologyTable::empty,
+                2_400_000, 0, 0, 24, 56));
     }
 
     public InetSocketAddress address() {

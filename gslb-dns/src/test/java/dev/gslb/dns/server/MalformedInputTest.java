@@ -115,4 +115,73 @@ class MalformedInputTest {
             assertThat(second.getRcode()).isEqualTo(Rcode.NOERROR);
         }
     }
+
+    /** The parse guard's refusals, each on the raw bytes, before any full parse. */
+    @Test
+    void theParseGuardRefusesEachShapeWithFormerrOrSilence() throws Exception {
+        try (DatagramSocket s = new DatagramSocket()) {
+            s.setSoTimeout(2000);
+            byte[] q = validQuery(0x0101);
+            byte[] noQuestion = java.util.Arrays.copyOf(q, 12);
+            noQuestion[5] = 0;
+            assertFormerr(s, noQuestion, "QDCOUNT 0 and no cookie");
+
+            byte[] answerRecord = java.util.Arrays.copyOf(q, q.length);
+            answerRecord[7] = 1;
+            assertFormerr(s, answerRecord, "ANCOUNT 1 in a query");
+
+            byte[] compressed = java.util.Arrays.copyOf(q, 12 + 2 + 4);
+            compressed[12] = (byte) 0xC0; // the question's name a pointer (to itself)
+            compressed[13] = 12;
+            compressed[15] = 1;
+            compressed[17] = 1;
+            assertFormerr(s, compressed, "a compressed question name");
+
+            byte[] trailing = java.util.Arrays.copyOf(q, q.length + 3);
+            assertFormerr(s, trailing, "bytes after the last record");
+
+            byte[] loop = withAdditional(q, new byte[] {(byte) 0xC0, (byte) q.length, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0});
+            assertFormerr(s, loop, "an additional record whose owner points at itself (a loop)");
+
+            byte[] opt = {0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 0};
+            byte[] twoOpts = withAdditional(withAdditional(q, opt), opt);
+            assertFormerr(s, twoOpts, "two OPT records");
+
+            byte[] badCookie = withAdditional(q, new byte[] {0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 16, 0, 10, 0, 12,
+                1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+            assertFormerr(s, badCookie, "a 12-byte COOKIE option (RFC 7873 5.2.2)");
+
+            byte[] oversize = new byte[5000];
+            System.arraycopy(q, 0, oversize, 0, q.length);
+            double before = deployment.counter("dns_dropped", "reason", "oversize");
+            s.setSoTimeout(500);
+            assertThat(exchangeUdp(s, oversize)).as("a 5,000-byte query is dropped unread").isNull();
+            assertThat(deployment.counter("dns_dropped", "reason", "oversize")).isEqualTo(before + 1);
+            s.setSoTimeout(2000);
+
+            byte[] cookieOnly = withAdditional(noQuestion, new byte[] {0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 12,
+                0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8});
+            Message m = new Message(exchangeUdp(s, cookieOnly));
+            assertThat(m.getRcode()).as("a cookie-only query (RFC 7873 5.4)").isEqualTo(Rcode.NOERROR);
+            assertThat(m.getSection(0)).isEmpty();
+            byte[] cookie = m.getOPT().getOptions(org.xbill.DNS.EDNSOption.Code.COOKIE).getFirst().toWire();
+            assertThat(cookie.length).as("code, length, client cookie and a 16-byte server cookie").isEqualTo(4 + 24);
+        }
+    }
+
+    private static void assertFormerr(DatagramSocket s, byte[] packet, String what) throws Exception {
+        byte[] reply = exchangeUdp(s, packet);
+        assertThat(reply).as(what).isNotNull();
+        Message m = new Message(reply);
+        assertThat(m.getRcode()).as(what).isEqualTo(Rcode.FORMERR);
+        assertThat(m.getHeader().getID()).as(what).isEqualTo(((packet[0] & 0xFF) << 8) | (packet[1] & 0xFF));
+    }
+
+    /** {@code q} with one more additional record (raw bytes). */
+    private static byte[] withAdditional(byte[] q, byte[] record) {
+        byte[] out = java.util.Arrays.copyOf(q, q.length + record.length);
+        System.arraycopy(record, 0, out, q.length, record.length);
+        out[11]++;
+        return out;
+    }
 }
