@@ -429,8 +429,8 @@ public final class ConfigLoader {
             }
             try {
                 return ZoneFile.load(file, origin);
-            } catch (ZoneException e) {
-                throw new ConfigException(e.getMessage());
+            } catch (ZoneException e) { // where the zone is configured, then the zone file's own file:line
+                throw n.error("zone " + (origin == null ? file.getFileName() : origin) + ": " + e.getMessage());
             }
         }
 

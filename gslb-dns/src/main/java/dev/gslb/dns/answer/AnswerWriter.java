@@ -46,7 +46,7 @@ final class AnswerWriter {
     /**
      * Starts an answer to {@code q}: the header (counts set by {@link #finish}) and, when
      * {@code question}, the query's question as it was asked (0x20 case kept). {@code opt} adds
-     * OPT (EDNS) at the end; {@code cookie} puts {@link #serverCookie} in it.
+     * OPT (EDNS) at the end; {@code cookie} puts {@link #serverCookie} in it when the query sent a client cookie.
      */
     void begin(ByteBuf out, QueryView q, Transport transport, boolean authoritative, int rcode, boolean question,
                boolean opt, boolean cookie) {
@@ -57,7 +57,7 @@ final class AnswerWriter {
         this.rcode = rcode;
         this.ecsScope = 0;
         this.withOpt = opt;
-        this.withCookie = opt && cookie;
+        this.withCookie = opt && cookie && q.hasClientCookie();
         this.withNsid = opt && q.nsidRequested;
         this.full = false;
         this.truncated = false;

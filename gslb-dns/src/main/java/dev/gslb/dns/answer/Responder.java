@@ -2,7 +2,6 @@ package dev.gslb.dns.answer;
 
 import dev.gslb.dns.cookie.ServerCookies;
 import dev.gslb.dns.method.Outcome;
-import dev.gslb.dns.rrl.RateLimitLog;
 import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -40,7 +39,8 @@ public final class Responder implements AutoCloseable {
     private final byte[] nsid;
     private final ServerCookies cookies;
     private final ResponseRateLimiter limiter;
-    private final RateLimitLog limitLog = new RateLimitLog();
+    private final ThrottledLog limitLog = new ThrottledLog("gslb.rrl");
+    private final ThrottledLog errorLog = new ThrottledLog("gslb.dns");
     private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
     private volatile Served served;
 
@@ -83,7 +83,10 @@ public final class Responder implements AutoCloseable {
         try {
             return answer(t, q.read(packet, length, transport), transport, client, out);
         } catch (RuntimeException e) {
-            metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
+            metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR); // a bug: the packet is dropped, the listener goes on
+            if (errorLog.admit()) {
+                errorLog.line("internal error answering a query (dropped): " + e + " at " + e.getStackTrace()[0]);
+            }
             out.writerIndex(start);
             return false;
         }
@@ -244,5 +247,6 @@ public final class Responder implements AutoCloseable {
     @Override
     public void close() {
         limitLog.close();
+        errorLog.close();
     }
 }

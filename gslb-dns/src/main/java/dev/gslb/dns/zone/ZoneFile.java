@@ -24,19 +24,28 @@ import org.xbill.DNS.Type;
  * for in-bailiwick name servers of delegations. Every problem names the file and line.
  */
 public final class ZoneFile {
+    /** A bound on what one file (or one $GENERATE line) can make the server hold. */
+    public static final int MAX_RECORDS = 1_000_000;
+
     private ZoneFile() {}
 
     /** Loads {@code file}; the origin is given, or taken from the file name without a ".zone" suffix. */
     public static Zone load(Path file, Name origin) throws ZoneException {
-        String label = file.toString();
-        if (origin == null) {
-            origin = originFromFileName(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            return parse(file.toString(), in, origin == null ? originFromFileName(file) : origin);
+        } catch (IOException e) {
+            throw new ZoneException(List.of(new ZoneProblem(file.toString(), 0, "cannot read: " + e.getMessage())));
         }
+    }
+
+    /** Reads a zone from {@code stream}; {@code label} names it in problems (the file). */
+    public static Zone parse(String label, InputStream stream, Name origin) throws ZoneException {
         List<ZoneProblem> problems = new ArrayList<>();
         List<Record> records = new ArrayList<>();
         Map<Record, Integer> lines = new HashMap<>();
-        try (LineCountingStream in = new LineCountingStream(Files.newInputStream(file))) {
+        try (LineCountingStream in = new LineCountingStream(stream)) {
             Master master = new Master(in, origin, 3600);
+            master.disableIncludes(true); // a zone file names no other file: each is listed in the config
             for (; ; ) {
                 Record r;
                 try {
@@ -45,8 +54,16 @@ public final class ZoneFile {
                     problems.add(new ZoneProblem(label, lineOf(e.getMessage(), in.line() + 1),
                             stripLocation(e.getMessage())));
                     break; // the tokenizer cannot resynchronise reliably after a syntax error
+                } catch (RuntimeException e) { // dnsjava's reaction to some malformed directives ($GENERATE)
+                    problems.add(new ZoneProblem(label, in.line() + 1, "malformed line (" + e.getMessage() + ")"));
+                    break;
                 }
                 if (r == null) {
+                    break;
+                }
+                if (records.size() == MAX_RECORDS) {
+                    problems.add(new ZoneProblem(label, in.line(), "more than " + MAX_RECORDS
+                            + " records (a $GENERATE range too wide?); split the zone"));
                     break;
                 }
                 records.add(r);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Short fuzzing runs of every fuzz test (Jazzer, libFuzzer underneath; each runs for the
+# maxDuration its @FuzzTest names), after `mvn verify` has run them in regression mode over their
+# checked-in seeds. A finding fails this script; Jazzer saves the input beside the seeds
+# (src/test/resources/.../<Test>Inputs/<method>/crash-*), where, once committed, it is a
+# regression input for good. Needs the build done (mvn verify or install) and Java 25.
+#   bash systest/fuzz.sh
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export JAVA_HOME="${GSLB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+cd "$here"
+targets=(
+  "gslb-dns QueryFuzzTest"
+  "gslb-dns ZoneFileFuzzTest"
+  "gslb-topology TopologyLoaderFuzzTest"
+  "gslb-cli ConfigFuzzTest"
+  "gslb-sync FrameFuzzTest"
+)
+failed=0
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+for t in "${targets[@]}"; do
+  read -r module test <<<"$t"
+  echo "== fuzzing $module $test"
+  # JUnit's own @Timeout would count the whole run as one test; Jazzer applies it per input instead.
+  if JAZZER_FUZZ=1 mvn -B -o -pl "$module" test -Dtest="$test" -Djunit.jupiter.execution.timeout.mode=disabled \
+      >"$log" 2>&1; then
+    grep -E 'DONE|Done [0-9]+ runs|Tests run:' "$log" | tail -3
+  else
+    grep -vE '^(#[0-9]+ +(NEW|REDUCE|pulse)|INFO: (Loaded|Instrumented)|WARNING: )' "$log" | tail -80
+    echo "FUZZ FINDING in $module $test: the input is saved under $module/src/test/resources"
+    failed=1
+  fi
+done
+exit "$failed"
