@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # DNS benchmark: dnsperf against our server and against gdnsd serving the same zone, in the same
 # run, each server pinned to CPU 0 and dnsperf to CPU 1. Prints queries/s, latency, loss and the
-# ratio ours/gdnsd for a static-record mix and for the wide-IP name.
+# ratio ours/gdnsd for a static-record mix and for the wide-IP name. Ours runs with its defaults:
+# response-rate limiting and cookies on, loopback exempt from RRL. A second instance of ours
+# ("gslb-rrl") counts loopback too, at a rate above the benchmark's, to show what the RRL lookup
+# itself costs.
 #   bash bench/dns-bench.sh [seconds]      (default 15; needs dnsperf and gdnsd: .ci/run installs them)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,7 +21,7 @@ for tool in dnsperf gdnsd taskset; do
 done
 [[ -f "$here/gslb-cli/target/gslb.jar" ]] || (cd "$here" && mvn -B -q -DskipTests package)
 
-ours_port=5353; gdnsd_port=5354
+ours_port=5353; gdnsd_port=5354; rrl_port=5355
 
 # gdnsd: the same zone file; the wide IP becomes a metafo (ordered failover) DYNA record, which is
 # gdnsd's global-availability equivalent.
@@ -55,6 +58,13 @@ wait_port() { # port
   echo "dns-bench: nothing answers on port $1" >&2; exit 1
 }
 
+# The embedded default with RRL counting loopback: exempt only a documentation network, and a rate
+# no benchmark class reaches (so every answer pays the lookup and none is limited).
+ln -s "$here/zones" "$work/zones"
+ln -s "$here/topology-data" "$work/topology-data"
+sed 's|^dns:|dns:\n  rate-limit: {responses-per-second: 900000, exempt: [192.0.2.0/24]}|' \
+  "$here/gslb-cli/src/main/resources/default-config.yaml" >"$work/rrl.yaml"
+
 taskset -c 0 gdnsd -c "$work/gdnsd" start >"$work/gdnsd.log" 2>&1 &
 pids+=($!)
 taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
@@ -62,8 +72,14 @@ taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.h
   --sync 127.0.0.1:0 --store "$work/proximity" \
   >"$work/ours.log" 2>&1 &
 pids+=($!)
+taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
+  -jar "$here/gslb-cli/target/gslb.jar" serve --config "$work/rrl.yaml" --listen "127.0.0.1:$rrl_port" \
+  --admin 127.0.0.1:0 --threads 1 --sync 127.0.0.1:0 --store "$work/proximity-rrl" \
+  >"$work/rrl.log" 2>&1 &
+pids+=($!)
 wait_port "$gdnsd_port"
 wait_port "$ours_port"
+wait_port "$rrl_port"
 
 perf() { # port file seconds -> "qps avg_ms max_ms lost_pct"
   taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l "$3" -c 4 -q 200 -t 2 2>&1 | awk '
@@ -75,13 +91,17 @@ perf() { # port file seconds -> "qps avg_ms max_ms lost_pct"
 }
 
 printf "dnsperf %ss per run, servers on CPU 0, dnsperf on CPU 1 (-c 4 -q 200)\n" "$duration"
-printf "%-8s %-6s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
+printf "%-8s %-9s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
 for mix in static wideip; do
   perf "$ours_port" "$work/$mix.txt" "$warmup" >/dev/null   # JIT warm-up for ours, same for gdnsd
+  perf "$rrl_port" "$work/$mix.txt" "$warmup" >/dev/null
   perf "$gdnsd_port" "$work/$mix.txt" "$warmup" >/dev/null
   read -r g_qps g_avg g_max g_lost < <(perf "$gdnsd_port" "$work/$mix.txt" "$duration")
   read -r o_qps o_avg o_max o_lost < <(perf "$ours_port" "$work/$mix.txt" "$duration")
-  printf "%-8s %-6s %12s %10s %10s %8s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost"
-  printf "%-8s %-6s %12s %10s %10s %8s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost"
-  awk -v o="$o_qps" -v g="$g_qps" -v m="$mix" 'BEGIN { printf "%-8s ratio gslb/gdnsd = %.2f\n", m, (g > 0 ? o / g : 0) }'
+  read -r r_qps r_avg r_max r_lost < <(perf "$rrl_port" "$work/$mix.txt" "$duration")
+  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost"
+  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost"
+  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb-rrl "$r_qps" "$r_avg" "$r_max" "$r_lost"
+  awk -v o="$o_qps" -v r="$r_qps" -v g="$g_qps" -v m="$mix" 'BEGIN {
+    printf "%-8s ratio gslb/gdnsd = %.2f   gslb-rrl/gdnsd = %.2f\n", m, (g > 0 ? o / g : 0), (g > 0 ? r / g : 0) }'
 done

@@ -56,6 +56,9 @@ check "dig: EDNS version 1 gets BADVERS" contains "status: BADVERS" "${D[@]}" +e
 check "kdig: EDNS version 1 gets BADVERS" contains "status: BADVERS" "${K[@]}" +edns=1 example.com SOA
 check "dig: REFUSED outside served zones" contains "status: REFUSED" "${D[@]}" www.example.org A
 check "dig: NSID names the instance" contains "NSID:" "${D[@]}" +nsid example.com SOA
+check "dig +cookie: a server cookie comes back, good" contains "(good)" "${D[@]}" +cookie example.com SOA
+check "dig +cookie: the server cookie, sent back, is good" bash -c "c=\$(${D[*]} +cookie example.com SOA | awk '/COOKIE:/ {print \$3}'); [[ \${#c} -eq 48 ]] && ${D[*]} +cookie=\$c example.com SOA | grep -q \"COOKIE: .* (good)\""
+check "dig: a 12-byte cookie option is FORMERR (RFC 7873 5.2.2)" contains "status: FORMERR" "${D[@]}" +nocookie +ednsopt=10:0102030405060708090a0b0c example.com SOA
 check "dig: CHAOS id.server names the instance" bash -c "[[ -n \"\$(${D[*]} +short CH TXT id.server)\" ]]"
 check "admin: /health is up" contains '"status":"up"' curl -sf "http://127.0.0.1:$admin/health"
 check "admin: /metrics counts answers" contains 'dns_responses_total{rcode="nxdomain",transport="udp"}' curl -sf "http://127.0.0.1:$admin/metrics"

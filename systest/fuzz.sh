@@ -27,7 +27,7 @@ for t in "${targets[@]}"; do
       >"$log" 2>&1; then
     grep -E 'DONE|Done [0-9]+ runs|Tests run:' "$log" | tail -3
   else
-    grep -vE '^(#[0-9]+ +(NEW|REDUCE|pulse)|INFO: (Loaded|Instrumented)|WARNING: )' "$log" | tail -80
+    grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|INFO: (Loaded|Instrumented)|WARNING: )' "$log" | tail -80
     echo "FUZZ FINDING in $module $test: the input is saved under $module/src/test/resources"
     failed=1
   fi

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.Name;
@@ -15,7 +16,8 @@ class ConfigLoaderTest {
     Path dir;
 
     private Path config(String yaml) throws Exception {
-        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
+        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Path p = dir.resolve("gslb.yaml");
         Files.writeString(p, yaml);
         return p;
@@ -62,6 +64,46 @@ class ConfigLoaderTest {
         assertThat(c.instance().dataCenter()).isEqualTo("TEL");
         assertThat(c.dns().addresses()).hasSize(2);
         assertThat(c.dns().tcpIdle()).hasSeconds(5);
+    }
+
+    @Test
+    void theDnsPortDefencesBindWithTheirDefaultsAndOverrides() throws Exception {
+        GslbConfig defaults = ConfigLoader.load(config(GOOD));
+        assertThat(defaults.answers()).isEqualTo(dev.gslb.dns.answer.AnswerSettings.DEFAULTS);
+        assertThat(defaults.dns().tcpQueryTimeout()).hasSeconds(2);
+        assertThat(defaults.dns().tcpMaxConnectionsPerSource()).isEqualTo(64);
+
+        GslbConfig c = ConfigLoader.load(config(GOOD.replace("tcp-idle-timeout: 5s", """
+                tcp-idle-timeout: 5s
+                  tcp-query-timeout: 500ms
+                  tcp-max-connections-per-source: 8
+                  cookies: false
+                  cookie-rotation: 6h
+                  answer-cache: 8MiB
+                  rate-limit:
+                    responses-per-second: 50
+                    slip: 3
+                    window: 5s
+                    ipv4-prefix: 22
+                    ipv6-prefix: 48
+                    exempt: [198.51.100.0/24]
+                    table-size: 4096""")));
+        assertThat(c.dns().tcpQueryTimeout()).hasMillis(500);
+        assertThat(c.dns().tcpMaxConnectionsPerSource()).isEqualTo(8);
+        var a = c.answers();
+        assertThat(a.cookies()).isFalse();
+        assertThat(a.cookieRotation()).hasHours(6);
+        assertThat(a.cacheBytes()).isEqualTo(8L << 20);
+        var r = a.rateLimit();
+        assertThat(List.of(r.responsesPerSecond(), r.slip(), r.ipv4Prefix(), r.ipv6Prefix(), r.tableSize()))
+                .containsExactly(50, 3, 22, 48, 4096);
+        assertThat(r.window()).hasSeconds(5);
+        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("198.51.100.7"))).isTrue();
+        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("127.0.0.1"))).as("the list replaces loopback")
+                .isFalse();
+
+        Path bad = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timeout: 5s\n  rate-limit: {slip: 99}"));
+        assertThatThrownBy(() -> ConfigLoader.load(bad)).hasMessageStartingWith(bad + ":7: slip must be between 0 and 15");
     }
 
     @Test

@@ -11,8 +11,8 @@ public final class DnsMetrics {
         TCP_CONNECTION_LIMIT, TCP_SOURCE_LIMIT, TCP_QUERY_TIMEOUT, TCP_UNWRITABLE
     }
 
-    /** What a query's COOKIE option was (RFC 7873). */
-    public enum Cookie { NONE, CLIENT_ONLY, VALID, INVALID }
+    /** What a query's COOKIE option held (RFC 7873); queries without one are not counted here. */
+    public enum Cookie { CLIENT_ONLY, VALID, INVALID }
 
     private final Counter[][] answered = new Counter[Transport.values().length][24];
     private final Counter[] dropped = new Counter[Drop.values().length];
@@ -38,7 +38,7 @@ public final class DnsMetrics {
         }
         for (Cookie c : Cookie.values()) {
             cookies[c.ordinal()] = Counter.builder("dns_cookies")
-                    .description("Queries by the DNS cookie they carried")
+                    .description("Queries that carried a DNS cookie, by what it held")
                     .tag("cookie", c.name().toLowerCase().replace('_', '-'))
                     .register(registry);
         }

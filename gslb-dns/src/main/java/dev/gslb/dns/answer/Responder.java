@@ -193,7 +193,6 @@ public final class Responder implements AutoCloseable {
     private boolean cookie(PerThread t, InetAddress client) {
         QueryView q = t.query;
         if (!q.hasClientCookie()) {
-            metrics.cookie(DnsMetrics.Cookie.NONE);
             return false;
         }
         if (cookies == null) {

@@ -50,11 +50,14 @@ public final class ZoneFile {
                 Record r;
                 try {
                     r = master.nextRecord();
+                    if (r != null) {
+                        r.toWireCanonical(); // dnsjava accepts some records it cannot write (empty OPENPGPKEY)
+                    }
                 } catch (TextParseException e) {
                     problems.add(new ZoneProblem(label, lineOf(e.getMessage(), in.line() + 1),
                             stripLocation(e.getMessage())));
                     break; // the tokenizer cannot resynchronise reliably after a syntax error
-                } catch (RuntimeException e) { // dnsjava's reaction to some malformed directives ($GENERATE)
+                } catch (RuntimeException e) { // dnsjava's reaction to some malformed lines ($GENERATE, empty rdata)
                     problems.add(new ZoneProblem(label, in.line() + 1, "malformed line (" + e.getMessage() + ")"));
                     break;
                 }
