@@ -219,7 +219,7 @@ public final class TopologyFiles {
             }
             String source = m.group(3);
             String regionName;
-            if (source.startsWith("region.\"") && source.endsWith("\"")) {
+            if (source.length() > 9 && source.startsWith("region.\"") && source.endsWith("\"")) {
                 regionName = source.substring(8, source.length() - 1);
             } else {
                 try {
