@@ -94,7 +94,25 @@ public final class ConfigLoader {
         if (root == null) {
             throw new ConfigException(label, 0, "the file is empty");
         }
-        return new Builder(label, base).build(new YamlNode(label, root));
+        try {
+            return new Builder(label, base).build(new YamlNode(label, root));
+        } catch (IllegalArgumentException e) { // a value refused below the sections that name their lines
+            throw new ConfigException(label, 0, e.getMessage());
+        }
+    }
+
+    /** A step that reads one node. */
+    private interface Step {
+        void run() throws ConfigException;
+    }
+
+    /** Runs {@code step}; a value the model refuses (IllegalArgumentException) becomes an error at {@code n}'s line. */
+    private static void at(YamlNode n, Step step) throws ConfigException {
+        try {
+            step.run();
+        } catch (IllegalArgumentException e) {
+            throw n.error(e.getMessage());
+        }
     }
 
     /** One pass over the tree; keeps what is needed to resolve names between sections. */
@@ -137,20 +155,22 @@ public final class ConfigLoader {
                 throw root.error("no zones: add at least one under 'zones:' (file: path/to/zone)");
             }
             for (YamlNode n : listOf(top, "monitors")) {
-                monitor(n);
+                at(n, () -> monitor(n));
             }
             for (YamlNode n : listOf(top, "virtual-servers")) {
-                virtualServer(n);
+                at(n, () -> virtualServer(n));
             }
             for (YamlNode n : listOf(top, "pools")) {
-                pool(n);
+                at(n, () -> pool(n));
             }
             List<WideIpSpec> wideIps = new ArrayList<>();
             Map<WideIpSpec, YamlNode> wideIpNodes = new LinkedHashMap<>();
             for (YamlNode n : listOf(top, "wide-ips")) {
-                WideIpSpec w = wideIp(n);
-                wideIps.add(w);
-                wideIpNodes.put(w, n);
+                at(n, () -> {
+                    WideIpSpec w = wideIp(n);
+                    wideIps.add(w);
+                    wideIpNodes.put(w, n);
+                });
             }
             GslbConfig.LoadBalancing lb = loadBalancing(top.get("load-balancing"));
             GslbConfig.Topology topology = topology(top.get("topology"));

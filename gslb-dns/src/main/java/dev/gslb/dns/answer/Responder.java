@@ -25,9 +25,45 @@ public final class Responder implements AutoCloseable {
 
     private record Served(Authority authority, ResponseCache cache) {}
 
+    /** What one query is answered with: decided first, then rate-limited, then written. Reused per thread. */
+    private static final class Reply {
+        int rcode;
+        boolean authoritative;
+        boolean question;
+        boolean opt;
+        /** Our server cookie goes in the answer (the query sent a client cookie; cookies are on). */
+        boolean cookie;
+        boolean validCookie;
+        long rateClass;
+        int ecsScope;
+        AnswerBody body;
+        WideIpResolver.Result addresses;
+
+        void clear() {
+            rcode = Rcode.NOERROR;
+            authoritative = false;
+            question = false;
+            opt = false;
+            cookie = false;
+            validCookie = false;
+            ecsScope = 0;
+            body = null;
+            addresses = null;
+        }
+
+        /** An error answer: no records, no cookie; all errors are one rate-limit class. */
+        void error(int code, boolean withQuestion, boolean withOpt) {
+            rcode = code;
+            question = withQuestion;
+            opt = withOpt;
+            rateClass = MessageAnswerer.ERRORS;
+        }
+    }
+
     /** One event-loop thread's reusable objects: the query path allocates none of its own. */
     private final class PerThread {
         final QueryView query = new QueryView();
+        final Reply reply = new Reply();
         final AnswerWriter writer = new AnswerWriter(settings.ednsUdpSize(), nsid);
         final WideIpResolver.Scratch scratch = new WideIpResolver.Scratch();
     }
@@ -78,10 +114,17 @@ public final class Responder implements AutoCloseable {
      */
     public boolean respond(byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
         PerThread t = threads.get();
-        QueryView q = t.query;
         int start = out.writerIndex();
         try {
-            return answer(t, q.read(packet, length, transport), transport, client, out);
+            Reply r = t.reply;
+            if (!plan(t, t.query.read(packet, length, transport), client, r)) {
+                return false;
+            }
+            if (limited(t, transport, client, r, out)) {
+                return out.isReadable(); // dropped, or the slip answer was written
+            }
+            write(t, transport, r, out);
+            return true;
         } catch (RuntimeException e) {
             metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR); // a bug: the packet is dropped, the listener goes on
             if (errorLog.admit()) {
@@ -92,10 +135,13 @@ public final class Responder implements AutoCloseable {
         }
     }
 
-    private boolean answer(PerThread t, QueryView.Verdict verdict, Transport transport, InetAddress client,
-                           ByteBuf out) {
+    /**
+     * Decides what the query is answered with (before rate limiting looks at it); false when it is
+     * dropped (counted here).
+     */
+    private boolean plan(PerThread t, QueryView.Verdict verdict, InetAddress client, Reply r) {
         QueryView q = t.query;
-        AnswerWriter w = t.writer;
+        r.clear();
         switch (verdict) {
             case DROP_SHORT, DROP_RESPONSE -> {
                 metrics.dropped(DnsMetrics.Drop.NOT_A_QUERY);
@@ -105,35 +151,29 @@ public final class Responder implements AutoCloseable {
                 metrics.dropped(DnsMetrics.Drop.OVERSIZE);
                 return false;
             }
-            case FORMERR, NOTIMP, BADVERS -> {
-                if (verdict == QueryView.Verdict.FORMERR) {
-                    metrics.dropped(DnsMetrics.Drop.MALFORMED);
-                }
-                int rcode = verdict == QueryView.Verdict.FORMERR ? Rcode.FORMERR
-                        : verdict == QueryView.Verdict.NOTIMP ? Rcode.NOTIMP : Rcode.BADVERS;
-                if (limited(t, transport, client, MessageAnswerer.ERRORS, false, false, out)) {
-                    return out.isReadable();
-                }
-                // FORMERR and NOTIMP say nothing about options they did not read; BADVERS answers in EDNS 0.
-                boolean badvers = verdict == QueryView.Verdict.BADVERS;
-                w.begin(out, q, transport, false, rcode, verdict != QueryView.Verdict.FORMERR && q.questionReadable,
-                        badvers, false);
-                w.finish();
-                metrics.answered(transport, rcode);
+            case FORMERR -> {
+                metrics.dropped(DnsMetrics.Drop.MALFORMED);
+                r.error(Rcode.FORMERR, false, false); // a bare header: nothing read is trusted
+                return true;
+            }
+            case NOTIMP -> {
+                r.error(Rcode.NOTIMP, q.questionReadable, false);
+                return true;
+            }
+            case BADVERS -> {
+                r.error(Rcode.BADVERS, q.questionReadable, true); // answered in EDNS version 0
                 return true;
             }
             default -> { }
         }
-        boolean validCookie = cookie(t, client);
+        r.cookie = cookies != null && q.hasClientCookie();
+        r.validCookie = r.cookie && cookie(t, client);
+        r.opt = q.hasOpt;
         if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
-            if (limited(t, transport, client, MessageAnswerer.ERRORS, validCookie, true, out)) {
-                return out.isReadable();
-            }
-            w.begin(out, q, transport, false, Rcode.NOERROR, false, true, cookies != null);
-            w.finish();
-            metrics.answered(transport, Rcode.NOERROR);
+            r.rateClass = MessageAnswerer.ERRORS;
             return true;
         }
+        r.question = true;
         Served s = served;
         AnswerBody body = s.cache().get(q);
         WideIpResolver.Result decided = null;
@@ -142,38 +182,44 @@ public final class Responder implements AutoCloseable {
             if (wideIp != null) {
                 decided = decide(t, wideIp, client);
                 if (decided.outcome() == Outcome.PICKED || decided.outcome() == Outcome.FALLBACK_IP) {
-                    if (limited(t, transport, client, MessageAnswerer.answerClass(q), validCookie, true, out)) {
-                        return out.isReadable();
-                    }
-                    w.begin(out, q, transport, true, Rcode.NOERROR, true, q.hasOpt, cookies != null);
-                    w.ecsScope(q.ecsFamily != 0 ? t.scratch.query.scope() : 0);
-                    w.addresses(q.qtype, decided);
-                    w.finish();
-                    metrics.answered(transport, Rcode.NOERROR);
+                    r.authoritative = true;
+                    r.addresses = decided;
+                    r.ecsScope = q.ecsFamily != 0 ? t.scratch.query.scope() : 0;
+                    r.rateClass = MessageAnswerer.answerClass(q);
                     return true;
                 }
             }
         }
         if (body == null) {
-            MessageAnswerer.Result r = full.answer(s.authority(), q, client, t.scratch, decided);
-            if (r.body() == null) {
+            MessageAnswerer.Result m = full.answer(s.authority(), q, client, t.scratch, decided);
+            if (m.body() == null) {
                 metrics.dropped(DnsMetrics.Drop.POLICY);
                 return false;
             }
-            body = r.body();
-            if (r.cacheable()) {
+            body = m.body();
+            if (m.cacheable()) {
                 s.cache().put(q, body);
             }
         }
-        if (limited(t, transport, client, body.rateClass, validCookie, true, out)) {
-            return out.isReadable();
-        }
-        w.begin(out, q, transport, body.authoritative, body.rcode, true, q.hasOpt, cookies != null);
-        w.ecsScope(body.ecsScope);
-        w.body(body);
-        w.finish();
-        metrics.answered(transport, body.rcode);
+        r.body = body;
+        r.authoritative = body.authoritative;
+        r.rcode = body.rcode;
+        r.ecsScope = body.ecsScope;
+        r.rateClass = body.rateClass;
         return true;
+    }
+
+    private void write(PerThread t, Transport transport, Reply r, ByteBuf out) {
+        AnswerWriter w = t.writer;
+        w.begin(out, t.query, transport, r.authoritative, r.rcode, r.question, r.opt, r.cookie);
+        w.ecsScope(r.ecsScope);
+        if (r.addresses != null) {
+            w.addresses(t.query.qtype, r.addresses);
+        } else if (r.body != null) {
+            w.body(r.body);
+        }
+        w.finish();
+        metrics.answered(transport, r.rcode);
     }
 
     private WideIpResolver.Result decide(PerThread t, WideIp wideIp, InetAddress client) {
@@ -187,38 +233,30 @@ public final class Responder implements AutoCloseable {
     }
 
     /**
-     * Reads the query's COOKIE option, counts it, and prepares our server cookie for the answer.
-     * True when the client presented a valid server cookie of ours (so it is not spoofed).
+     * Counts the query's COOKIE option and prepares our server cookie for the answer. True when
+     * the client presented a valid server cookie of ours (so it is not spoofed).
      */
     private boolean cookie(PerThread t, InetAddress client) {
         QueryView q = t.query;
-        if (!q.hasClientCookie()) {
-            return false;
-        }
-        if (cookies == null) {
-            return false;
-        }
-        boolean valid = q.cookieLength > ServerCookies.CLIENT_COOKIE
-                && cookies.valid(q.buf, q.cookie, q.cookieLength, client);
+        boolean withServerCookie = q.cookieLength > ServerCookies.CLIENT_COOKIE;
+        boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, client);
         metrics.cookie(valid ? DnsMetrics.Cookie.VALID
-                : q.cookieLength > ServerCookies.CLIENT_COOKIE ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
+                : withServerCookie ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
         cookies.write(q.buf, q.cookie, client, t.writer.serverCookie, 0);
         return valid;
     }
 
     /**
-     * Response-rate limiting of a UDP answer of {@code rateClass}. True when the answer must not be
-     * sent as is: either nothing is written (dropped), or the slip answer is: BADCOOKIE with a
-     * fresh server cookie to a client that sent a cookie (RFC 7873 5.2.3: it retries with it and
-     * is then exempt), else an empty answer with TC (a real resolver retries over TCP).
-     * {@code cookieRead}: the query's cookie was read and our server cookie prepared.
+     * Response-rate limiting of a UDP answer. True when the answer must not be sent as planned:
+     * either nothing is written (dropped), or the slip answer is: BADCOOKIE with a fresh server
+     * cookie to a client that sent a cookie (RFC 7873 5.2.3: it retries with it and is then
+     * exempt), else an empty answer with TC (a real resolver retries over TCP).
      */
-    private boolean limited(PerThread t, Transport transport, InetAddress client, long rateClass, boolean validCookie,
-                            boolean cookieRead, ByteBuf out) {
-        if (transport == Transport.TCP || validCookie || limiter.exempt(client)) {
+    private boolean limited(PerThread t, Transport transport, InetAddress client, Reply r, ByteBuf out) {
+        if (transport == Transport.TCP || r.validCookie || limiter.exempt(client)) {
             return false;
         }
-        int v = limiter.check(client, rateClass);
+        int v = limiter.check(client, r.rateClass);
         if ((v & (ResponseRateLimiter.STARTED | ResponseRateLimiter.ENDED)) != 0 && limitLog.admit()) {
             limitLog.line("rate limit: " + limiter.networkOf(client) + ((v & ResponseRateLimiter.STARTED) != 0
                     ? " is now limited (over " + limiter.settings().responsesPerSecond() + " answers/s of one kind)"
@@ -232,10 +270,9 @@ public final class Responder implements AutoCloseable {
         if (action == ResponseRateLimiter.SLIP) {
             QueryView q = t.query;
             AnswerWriter w = t.writer;
-            boolean badCookie = cookieRead && cookies != null && q.hasClientCookie();
-            w.begin(out, q, transport, false, badCookie ? BADCOOKIE : Rcode.NOERROR, q.questionReadable, q.hasOpt,
-                    badCookie);
-            if (!badCookie) {
+            w.begin(out, q, transport, false, r.cookie ? BADCOOKIE : Rcode.NOERROR, q.questionReadable, q.hasOpt,
+                    r.cookie);
+            if (!r.cookie) {
                 w.truncate();
             }
             w.finish();
