@@ -30,7 +30,8 @@ trap cleanup EXIT
 cleanup 2>/dev/null; trap cleanup EXIT
 mkdir -p "$work"
 
-bg() { # log, namespace, command...: start in the background, remember the pid
+bg() { # log, namespace, command...: start in the background, remember the pid (never in a subshell:
+       # the pid would be lost to cleanup); a working directory is given with `env -C DIR`
   local log="$1" ns="$2"; shift 2
   ip netns exec "$ns" "$@" >"$work/$log" 2>&1 &
   pids+=($!)
@@ -78,21 +79,21 @@ NFT
 
 # ---- the root/com server and the virtual servers' services ----
 cp "$e2e"/root.zone "$e2e"/com.zone "$e2e"/nsd.conf "$work/"
-(cd "$work" && bg nsd.log gslb-root nsd -d -c "$work/nsd.conf")
+bg nsd.log gslb-root env -C "$work" nsd -d -c "$work/nsd.conf"
 mkdir -p "$work/www"; echo ok > "$work/www/index.html"
-(cd "$work/www" && bg vs-cnc.log dc-cnc /usr/bin/python3 -m http.server 80 --bind 198.18.2.10)
-(cd "$work/www" && bg vs-tel.log dc-tel /usr/bin/python3 -m http.server 80 --bind 198.18.3.10)
+bg vs-cnc.log dc-cnc env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.2.10
+bg vs-tel.log dc-tel env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.3.10
 
 # ---- story 4 needs both instances running: start them as an operator would ----
 say "starting the two GSLB instances"
-(cd "$e2e" && bg cnc.log dc-cnc "$G" serve --config "$e2e/cnc.yaml")
-(cd "$e2e" && bg tel.log dc-tel "$G" serve --config "$e2e/tel.yaml")
+bg cnc.log dc-cnc env -C "$e2e" "$G" serve --config "$e2e/cnc.yaml"
+bg tel.log dc-tel env -C "$e2e" "$G" serve --config "$e2e/tel.yaml"
 for ns in dc-cnc dc-tel; do
   for _ in $(seq 1 120); do in_ns "$ns" curl -sf http://127.0.0.1:8053/health >/dev/null && break; sleep 0.5; done
 done
 cp "$e2e/root.hints" "$work/"
-(cd "$work" && bg unbound1.log ldns unbound -d -c "$e2e/unbound1.conf")
-(cd "$work" && bg unbound2.log ldns2 unbound -d -c "$e2e/unbound2.conf")
+bg unbound1.log ldns env -C "$work" unbound -d -c "$e2e/unbound1.conf"
+bg unbound2.log ldns2 env -C "$work" unbound -d -c "$e2e/unbound2.conf"
 for r in "ldns 198.18.4.2" "ldns2 198.18.5.2"; do  # until each resolver answers (any answer)
   set -- $r
   for _ in $(seq 1 40); do in_ns "$1" dig +time=1 +tries=1 @"$2" . SOA >/dev/null 2>&1 && break; sleep 0.25; done
