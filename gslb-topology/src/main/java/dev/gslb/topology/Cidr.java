@@ -62,7 +62,7 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
 
     /** The high half of an address in the shared 128-bit space; no allocation for IPv4. */
     public static long hiOf(InetAddress ip) {
-        return ip instanceof Inet6Address ? bytesToLong(ip.getAddress(), 0) : 0;
+        return ip instanceof Inet6Address ? wireLong(ip.getAddress(), 0, 16, 0) : 0;
     }
 
     /**
@@ -70,7 +70,7 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
      * which spares the array copy of getAddress() on the query path.
      */
     public static long loOf(InetAddress ip) {
-        return ip instanceof Inet6Address ? bytesToLong(ip.getAddress(), 8) : V4_MAPPED_LO | (ip.hashCode() & 0xFFFF_FFFFL);
+        return ip instanceof Inet6Address ? wireLong(ip.getAddress(), 0, 16, 8) : V4_MAPPED_LO | (ip.hashCode() & 0xFFFF_FFFFL);
     }
 
     /**
@@ -90,14 +90,6 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         long v = 0;
         for (int i = from; i < from + 8; i++) {
             v = (v << 8) | (i < len ? b[off + i] & 0xFF : 0);
-        }
-        return v;
-    }
-
-    private static long bytesToLong(byte[] b, int from) {
-        long v = 0;
-        for (int i = from; i < from + 8; i++) {
-            v = (v << 8) | (b[i] & 0xFF);
         }
         return v;
     }

@@ -142,8 +142,10 @@ public final class ConfigLoader {
                 }
             }
             InstanceIdentity instance = instance(top.get("instance"));
-            ListenerSettings dns = dns(top.get("dns"));
-            AnswerSettings answers = answers(top.get("dns"));
+            YamlNode dnsNode = top.get("dns");
+            Map<String, YamlNode> dnsKeys = dnsNode == null ? Map.of() : dnsNode.map("dns", DNS_KEYS);
+            ListenerSettings dns = dns(dnsNode, dnsKeys);
+            AnswerSettings answers = answers(dnsNode, dnsKeys);
             InetSocketAddress admin = top.containsKey("admin")
                     ? address(top.get("admin").map("admin", Set.of("listen")).get("listen"), "admin listen", 8053)
                     : new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053);
@@ -297,14 +299,8 @@ public final class ConfigLoader {
             } else {
                 protocols.addAll(d.protocols());
             }
-            List<String> exclude = new ArrayList<>();
-            for (YamlNode x : m.containsKey("exclude") ? m.get("exclude").list("exclude") : List.<YamlNode>of()) {
-                try {
-                    exclude.add(dev.gslb.topology.Cidr.parse(x.scalar("exclusion")).toString());
-                } catch (IllegalArgumentException e) {
-                    throw x.error(e.getMessage());
-                }
-            }
+            List<String> exclude = m.containsKey("exclude")
+                    ? cidrs(m.get("exclude"), "exclude").stream().map(Cidr::toString).toList() : List.of();
             ProbeSettings probes = new ProbeSettings(source, protocols,
                     m.containsKey("samples") ? m.get("samples").integer("samples", 1, 100) : d.samples(),
                     m.containsKey("timeout") ? m.get("timeout").duration("timeout") : d.timeout(),
@@ -328,6 +324,19 @@ public final class ConfigLoader {
             return new GslbConfig.Probing(probes, proximity, store, flush);
         }
 
+        /** A list of CIDRs; a bad one is an error at its own line. */
+        private static List<Cidr> cidrs(YamlNode n, String what) throws ConfigException {
+            List<Cidr> cidrs = new ArrayList<>();
+            for (YamlNode x : n.list(what)) {
+                try {
+                    cidrs.add(Cidr.parse(x.scalar(what + " CIDR")));
+                } catch (IllegalArgumentException e) {
+                    throw x.error(e.getMessage());
+                }
+            }
+            return cidrs;
+        }
+
         private List<YamlNode> listOf(Map<String, YamlNode> top, String key) throws ConfigException {
             YamlNode n = top.get(key);
             return n == null ? List.of() : n.list(key);
@@ -349,12 +358,11 @@ public final class ConfigLoader {
         }
 
         /** dns: listeners, TCP limits, EDNS size, cookies, the answer cache, rate limiting (README "Configuration"). */
-        private ListenerSettings dns(YamlNode n) throws ConfigException {
+        private ListenerSettings dns(YamlNode n, Map<String, YamlNode> m) throws ConfigException {
             ListenerSettings d = ListenerSettings.DEFAULTS;
             if (n == null) {
                 return d;
             }
-            Map<String, YamlNode> m = n.map("dns", DNS_KEYS);
             List<InetSocketAddress> listen = d.addresses();
             if (m.containsKey("listen")) {
                 listen = new ArrayList<>();
@@ -378,12 +386,11 @@ public final class ConfigLoader {
             }
         }
 
-        private AnswerSettings answers(YamlNode n) throws ConfigException {
+        private AnswerSettings answers(YamlNode n, Map<String, YamlNode> m) throws ConfigException {
             AnswerSettings d = AnswerSettings.DEFAULTS;
             if (n == null) {
                 return d;
             }
-            Map<String, YamlNode> m = n.map("dns", DNS_KEYS);
             try {
                 return new AnswerSettings(
                         m.containsKey("edns-udp-size") ? m.get("edns-udp-size").integer("edns-udp-size", 512, 4096)
@@ -406,18 +413,8 @@ public final class ConfigLoader {
             }
             Map<String, YamlNode> m = n.map("rate-limit", Set.of("responses-per-second", "slip", "window",
                     "ipv4-prefix", "ipv6-prefix", "exempt", "table-size"));
-            CidrSet exempt = d.exempt();
-            if (m.containsKey("exempt")) {
-                List<Cidr> cidrs = new ArrayList<>();
-                for (YamlNode x : m.get("exempt").list("rate-limit exempt")) {
-                    try {
-                        cidrs.add(Cidr.parse(x.scalar("rate-limit exempt CIDR")));
-                    } catch (IllegalArgumentException e) {
-                        throw x.error(e.getMessage());
-                    }
-                }
-                exempt = CidrSet.of(cidrs, "rate-limit exempt");
-            }
+            CidrSet exempt = m.containsKey("exempt")
+                    ? CidrSet.of(cidrs(m.get("exempt"), "rate-limit exempt"), "rate-limit exempt") : d.exempt();
             try {
                 return new RateLimitSettings(
                         m.containsKey("responses-per-second") ? m.get("responses-per-second").integer(

@@ -91,10 +91,6 @@ final class AnswerBody {
         return p + 10 + rdlength;
     }
 
-    int rrsetCount() {
-        return rrsets.length / 3;
-    }
-
     /** Bytes this body holds, for the cache's budget. */
     int size() {
         return sections.length + rrsets.length * 4 + 64;

@@ -159,9 +159,12 @@ final class MessageAnswerer {
     }
 
     private WideIpResolver.Result decide(WideIp wideIp, int type, Asker asker) {
-        WideIpResolver.Scratch s = asker.scratch();
-        s.query.set(asker.client(), type, System.currentTimeMillis());
-        QueryView q = asker.q();
+        return decide(wideIp, type, asker.q(), asker.client(), asker.scratch());
+    }
+
+    /** Runs {@code wideIp}'s decision for {@code q} from {@code client} (its client subnet, if any, too). */
+    WideIpResolver.Result decide(WideIp wideIp, int type, QueryView q, InetAddress client, WideIpResolver.Scratch s) {
+        s.query.set(client, type, System.currentTimeMillis());
         if (q.ecsFamily != 0) {
             s.query.clientSubnet(q.buf, q.ecsAddress, q.ecsAddressLength, q.ecsFamily == 1, q.ecsSourcePrefix);
         }

@@ -68,7 +68,6 @@ public final class Responder implements AutoCloseable {
         final WideIpResolver.Scratch scratch = new WideIpResolver.Scratch();
     }
 
-    private final WideIpResolver resolver;
     private final MessageAnswerer full;
     private final DnsMetrics metrics;
     private final AnswerSettings settings;
@@ -82,7 +81,6 @@ public final class Responder implements AutoCloseable {
 
     public Responder(Authority authority, WideIpResolver resolver, InstanceIdentity identity, DnsMetrics metrics,
                      AnswerSettings settings) {
-        this.resolver = resolver;
         this.full = new MessageAnswerer(resolver, identity);
         this.metrics = metrics;
         this.settings = settings;
@@ -180,7 +178,7 @@ public final class Responder implements AutoCloseable {
         if (body == null && (q.qtype == Type.A || q.qtype == Type.AAAA) && q.qclass == 1) {
             WideIp wideIp = s.authority().wideIp(q);
             if (wideIp != null) {
-                decided = decide(t, wideIp, client);
+                decided = full.decide(wideIp, q.qtype, q, client, t.scratch);
                 if (decided.outcome() == Outcome.PICKED || decided.outcome() == Outcome.FALLBACK_IP) {
                     r.authoritative = true;
                     r.addresses = decided;
@@ -220,16 +218,6 @@ public final class Responder implements AutoCloseable {
         }
         w.finish();
         metrics.answered(transport, r.rcode);
-    }
-
-    private WideIpResolver.Result decide(PerThread t, WideIp wideIp, InetAddress client) {
-        QueryView q = t.query;
-        WideIpResolver.Scratch sc = t.scratch;
-        sc.query.set(client, q.qtype, System.currentTimeMillis());
-        if (q.ecsFamily != 0) {
-            sc.query.clientSubnet(q.buf, q.ecsAddress, q.ecsAddressLength, q.ecsFamily == 1, q.ecsSourcePrefix);
-        }
-        return resolver.resolve(wideIp, sc);
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.gslb.dns.rrl;
 
+import dev.gslb.topology.Cidr;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.security.SecureRandom;
-import dev.gslb.topology.Cidr;
 
 /**
  * Response-rate limiting for UDP answers (BIND's RRL, NSD's and Knot's rate-limit): each (source
@@ -144,14 +144,7 @@ public final class ResponseRateLimiter {
         if (client instanceof Inet4Address) {
             return (client.hashCode() & ipv4Mask) ^ SEED; // an IPv4 address's hash code is the address itself
         }
-        byte[] a = client.getAddress();
-        long hi = 0;
-        long lo = 0;
-        for (int i = 0; i < 8; i++) {
-            hi = hi << 8 | (a[i] & 0xFF);
-            lo = lo << 8 | (a[8 + i] & 0xFF);
-        }
-        return mix((hi & ipv6HiMask) ^ SEED) ^ (lo & ipv6LoMask);
+        return mix((Cidr.hiOf(client) & ipv6HiMask) ^ SEED) ^ (Cidr.loOf(client) & ipv6LoMask);
     }
 
     /** The network {@code client} is counted in, as text (for log lines). */
