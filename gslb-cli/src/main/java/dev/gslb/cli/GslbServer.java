@@ -107,6 +107,13 @@ public final class GslbServer implements AutoCloseable {
         routes.add(new AdminServer.Route("GET", "/health/servers",
                 r -> AdminServer.Response.json(200, Json.write(health.statuses()))));
         this.admin = new AdminServer(config.admin(), routes);
+        for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
+                Map.entry("admitted", ProximityTable::admitted), Map.entry("evicted", ProximityTable::evicted),
+                Map.entry("refused", ProximityTable::refused))) {
+            io.micrometer.core.instrument.FunctionCounter.builder("ldns_entries", proximity, c.getValue())
+                    .tag("outcome", c.getKey()).description("New LDNS in the proximity table: admitted, evicted when full, refused")
+                    .register(registry);
+        }
     }
 
     /**

@@ -2,6 +2,13 @@ package dev.gslb.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gslb.cli.admin.Json;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,35 +20,60 @@ import picocli.CommandLine.Parameters;
         subcommands = {PeerCommand.Pair.class, PeerCommand.Join.class, PeerCommand.ListPeers.class,
                 PeerCommand.Remove.class})
 final class PeerCommand {
-    @Command(name = "pair", description = "Create this pair's key and print the one command to run on the other instance.")
+    @Command(name = "pair", description = "Print a one-time join token for the other instance (expires in 15 minutes).")
     static final class Pair implements Callable<Integer> {
+        @Option(names = "--advertise", paramLabel = "ADDR",
+                description = "This instance's sync address on an ISP link, as the peer dials it (repeatable; default: sync.advertise).")
+        List<String> advertise = new ArrayList<>();
+
         @Mixin
         AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/peer/pair", "{}"), false, r -> {
-                System.out.println("On the other instance, run (valid until " + r.path("expires").asText() + "):");
+            return AdminReply.print(admin.client().post("/peer/pair", Json.write(Map.of("advertise", advertise))), false, r -> {
+                r.path("warnings").forEach(w -> System.err.println("warning: " + w.asText()));
+                System.out.println("Join token (usable once, until " + r.path("expires").asText() + "):");
                 System.out.println();
-                System.out.println("  " + r.path("command").asText());
+                System.out.println("  " + r.path("token").asText());
                 System.out.println();
-                System.out.println("It holds the pair's secret key: pass it over a channel you trust.");
+                System.out.println("On the other instance, run `gslb peer join` and paste it, or `gslb peer join --token-file FILE`.");
+                System.out.println("It lets one instance pair with this one: pass it over a channel you trust.");
+                System.out.println("This instance's certificate (SHA-256): " + r.path("fingerprint").asText());
             });
         }
     }
 
-    @Command(name = "join", description = "Pair with the instance that printed this command; both then connect.")
+    @Command(name = "join", description = "Pair with the instance whose join token is read from standard input (or --token-file).")
     static final class Join implements Callable<Integer> {
-        @Parameters(paramLabel = "TOKEN")
-        String token;
+        @Option(names = "--token-file", paramLabel = "FILE", description = "Read the join token from FILE instead of standard input.")
+        Path tokenFile;
 
         @Mixin
         AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/peer/join", Json.write(Map.of("token", token))),
-                    false, r -> System.out.println("paired with " + r.path("peer").asText() + "; `gslb peer list` shows the link"));
+            String token;
+            if (tokenFile != null) {
+                token = Files.readString(tokenFile);
+            } else {
+                if (System.console() != null) {
+                    System.err.print("Paste the join token printed by `gslb peer pair`: ");
+                }
+                token = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            }
+            if (token == null || token.isBlank()) {
+                System.err.println("gslb: no join token (run `gslb peer pair` on the other instance)");
+                return 2;
+            }
+            var reply = admin.client().post("/peer/join", Json.write(Map.of("token", token.strip())));
+            if (!reply.ok()) {
+                System.err.println("gslb: not paired: " + Json.MAPPER.readTree(reply.body()).path("error").asText(reply.body()));
+                return 1;
+            }
+            return AdminReply.print(reply, false, r -> System.out.println("paired with " + r.path("peer").asText()
+                    + " (connected and authenticated); `gslb peer list` shows the link"));
         }
     }
 

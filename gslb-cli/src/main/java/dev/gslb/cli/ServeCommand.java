@@ -98,7 +98,7 @@ final class ServeCommand implements Callable<Integer> {
                     : listen.stream().map(a -> ListenAddress.parse(a, 53)).toList();
             dns = dns.withAddresses(addresses, threads == null ? dns.threads() : threads);
         }
-        InetSocketAddress admin = adminListen == null ? c.admin() : ListenAddress.parse(adminListen, 8053);
+        InetSocketAddress admin = adminListen == null ? c.admin().listen() : ListenAddress.parse(adminListen, 8053);
         GslbConfig out = c.withListeners(dns, admin);
         if (store != null) {
             out = out.withStore(store.toAbsolutePath());

@@ -43,7 +43,7 @@ final class TopologyCommand {
         @Option(names = "--json", description = "Print JSON instead of a table.")
         boolean json;
 
-        AdminClient client() {
+        AdminClient client() throws java.io.IOException {
             return admin.client();
         }
     }

@@ -6,43 +6,77 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The first frame each side sends: protocol version, who it is, where it listens, a fresh nonce. */
-record Hello(int version, String instance, String dataCenter, List<InetSocketAddress> addresses, byte[] nonce) {
-    /** This instance's identity, stamped with a fresh nonce per connection. */
+/**
+ * The first frame each side sends once TLS is up: protocol version, who it is, where it listens.
+ * A JOIN is a hello that also carries the one-time secret of a join token.
+ */
+record Hello(int version, String instance, String dataCenter, List<InetSocketAddress> addresses, byte[] secret) {
+    static final int MAX_NAME = 64;
+    static final int MAX_ADDRESSES = 8;
+
+    /** This instance's identity. */
     record Factory(String instance, String dataCenter, List<InetSocketAddress> addresses) {
-        Hello hello(byte[] nonce) {
-            return new Hello(Wire.PROTOCOL_VERSION, instance, dataCenter, addresses, nonce);
+        Hello hello() {
+            return new Hello(Wire.PROTOCOL_VERSION, instance, dataCenter, addresses, null);
         }
+
+        Hello join(byte[] secret) {
+            return new Hello(Wire.PROTOCOL_VERSION, instance, dataCenter, addresses, secret);
+        }
+    }
+
+    Wire.Type type() {
+        return secret == null ? Wire.Type.HELLO : Wire.Type.JOIN;
     }
 
     byte[] encode() {
         return Wire.body(out -> {
             out.writeShort(version);
-            out.writeUTF(instance);
-            out.writeUTF(dataCenter);
+            Wire.writeName(out, instance);
+            Wire.writeName(out, dataCenter);
             out.writeByte(addresses.size());
             for (InetSocketAddress a : addresses) {
-                out.writeUTF(PeersFile.format(a));
+                Wire.writeName(out, PeersFile.format(a));
             }
-            out.write(nonce);
+            if (secret != null) {
+                out.write(secret);
+            }
         });
     }
 
-    static Hello decode(byte[] body) throws Wire.AuthException {
-        try (DataInputStream in = Wire.reader(body)) {
+    static Hello decode(Wire.Frame f) throws Wire.ProtocolException {
+        if (f.type() != Wire.Type.HELLO && f.type() != Wire.Type.JOIN) {
+            throw new Wire.ProtocolException("expected HELLO, got " + f.type());
+        }
+        try (DataInputStream in = Wire.reader(f.body())) {
             int version = in.readUnsignedShort();
-            String instance = in.readUTF();
-            String dc = in.readUTF();
+            if (version != Wire.PROTOCOL_VERSION) {
+                throw new Wire.ProtocolException("it speaks sync protocol v" + version + ", this instance v"
+                        + Wire.PROTOCOL_VERSION + "; upgrade one side");
+            }
+            String instance = Wire.readName(in, MAX_NAME);
+            String dc = Wire.readName(in, MAX_NAME);
             int n = in.readUnsignedByte();
+            if (n > MAX_ADDRESSES) {
+                throw new Wire.ProtocolException(n + " addresses (at most " + MAX_ADDRESSES + ")");
+            }
             List<InetSocketAddress> addresses = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                addresses.add(PeersFile.parse(in.readUTF()));
+                addresses.add(PeersFile.parse(Wire.readName(in, MAX_NAME)));
             }
-            byte[] nonce = new byte[16];
-            in.readFully(nonce);
-            return new Hello(version, instance, dc, addresses, nonce);
+            byte[] secret = null;
+            if (f.type() == Wire.Type.JOIN) {
+                secret = new byte[PeerSync.SECRET_BYTES];
+                in.readFully(secret);
+            }
+            if (in.available() > 0) {
+                throw new Wire.ProtocolException("trailing bytes in hello");
+            }
+            return new Hello(version, instance, dc, addresses, secret);
+        } catch (Wire.ProtocolException e) {
+            throw e;
         } catch (IOException | IllegalArgumentException e) {
-            throw new Wire.AuthException("malformed hello: " + e.getMessage());
+            throw new Wire.ProtocolException("malformed hello: " + e.getMessage());
         }
     }
 }

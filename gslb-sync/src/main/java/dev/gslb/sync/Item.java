@@ -62,13 +62,18 @@ sealed interface Item {
         return LdnsKey.of(InetAddress.getByAddress(a));
     }
 
-    /** One frame's body of items of one kind. PATHS also names the data center and instance once. */
-    static byte[] encode(Wire.Type type, java.util.List<? extends Item> items, String dataCenter, String instance) {
+    /** No probe waits this long: a longer RTT is not a measurement. */
+    int MAX_RTT_MICROS = 60_000_000;
+
+    /** The longest virtual-server name a health item may carry. */
+    int MAX_SERVER_NAME = 255;
+
+    /**
+     * One frame's body of items of one kind. Paths carry no data center or instance: the receiver
+     * takes both from the pairing, so a peer cannot write another data center's paths.
+     */
+    static byte[] encode(Wire.Type type, java.util.List<? extends Item> items) {
         return Wire.body(out -> {
-            if (type == Wire.Type.PATHS) {
-                out.writeUTF(dataCenter);
-                out.writeUTF(instance);
-            }
             out.writeShort(items.size());
             for (Item it : items) {
                 switch (it) {
@@ -82,7 +87,7 @@ sealed interface Item {
                         out.writeInt((int) (p.ttlMillis() / 1000));
                     }
                     case HealthItem h -> {
-                        out.writeUTF(h.server());
+                        Wire.writeName(out, h.server());
                         out.writeByte(h.state().ordinal());
                         out.writeLong(h.at());
                         out.writeInt((int) (h.ttlMillis() / 1000));
@@ -97,11 +102,12 @@ sealed interface Item {
         });
     }
 
-    static java.util.List<Item> decode(Wire.Type type, byte[] body) throws IOException {
+    /** The items of a frame from {@code peer}: its paths are stamped with its data center and name. */
+    static java.util.List<Item> decode(Wire.Type type, byte[] body, Peer peer) throws IOException {
         java.util.List<Item> items = new java.util.ArrayList<>();
         try (DataInputStream in = Wire.reader(body)) {
-            String dc = type == Wire.Type.PATHS ? in.readUTF() : null;
-            String by = type == Wire.Type.PATHS ? in.readUTF() : null;
+            String dc = peer.dataCenter();
+            String by = peer.name();
             int n = in.readUnsignedShort();
             for (int i = 0; i < n; i++) {
                 switch (type) {
@@ -109,17 +115,21 @@ sealed interface Item {
                         LdnsKey k = readAddress(in);
                         int rtt = in.readInt();
                         int completion = in.readShort();
-                        int hops = in.readByte();
+                        int hops = in.readUnsignedByte();
                         ProbeProtocol proto = ProbeProtocol.values()[in.readUnsignedByte() % ProbeProtocol.values().length];
                         long at = in.readLong();
                         long ttl = in.readInt() * 1000L;
+                        if (rtt < 0 || rtt > MAX_RTT_MICROS || completion < 0 || completion > 10_000) {
+                            throw new Wire.ProtocolException("a path out of range (rtt " + rtt + " us, completion "
+                                    + completion + ")");
+                        }
                         items.add(new PathItem(k, Path.of(dc, rtt, completion, hops, proto, at, by), ttl));
                     }
-                    case HEALTH -> items.add(new HealthItem(in.readUTF(),
+                    case HEALTH -> items.add(new HealthItem(Wire.readName(in, MAX_SERVER_NAME),
                             HealthState.values()[in.readUnsignedByte() % HealthState.values().length], in.readLong(),
                             in.readInt() * 1000L));
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
-                    default -> throw new IOException("no items in a " + type + " frame");
+                    default -> throw new Wire.ProtocolException("no items in a " + type + " frame");
                 }
             }
         }

@@ -1,29 +1,26 @@
 package dev.gslb.sync;
 
 import java.net.InetSocketAddress;
-import java.util.Base64;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * Another instance of the pair (or group): its name, data center, the addresses it listens on
- * (one per ISP link, tried in order) and the shared key of the pair. The key never leaves this
- * object in a log line or a listing: {@link #toString()} leaves it out.
+ * Another instance of the pair (or group), as it was paired: its name, its data center (fixed at
+ * pairing: it may write only that data center's paths), the addresses it listens on (one per ISP
+ * link, tried in order) and the SHA-256 fingerprint of its certificate, which TLS checks.
  */
-public record Peer(String name, String dataCenter, List<InetSocketAddress> addresses, byte[] key) {
+public record Peer(String name, String dataCenter, List<InetSocketAddress> addresses, String fingerprint) {
+    private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{64}");
+
     public Peer {
         addresses = List.copyOf(addresses);
-        if (key == null || key.length < 16) {
-            throw new IllegalArgumentException("peer " + name + ": the key must be at least 16 bytes");
+        if (fingerprint == null || !FINGERPRINT.matcher(fingerprint).matches()) {
+            throw new IllegalArgumentException("peer " + name + ": the fingerprint must be 64 hex digits (SHA-256)");
         }
     }
 
-    String keyBase64() {
-        return Base64.getEncoder().encodeToString(key);
-    }
-
-    @Override
-    public String toString() {
-        return "Peer[" + name + " in " + dataCenter + " at " + addresses + "]";
+    Peer at(List<InetSocketAddress> moved) {
+        return new Peer(name, dataCenter, moved, fingerprint);
     }
 
     @Override

@@ -5,54 +5,72 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.security.SecureRandom;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import javax.crypto.Mac;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The connection this instance dials to one peer, carrying this side's items. The peer's
- * addresses (one per ISP link) are tried in order; a lost connection is redialled with backoff,
- * and every (re)connection starts with a snapshot of everything still fresh, then deltas. The
- * queue is bounded: when it overflows, items are dropped and counted, and a new snapshot heals.
+ * The connection this instance dials to one peer, carrying this side's items, over TLS 1.3 that
+ * accepts only the peer's pinned certificate. The peer's addresses (one per ISP link) are tried in
+ * order; a lost connection is redialled with backoff (cut short when the peer's own connection to
+ * us works), and every (re)connection starts with a snapshot of everything still fresh, then
+ * deltas. The queue is bounded: when it overflows, items are dropped and counted, and a new
+ * snapshot heals. Losing the peer and getting it back are logged once each, with the reason.
  */
 final class PeerLink {
     private static final Logger log = LoggerFactory.getLogger(PeerLink.class);
     private static final int BATCH = 1000;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final long MIN_BACKOFF = 500;
+    private static final long MAX_BACKOFF = 10_000;
 
     enum State { CONNECTING, CONNECTED, DOWN }
 
     private final Peer peer;
     private final Hello.Factory me;
     private final SyncSettings settings;
+    private final SSLContext tls;
     private final Consumer<Consumer<Item>> snapshot;
     private final BlockingQueue<Item> queue;
+    private volatile byte[] joinSecret;
+    /** Completes with null at the first authenticated session, or with why none could be made (for `peer join`). */
+    final CompletableFuture<String> first = new CompletableFuture<>();
     final AtomicLong sent = new AtomicLong();
     final AtomicLong dropped = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
     volatile State state = State.CONNECTING;
     volatile InetSocketAddress inUse;
     volatile long lastHeard;
+    private volatile String lastFailure;
+    private volatile String lossReason;
     private volatile boolean resnapshot;
     private volatile boolean running = true;
     private volatile Socket socket;
+    private final Object backoffLock = new Object();
+    private boolean woken;
     private final Thread thread;
 
-    PeerLink(Peer peer, Hello.Factory me, SyncSettings settings, Consumer<Consumer<Item>> snapshot) {
+    PeerLink(Peer peer, Hello.Factory me, SyncSettings settings, SSLContext tls, Consumer<Consumer<Item>> snapshot,
+             byte[] joinSecret) {
         this.peer = peer;
         this.me = me;
         this.settings = settings;
+        this.tls = tls;
         this.snapshot = snapshot;
+        this.joinSecret = joinSecret;
         this.queue = new ArrayBlockingQueue<>(settings.queue());
         this.thread = Thread.ofVirtual().name("sync-to-" + peer.name()).start(this::run);
     }
@@ -73,93 +91,155 @@ final class PeerLink {
         }
     }
 
+    /** The peer reached us: the path works, so redial now instead of waiting out the backoff. */
+    void wake() {
+        synchronized (backoffLock) {
+            woken = true;
+            backoffLock.notifyAll();
+        }
+    }
+
     private void run() {
-        long backoff = 500;
+        long backoff = MIN_BACKOFF;
         while (running) {
+            List<String> failures = new ArrayList<>();
             for (InetSocketAddress address : peer.addresses()) {
                 if (!running) {
                     return;
                 }
-                try (Socket s = new Socket()) {
-                    socket = s;
-                    s.connect(address, 2000);
-                    s.setTcpNoDelay(true);
+                try (Socket raw = new Socket()) {
+                    socket = raw;
+                    raw.connect(address, 2000);
+                    raw.setTcpNoDelay(true);
                     inUse = address;
-                    session(s);
-                } catch (Wire.AuthException e) {
-                    log.warn("peer {} at {} refused the session: {}", peer.name(), PeersFile.format(address), e.getMessage());
+                    session(raw, address);
                 } catch (IOException e) {
-                    if (state == State.CONNECTED) {
-                        log.warn("peer {}: connection over {} lost: {}", peer.name(), PeersFile.format(address), e.getMessage());
-                    }
+                    failures.add(PeersFile.format(address) + ": " + reason(e));
                 } catch (InterruptedException e) {
                     return;
                 } finally {
                     if (state == State.CONNECTED) {
-                        backoff = 500;
+                        backoff = MIN_BACKOFF;
+                        String why = lossReason != null ? lossReason : failures.isEmpty() ? "closed"
+                                : failures.getLast();
+                        log.warn("peer {} lost: {}", peer.name(), why);
+                        lastFailure = null;
                     }
+                    lossReason = null;
                     state = State.DOWN;
                     inUse = null;
                 }
             }
-            try {
-                Thread.sleep(backoff);
-            } catch (InterruptedException e) {
+            String why = String.join("; ", failures);
+            if (!first.isDone() && joinSecret != null) {
+                first.complete(why.isEmpty() ? "no address to dial" : why);
+                running = false;
                 return;
             }
-            backoff = Math.min(backoff * 2, 10_000);
+            if (!why.equals(lastFailure)) { // once per different reason, not once per retry
+                lastFailure = why;
+                log.warn("peer {} unreachable: {}", peer.name(), why);
+            }
+            synchronized (backoffLock) {
+                try {
+                    if (!woken) {
+                        backoffLock.wait(backoff);
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+                backoff = woken ? MIN_BACKOFF : Math.min(backoff * 2, MAX_BACKOFF);
+                woken = false;
+            }
         }
     }
 
-    private void session(Socket s) throws IOException, InterruptedException {
+    /** Why a dial failed, in the operator's words. */
+    private String reason(IOException e) {
+        if (e instanceof ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof SocketTimeoutException) {
+            return "no answer (timeout)";
+        }
+        if (e instanceof Refused) {
+            return joinSecret != null ? "it refused this instance's certificate: the join token was already used or"
+                    + " has expired (run `gslb peer pair` there again)"
+                    : "it closed the connection after TLS: it refused this instance's certificate (not paired there:"
+                    + " pair again) or its hello (its log says which)";
+        }
+        if (e instanceof SSLException) {
+            String m = String.valueOf(e.getMessage());
+            if (m.contains("not pinned")) {
+                return "it presented a certificate other than " + peer.name() + "'s (not the paired instance)";
+            }
+            if (m.contains("certificate_unknown") || m.contains("bad_certificate")) {
+                return joinSecret != null ? "it refused this instance's certificate: the join token was already used or"
+                        + " has expired (run `gslb peer pair` there again)"
+                        : "it refused this instance's certificate (not paired there: pair again)";
+            }
+            return "TLS failed: " + m;
+        }
+        return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+
+    private void session(Socket raw, InetSocketAddress address) throws IOException, InterruptedException {
+        raw.setSoTimeout((int) settings.handshakeTimeout().toMillis());
+        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(raw, address.getHostString(), address.getPort(), true);
+        socket = s;
+        s.setUseClientMode(true);
+        s.setEnabledProtocols(new String[] {"TLSv1.3"});
         DataOutputStream out = new DataOutputStream(new CountingOutput(new BufferedOutputStream(s.getOutputStream(), 65536), bytes));
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-        byte[] nonce = new byte[16];
-        RANDOM.nextBytes(nonce);
-        Mac shared = Wire.mac(peer.key());
-        Wire.write(out, shared, Wire.Type.HELLO, 0, me.hello(nonce).encode());
+        byte[] secret = joinSecret;
+        Hello mine = secret == null ? me.hello() : me.join(secret);
+        Hello theirs;
+        try {
+            s.startHandshake();
+            Wire.write(out, mine.type(), mine.encode());
+            theirs = Hello.decode(Wire.read(in));
+        } catch (Wire.ProtocolException | SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            if (String.valueOf(e.getMessage()).contains("not pinned")) {
+                throw e; // this side refused the other's certificate
+            }
+            // TLS 1.3 finishes on the client's side before the server has checked its certificate:
+            // a refusal shows up here, as an alert or a closed connection.
+            throw new Refused(e);
+        }
+        if (!theirs.instance().equals(peer.name()) || !theirs.dataCenter().equals(peer.dataCenter())) {
+            throw new Wire.ProtocolException("it says it is " + theirs.instance() + " in " + theirs.dataCenter()
+                    + ", paired as " + peer.name() + " in " + peer.dataCenter());
+        }
         s.setSoTimeout((int) settings.deadAfter().toMillis());
-        Wire.Frame ackFrame = Wire.read(in);
-        if (ackFrame.type() != Wire.Type.HELLO_ACK) {
-            throw new Wire.AuthException("expected HELLO_ACK, got " + ackFrame.type());
-        }
-        Wire.verify(shared, ackFrame, 0);
-        Hello ack = Hello.decode(ackFrame.body());
-        if (ack.version() != Wire.PROTOCOL_VERSION) {
-            throw new Wire.AuthException("peer speaks sync protocol v" + ack.version() + ", this instance v"
-                    + Wire.PROTOCOL_VERSION + "; upgrade one side");
-        }
-        Mac send = Wire.mac(Wire.sessionKey(peer.key(), nonce, ack.nonce(), true));
-        Mac receive = Wire.mac(Wire.sessionKey(peer.key(), nonce, ack.nonce(), false));
+        joinSecret = null; // used: from now on both sides have pinned each other
         state = State.CONNECTED;
         lastHeard = System.currentTimeMillis();
-        log.info("peer {} ({}) connected over {}", peer.name(), peer.dataCenter(), PeersFile.format(inUse));
-        Thread reader = Thread.ofVirtual().start(() -> readHeartbeats(s, in, receive));
+        log.info("peer {} ({}) connected over {}", peer.name(), peer.dataCenter(), PeersFile.format(address));
+        first.complete(null);
+        Thread reader = Thread.ofVirtual().start(() -> readHeartbeats(s, in));
         try {
-            long[] seq = {1};
             resnapshot = false;
             queue.clear(); // the snapshot carries everything still fresh
-            sendSnapshot(out, send, seq);
+            sendSnapshot(out);
             long nextBeat = 0;
             List<Item> batch = new ArrayList<>(BATCH);
             while (running && !s.isClosed()) {
                 long now = System.currentTimeMillis();
                 if (now >= nextBeat) {
-                    Wire.heartbeat(out, send, seq[0]++, now);
+                    Wire.heartbeat(out, now);
                     nextBeat = now + settings.heartbeat().toMillis();
                 }
-                if (now - lastHeard > settings.deadAfter().toMillis()) {
-                    throw new IOException("no heartbeat for " + settings.deadAfter().toSeconds() + " s");
-                }
-                Item first = queue.poll(Math.max(1, nextBeat - now), TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    batch.add(first);
+                Item item = queue.poll(Math.max(1, nextBeat - now), TimeUnit.MILLISECONDS);
+                if (item != null) {
+                    batch.add(item);
                     queue.drainTo(batch, BATCH - 1);
-                    sendBatch(out, send, seq, batch);
+                    sendBatch(out, batch);
                     batch.clear();
                 } else if (resnapshot) {
                     resnapshot = false;
-                    sendSnapshot(out, send, seq);
+                    sendSnapshot(out);
                 }
             }
         } finally {
@@ -168,22 +248,16 @@ final class PeerLink {
         }
     }
 
-    private void sendSnapshot(DataOutputStream out, Mac send, long[] seq) throws IOException {
+    private void sendSnapshot(DataOutputStream out) throws IOException {
         List<Item> all = new ArrayList<>();
         snapshot.accept(all::add);
-        List<Item> batch = new ArrayList<>(BATCH);
-        for (Item it : all) {
-            batch.add(it);
-            if (batch.size() == BATCH) {
-                sendBatch(out, send, seq, batch);
-                batch.clear();
-            }
+        for (int i = 0; i < all.size(); i += BATCH) {
+            sendBatch(out, all.subList(i, Math.min(all.size(), i + BATCH)));
         }
-        sendBatch(out, send, seq, batch);
     }
 
     /** Items of a batch go out grouped by kind, at most {@value #BATCH} to a frame; expired ones are dropped. */
-    private void sendBatch(DataOutputStream out, Mac send, long[] seq, List<Item> batch) throws IOException {
+    private void sendBatch(DataOutputStream out, List<Item> batch) throws IOException {
         long now = System.currentTimeMillis();
         for (Wire.Type type : new Wire.Type[] {Wire.Type.PATHS, Wire.Type.HEALTH, Wire.Type.PROBE}) {
             List<Item> ofType = new ArrayList<>();
@@ -193,21 +267,27 @@ final class PeerLink {
                 }
             }
             if (!ofType.isEmpty()) {
-                Wire.write(out, send, type, seq[0]++, Item.encode(type, ofType, me.dataCenter(), me.instance()));
+                Wire.write(out, type, Item.encode(type, ofType));
                 sent.addAndGet(ofType.size());
             }
         }
     }
 
-    private void readHeartbeats(Socket s, DataInputStream in, Mac receive) {
-        long expected = 1;
+    /** The other side sends heartbeats on this connection; silence for dead-after ends it. */
+    private void readHeartbeats(Socket s, DataInputStream in) {
         try {
             while (!s.isClosed()) {
                 Wire.Frame f = Wire.read(in);
-                Wire.verify(receive, f, expected++);
+                if (f.type() != Wire.Type.HEARTBEAT) {
+                    throw new Wire.ProtocolException("unexpected " + f.type() + " frame");
+                }
                 lastHeard = System.currentTimeMillis();
             }
+        } catch (SocketTimeoutException e) {
+            lossReason = "no heartbeat for " + settings.deadAfter().toSeconds() + " s";
         } catch (IOException e) {
+            lossReason = s.isClosed() ? null : reason(e);
+        } finally {
             try {
                 s.close();
             } catch (IOException ignored) {
@@ -218,6 +298,7 @@ final class PeerLink {
 
     void close() {
         running = false;
+        first.complete("closed");
         thread.interrupt();
         Socket s = socket;
         if (s != null) {
@@ -226,6 +307,13 @@ final class PeerLink {
             } catch (IOException ignored) {
                 // closing
             }
+        }
+    }
+
+    /** The peer ended the connection between the TLS handshake and its hello. */
+    private static final class Refused extends IOException {
+        Refused(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 

@@ -2,22 +2,22 @@ package dev.gslb.sync;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.charset.StandardCharsets;
+import dev.gslb.probe.store.StateFile;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Properties;
 
 /**
- * The paired peers, kept in a properties file readable by this user only (it holds the keys):
- * peer.N.name, peer.N.datacenter, peer.N.addresses (host:port, comma-separated), peer.N.key (base64).
- * `gslb peer pair` and `gslb peer join` write it; an operator may too.
+ * The paired peers, kept in a properties file readable by this user only (it decides who may
+ * write paths here): peer.N.name, peer.N.datacenter, peer.N.addresses (host:port, comma-separated),
+ * peer.N.fingerprint (SHA-256 of its certificate, hex). `gslb peer join` and a pairing write it;
+ * an operator may too. A file that group or others can read or write is refused.
  */
 final class PeersFile {
     private PeersFile() {}
@@ -27,6 +27,7 @@ final class PeersFile {
         if (!Files.exists(file)) {
             return peers;
         }
+        StateFile.requirePrivate(file);
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);
@@ -39,9 +40,13 @@ final class PeersFile {
                     addresses.add(parse(a.strip()));
                 }
             }
+            if (p.containsKey(prefix + "key")) {
+                throw new IOException(file + ": peer." + i + " was paired with a shared key (sync protocol v1); "
+                        + "remove this file and pair again with `gslb peer pair` / `gslb peer join`");
+            }
             try {
                 peers.add(new Peer(p.getProperty(prefix + "name"), p.getProperty(prefix + "datacenter"), addresses,
-                        Base64.getDecoder().decode(p.getProperty(prefix + "key", ""))));
+                        p.getProperty(prefix + "fingerprint", "")));
             } catch (IllegalArgumentException e) {
                 throw new IOException(file + ": peer." + i + ": " + e.getMessage());
             }
@@ -56,16 +61,11 @@ final class PeersFile {
             p.setProperty("peer." + i + ".name", peer.name());
             p.setProperty("peer." + i + ".datacenter", peer.dataCenter());
             p.setProperty("peer." + i + ".addresses", String.join(",", peer.addresses().stream().map(PeersFile::format).toList()));
-            p.setProperty("peer." + i + ".key", peer.keyBase64());
+            p.setProperty("peer." + i + ".fingerprint", peer.fingerprint());
         }
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (Writer w = Files.newBufferedWriter(tmp)) {
-            p.store(w, "gslb peers: written by `gslb peer pair` / `gslb peer join`; holds the pair keys");
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        StringWriter w = new StringWriter();
+        p.store(w, "gslb peers: written by `gslb peer pair` / `gslb peer join`; the pinned certificates");
+        StateFile.writePrivate(file, w.toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     static String format(InetSocketAddress a) {

@@ -8,31 +8,53 @@ import java.util.List;
 /**
  * Peer sync settings (README "Peer sync" has the defaults).
  *
- * @param listen       where peers connect to this instance
- * @param advertise    the addresses peers should use, one per ISP link, in preference order
- * @param peersFile    where paired peers and their keys are kept (mode 600)
- * @param heartbeat    how often each side shows it is alive
- * @param deadAfter    a connection silent this long is dropped and redialled
- * @param pathTtl      TTL sent with path updates
- * @param healthTtl    TTL sent with health views (they are re-sent every heartbeat)
- * @param probeTtl     TTL of a probe request
- * @param queue        per-peer queue of items waiting to be sent; overflow is dropped and healed by a snapshot
+ * @param listen           where peers connect to this instance
+ * @param advertise        the addresses peers should use, one per ISP link, in preference order
+ * @param peersFile        the paired peers and their pinned certificates (mode 600)
+ * @param identityFile     this instance's key pair and self-signed certificate (mode 600), made at first start
+ * @param heartbeat        how often each side shows it is alive
+ * @param deadAfter        a connection silent this long is dropped and redialled
+ * @param pathTtl          TTL sent with path updates
+ * @param healthTtl        TTL sent with health views (they are re-sent every heartbeat)
+ * @param probeTtl         TTL of a probe request
+ * @param queue            per-peer queue of items waiting to be sent; overflow is dropped and healed by a snapshot
+ * @param joinTokenTtl     how long a token printed by `gslb peer pair` may be used (once)
+ * @param handshakeTimeout a connection not authenticated (TLS and hello) within this is closed
+ * @param maxHandshakes    connections allowed to be in their handshake at once; more are closed at accept
+ * @param maxClockSkew     a peer's measurement time further ahead than this is clamped to now
+ * @param peerItemsPerSecond items a peer may send a second (burst twice that); more are dropped and counted
  */
 public record SyncSettings(List<InetSocketAddress> listen, List<InetSocketAddress> advertise, Path peersFile,
-                           Duration heartbeat, Duration deadAfter, Duration pathTtl, Duration healthTtl,
-                           Duration probeTtl, int queue) {
+                           Path identityFile, Duration heartbeat, Duration deadAfter, Duration pathTtl,
+                           Duration healthTtl, Duration probeTtl, int queue, Duration joinTokenTtl,
+                           Duration handshakeTimeout, int maxHandshakes, Duration maxClockSkew,
+                           int peerItemsPerSecond) {
     public SyncSettings {
         listen = List.copyOf(listen);
         advertise = List.copyOf(advertise.isEmpty() ? listen : advertise);
+        if (maxHandshakes < 1 || peerItemsPerSecond < 1 || queue < 1) {
+            throw new IllegalArgumentException("sync max-handshakes, peer-items-per-second and queue must be at least 1");
+        }
+    }
+
+    /** The defaults, listening on {@code listen}, keeping peers and identity beside {@code peersFile}. */
+    public static SyncSettings of(List<InetSocketAddress> listen, Path peersFile, Duration heartbeat, Duration deadAfter,
+                                  Duration pathTtl) {
+        return new SyncSettings(listen, List.of(), peersFile, peersFile.resolveSibling("sync-identity.pem"), heartbeat,
+                deadAfter, pathTtl, Duration.ofSeconds(30), Duration.ofSeconds(10), 100_000, Duration.ofMinutes(15),
+                Duration.ofSeconds(5), 64, Duration.ofSeconds(10), 200_000);
     }
 
     /** The same settings listening (and advertising) elsewhere. */
     public SyncSettings listeningOn(List<InetSocketAddress> addresses) {
-        return new SyncSettings(addresses, List.of(), peersFile, heartbeat, deadAfter, pathTtl, healthTtl, probeTtl, queue);
+        return new SyncSettings(addresses, List.of(), peersFile, identityFile, heartbeat, deadAfter, pathTtl, healthTtl,
+                probeTtl, queue, joinTokenTtl, handshakeTimeout, maxHandshakes, maxClockSkew, peerItemsPerSecond);
     }
 
-    /** The same settings keeping the peers in another file. */
+    /** The same settings keeping the peers (and the identity beside them) in another folder. */
     public SyncSettings withPeersFile(Path file) {
-        return new SyncSettings(listen, advertise, file, heartbeat, deadAfter, pathTtl, healthTtl, probeTtl, queue);
+        return new SyncSettings(listen, advertise, file, file.resolveSibling("sync-identity.pem"), heartbeat, deadAfter,
+                pathTtl, healthTtl, probeTtl, queue, joinTokenTtl, handshakeTimeout, maxHandshakes, maxClockSkew,
+                peerItemsPerSecond);
     }
 }

@@ -10,10 +10,13 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Whatever bytes a peer (or anyone who reaches the sync port) sends, the frame reader and the
- * body decoders either read them or refuse them with an {@link IOException} (a malformed or
- * unauthenticated frame ends the connection); nothing else escapes. Seeds: FrameFuzzTestInputs.
+ * body decoders either read them or refuse them with an {@link IOException} (a malformed frame
+ * ends the connection); nothing else escapes. TLS runs below this: these are the bytes a paired
+ * peer could send. Seeds: FrameFuzzTestInputs.
  */
 class FrameFuzzTest {
+    private static final Peer PEER = new Peer("b", "TEL", java.util.List.of(), "0".repeat(64));
+
     @FuzzTest(maxDuration = "30s")
     @Timeout(value = 5, unit = TimeUnit.SECONDS)
     void anyBytesAreReadOrRefusedWithAnIoException(byte[] data) {
@@ -22,8 +25,8 @@ class FrameFuzzTest {
             for (; ; ) {
                 Wire.Frame f = Wire.read(in);
                 switch (f.type()) {
-                    case HELLO, HELLO_ACK -> Hello.decode(f.body());
-                    case PATHS, HEALTH, PROBE -> Item.decode(f.type(), f.body());
+                    case HELLO, JOIN -> Hello.decode(f);
+                    case PATHS, HEALTH, PROBE -> Item.decode(f.type(), f.body(), PEER);
                     case HEARTBEAT -> Wire.reader(f.body()).readLong();
                 }
             }

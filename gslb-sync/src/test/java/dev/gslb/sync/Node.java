@@ -23,12 +23,13 @@ final class Node implements AutoCloseable {
     final String name;
     final String dc;
     final InetAddress source;
-    final ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+    final ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final HealthMonitor health;
     final ProbeScheduler scheduler;
     final PeerSync sync;
     final Path peersFile;
+    final Path identityFile;
 
     Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets) throws Exception {
         this(name, dc, source, ldnsPort, dir, targets, List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)));
@@ -41,17 +42,27 @@ final class Node implements AutoCloseable {
 
     Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
          List<InetSocketAddress> listen, Duration pathTtl) throws Exception {
+        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, s -> s);
+    }
+
+    /** {@code tweak} changes the test's sync settings (short join-token TTL, small handshake cap...). */
+    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
+         List<InetSocketAddress> listen, Duration pathTtl, java.util.function.UnaryOperator<SyncSettings> tweak)
+            throws Exception {
         this.name = name;
         this.dc = dc;
         this.source = InetAddress.ofLiteral(source);
         this.peersFile = dir.resolve(name + ".peers");
         this.health = new HealthMonitor(targets, Clock.systemUTC(), registry);
         ProbeSettings ps = new ProbeSettings(this.source, List.of(ProbeProtocol.DNS_DOT), 3, Duration.ofSeconds(1), 1000,
-                16, Duration.ofSeconds(60), ldnsPort, ldnsPort, List.of(), 200_000);
+                16, Duration.ofSeconds(60), ldnsPort, ldnsPort, List.of(), 200_000, 1_000_000);
         this.scheduler = new ProbeScheduler(table, ps, dc, name, List.of(DnsProber.dot(this.source, ldnsPort)), registry);
-        this.sync = new PeerSync(new SyncSettings(listen, List.of(), peersFile, Duration.ofMillis(200), Duration.ofSeconds(1),
-                pathTtl, Duration.ofSeconds(30), Duration.ofSeconds(10), 200_000), name, dc, table, health, scheduler,
-                Clock.systemUTC(), registry);
+        this.identityFile = dir.resolve(name + "-identity.pem");
+        SyncSettings d = SyncSettings.of(listen, peersFile, Duration.ofMillis(200), Duration.ofSeconds(1), pathTtl);
+        SyncSettings settings = tweak.apply(new SyncSettings(d.listen(), List.of(), peersFile, identityFile, d.heartbeat(),
+                d.deadAfter(), pathTtl, d.healthTtl(), d.probeTtl(), 200_000, d.joinTokenTtl(), d.handshakeTimeout(),
+                d.maxHandshakes(), d.maxClockSkew(), 1_000_000));
+        this.sync = new PeerSync(settings, name, dc, table, health, scheduler, Clock.systemUTC(), registry);
         sync.start();
     }
 
@@ -77,7 +88,7 @@ final class Node implements AutoCloseable {
 
     /** Pairs two nodes as an operator would: pair on one, join with its token on the other. */
     static void pair(Node first, Node second) throws Exception {
-        second.sync.join(first.sync.pair().token());
+        second.sync.join(first.sync.pair(List.of()).token()); // returns once connected and authenticated
         await(() -> first.connectedTo(second.name) && second.connectedTo(first.name), Duration.ofSeconds(10));
     }
 

@@ -1,6 +1,7 @@
 package dev.gslb.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.DelayingResponder;
 import dev.gslb.probe.ProbeProtocol;
@@ -11,11 +12,13 @@ import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,88 +81,196 @@ class PeerSyncTest {
     }
 
     @Test
-    void aPeerWithoutTheKeyATamperedOrReplayedFrameAndAnotherVersionAreRefused() throws Exception {
+    void aCertificateThatIsNotPinnedIsRefusedInTheHandshake() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
              Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
-            var address = a.sync.listening().getFirst();
-            byte[] key = PeersFile.read(b.peersFile).getFirst().key();
-            double before = a.registry.get("sync_frames_refused").counter().count();
-
-            // 1. an intruder who knows the name but not the key
-            byte[] wrong = new byte[32];
-            try (Socket s = new Socket(address.getAddress(), address.getPort())) {
-                var out = new DataOutputStream(s.getOutputStream());
-                Wire.write(out, Wire.mac(wrong), Wire.Type.HELLO, 0,
-                        new Hello(1, "b", "TEL", List.of(), new byte[16]).encode());
-                assertThat(s.getInputStream().read()).as("closed without an answer").isEqualTo(-1);
-            }
-            // 2. with the key, a valid session, then one flipped byte
-            try (Session s = Session.open(address, key)) {
-                byte[] body = Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.8.8"),
-                        Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, System.currentTimeMillis(), "b"), 60_000)), "TEL", "b");
-                byte[] mac = Wire.macOf(s.send, Wire.Type.PATHS, 1, body);
-                body[body.length - 1] ^= 1;
-                s.raw(Wire.Type.PATHS, 1, body, mac);
-                assertThat(s.closed()).isTrue();
-            }
-            // 3. a frame that was valid once, sent again
-            try (Session s = Session.open(address, key)) {
-                byte[] body = Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.9.9"),
-                        Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, System.currentTimeMillis(), "b"), 60_000)), "TEL", "b");
-                byte[] mac = Wire.macOf(s.send, Wire.Type.PATHS, 1, body);
-                s.raw(Wire.Type.PATHS, 1, body, mac);
-                Node.await(() -> a.hasPath("198.18.9.9", "TEL"), Duration.ofSeconds(2));
-                assertThat(a.hasPath("198.18.9.9", "TEL")).as("the genuine frame is taken").isTrue();
-                s.raw(Wire.Type.PATHS, 1, body, mac);
-                assertThat(s.closed()).as("the replay ends the session").isTrue();
-            }
-            // 4. the right key, but a protocol version this instance does not speak
-            try (Socket s = new Socket(address.getAddress(), address.getPort())) {
-                var out = new DataOutputStream(s.getOutputStream());
-                Wire.write(out, Wire.mac(key), Wire.Type.HELLO, 0, new Hello(2, "b", "TEL", List.of(), new byte[16]).encode());
-                assertThat(s.getInputStream().read()).as("refused: incompatible version").isEqualTo(-1);
-            }
-            Node.await(() -> a.registry.get("sync_frames_refused").counter().count() >= before + 4, Duration.ofSeconds(2));
-            assertThat(a.registry.get("sync_frames_refused").counter().count()).isEqualTo(before + 4);
+            double before = refused(a);
+            SyncIdentity stranger = SyncIdentity.generate("b"); // same name, not the paired certificate
+            assertThatThrownBy(() -> Session.open(a, stranger, new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null))
+                    .reply()).as("no application data is exchanged").isInstanceOf(IOException.class);
+            Node.await(() -> refused(a) > before, Duration.ofSeconds(2));
+            assertThat(refused(a)).isEqualTo(before + 1);
             assertThat(a.connectedTo("b")).as("the real peer stays connected").isTrue();
 
             assertThat(a.sync.remove("b")).isTrue();
             assertThat(a.sync.status()).isEmpty();
-            assertThat(PeersFile.read(a.peersFile)).as("the key is forgotten").isEmpty();
+            assertThat(PeersFile.read(a.peersFile)).as("the pin is forgotten").isEmpty();
             assertThat(a.sync.remove("b")).isFalse();
         }
     }
 
-    /** A test client doing the dialer's side of the handshake by hand. */
-    record Session(Socket socket, DataOutputStream out, DataInputStream in, javax.crypto.Mac send) implements AutoCloseable {
-        static Session open(java.net.InetSocketAddress address, byte[] key) throws Exception {
-            Socket s = new Socket(address.getAddress(), address.getPort());
+    @Test
+    void aJoinTokenIsUsableOnceAndExpires() throws Exception {
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(), loop("127.0.0.2"), Duration.ofSeconds(2400),
+                s -> withJoinTtl(s, Duration.ofSeconds(1)));
+             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of());
+             Node c = new Node("c", "CMCC", "127.0.0.4", 9, dir, List.of())) {
+            String token = a.sync.pair(List.of()).token();
+            assertThat(b.sync.join(token)).isEqualTo("a");
+            assertThat(b.connectedTo("a")).as("join returns once connected").isTrue();
+            assertThatThrownBy(() -> c.sync.join(token)).as("replayed").isInstanceOf(IOException.class)
+                    .hasMessageContaining("already used or has expired");
+            assertThat(c.sync.status()).isEmpty();
+
+            String late = a.sync.pair(List.of()).token();
+            Thread.sleep(1500);
+            assertThatThrownBy(() -> c.sync.join(late)).as("expired").isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("expired");
+            // the issuer refuses it too, even when the joiner's clock says otherwise
+            assertThatThrownBy(() -> c.sync.join(withExpiry(late, System.currentTimeMillis() / 1000 + 600)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("refused this instance's certificate");
+            assertThat(a.sync.status()).extracting(PeerSync.Status::name).containsExactly("b");
+        }
+    }
+
+    @Test
+    void aPeerIsBoundByWhatItWasPairedAs() throws Exception {
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
+             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+            Node.pair(a, b);
+            SyncIdentity bId = SyncIdentity.loadOrCreate(b.identityFile, "b");
+            double before = refused(a);
+            try (Session s = Session.open(a, bId, new Hello(Wire.PROTOCOL_VERSION, "b", "CNC", List.of(), null))) {
+                assertThat(s.closed()).as("b claiming a's data center").isTrue();
+            }
+            Node.await(() -> refused(a) > before, Duration.ofSeconds(2));
+            assertThat(refused(a)).isEqualTo(before + 1);
+
+            long now = System.currentTimeMillis();
+            try (Session s = Session.open(a, bId, new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null))) {
+                s.reply();
+                s.send(Wire.Type.PATHS, Item.encode(Wire.Type.PATHS, List.of(
+                        new Item.PathItem(LdnsKey.parse("198.18.40.1"), Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP,
+                                now + 3_600_000, "b"), 60_000),
+                        new Item.PathItem(LdnsKey.parse("198.18.40.2"), Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP,
+                                now - 10_000, "b"), 2_000))));
+                Node.await(() -> a.hasPath("198.18.40.1", "TEL"), Duration.ofSeconds(2));
+                assertThat(a.entry("198.18.40.1").path("TEL").measuredAt()).as("a future time is clamped to now")
+                        .isBetween(now, now + 5_000);
+                assertThat(a.entry("198.18.40.2")).as("already expired when it arrived").isNull();
+                assertThat(a.registry.get("sync_items_clamped").counter().count()).isEqualTo(1);
+                // an RTT no probe can measure ends the connection
+                s.send(Wire.Type.PATHS, Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.40.3"),
+                        Path.of("TEL", -5, 10000, 0, ProbeProtocol.TCP, now, "b"), 60_000))));
+                assertThat(s.closed()).isTrue();
+                assertThat(a.entry("198.18.40.3")).isNull();
+            }
+        }
+    }
+
+    @Test
+    void preAuthenticationConnectionsAreCappedAndClosedAtTheDeadline() throws Exception {
+        int n = 1000;
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(), loop("127.0.0.2"), Duration.ofSeconds(2400),
+                s -> withHandshakes(s, Duration.ofSeconds(2), 64))) {
+            var address = a.sync.listening().getFirst();
+            System.gc();
+            long heapBefore = usedHeap();
+            List<Socket> sockets = new java.util.ArrayList<>();
+            long start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                Socket s = new Socket(address.getAddress(), address.getPort());
+                // a TLS handshake record that claims 16 KB, then a trickle
+                s.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x40, 0x00, 0x01});
+                sockets.add(s);
+            }
+            for (int round = 0; round < 6; round++) { // one byte each every half second: SO_TIMEOUT alone never fires
+                Thread.sleep(500);
+                for (Socket s : sockets) {
+                    try {
+                        s.getOutputStream().write(0);
+                    } catch (IOException closed) {
+                        // closed by the server
+                    }
+                }
+            }
+            System.gc();
+            long heapAfter = usedHeap();
+            int open = 0;
+            for (Socket s : sockets) {
+                s.setSoTimeout(1);
+                try {
+                    if (s.getInputStream().read() >= 0) {
+                        open++;
+                    }
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    open++;
+                } catch (IOException closed) {
+                    // closed
+                }
+                s.close();
+            }
+            System.out.printf("pre-auth: %d connections, %d still open after %.1f s, heap %+d KB%n", n, open,
+                    (System.nanoTime() - start) / 1e9, (heapAfter - heapBefore) / 1024);
+            assertThat(open).as("all closed: over the cap at once, the rest at the 2 s deadline").isZero();
+            assertThat(heapAfter - heapBefore).as("heap growth").isLessThan(64L << 20);
+            assertThat(refused(a)).isGreaterThanOrEqualTo(n - 64);
+        }
+    }
+
+    static long usedHeap() {
+        var m = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        return m.getUsed();
+    }
+
+    static double refused(Node n) {
+        return n.registry.get("sync_connections_refused").counter().count();
+    }
+
+    static List<java.net.InetSocketAddress> loop(String ip) {
+        return List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral(ip), 0));
+    }
+
+    static SyncSettings withJoinTtl(SyncSettings s, Duration ttl) {
+        return new SyncSettings(s.listen(), List.of(), s.peersFile(), s.identityFile(), s.heartbeat(), s.deadAfter(),
+                s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue(), ttl, s.handshakeTimeout(), s.maxHandshakes(),
+                s.maxClockSkew(), s.peerItemsPerSecond());
+    }
+
+    static SyncSettings withHandshakes(SyncSettings s, Duration timeout, int max) {
+        return new SyncSettings(s.listen(), List.of(), s.peersFile(), s.identityFile(), s.heartbeat(), s.deadAfter(),
+                s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue(), s.joinTokenTtl(), timeout, max,
+                s.maxClockSkew(), s.peerItemsPerSecond());
+    }
+
+    /** The token with another expiry written in it (what a joiner with a wrong clock would believe). */
+    static String withExpiry(String token, long epochSeconds) {
+        var b64 = java.util.Base64.getUrlDecoder();
+        String[] f = new String(b64.decode(token), java.nio.charset.StandardCharsets.UTF_8).split("\\|");
+        f[6] = Long.toString(epochSeconds);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                String.join("|", f).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** A test client doing a dialler's side by hand, over TLS as {@code as}, trusting only the node's certificate. */
+    record Session(SSLSocket socket, DataOutputStream out, DataInputStream in) implements AutoCloseable {
+        static Session open(Node to, SyncIdentity as, Hello hello) throws Exception {
+            var address = to.sync.listening().getFirst();
+            SSLSocket s = (SSLSocket) as.context(new PinnedTrust(to.sync.fingerprint()::equals)).getSocketFactory()
+                    .createSocket(address.getAddress(), address.getPort());
             s.setSoTimeout(3000);
+            s.startHandshake();
             var out = new DataOutputStream(s.getOutputStream());
             var in = new DataInputStream(s.getInputStream());
-            byte[] nonce = new byte[16];
-            new java.security.SecureRandom().nextBytes(nonce);
-            Wire.write(out, Wire.mac(key), Wire.Type.HELLO, 0, new Hello(1, "b", "TEL", List.of(), nonce).encode());
-            Hello ack = Hello.decode(Wire.read(in).body());
-            return new Session(s, out, in, Wire.mac(Wire.sessionKey(key, nonce, ack.nonce(), true)));
+            Wire.write(out, hello.type(), hello.encode());
+            return new Session(s, out, in);
         }
 
-        void raw(Wire.Type type, long seq, byte[] body, byte[] mac) throws Exception {
-            out.writeInt(1 + 8 + body.length + mac.length);
-            out.writeByte(type.ordinal());
-            out.writeLong(seq);
-            out.write(body);
-            out.write(mac);
-            out.flush();
+        Hello reply() throws IOException {
+            return Hello.decode(Wire.read(in));
+        }
+
+        void send(Wire.Type type, byte[] body) throws IOException {
+            Wire.write(out, type, body);
         }
 
         boolean closed() {
             try {
-                while (true) { // heartbeats may come first; the end of the stream is what counts
+                while (true) { // a hello and heartbeats may come first; the end of the stream is what counts
                     Wire.read(in);
                 }
-            } catch (java.io.EOFException e) {
+            } catch (java.io.EOFException | javax.net.ssl.SSLException e) {
                 return true;
             } catch (Exception e) {
                 return e instanceof java.net.SocketException;
@@ -214,14 +325,6 @@ class PeerSyncTest {
             Node.await(() -> !a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(5));
             assertThat(a.hasPath("198.18.30.1", "TEL")).as("dropped when it expired").isFalse();
 
-            byte[] key = PeersFile.read(b.peersFile).getFirst().key();
-            try (Session s = Session.open(a.sync.listening().getFirst(), key)) {
-                byte[] body = Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.30.2"),
-                        Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now - 10_000, "b"), 2_000)), "TEL", "b");
-                s.raw(Wire.Type.PATHS, 1, body, Wire.macOf(s.send, Wire.Type.PATHS, 1, body));
-                Thread.sleep(300);
-                assertThat(a.entry("198.18.30.2")).as("already expired when it arrived").isNull();
-            }
         }
     }
 

@@ -17,18 +17,26 @@ public final class AdminClient {
     }
 
     private final String base;
+    private final String token;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    public AdminClient(String base) {
+    /** A client of the API at {@code base}; {@code token} (null: none) goes in every request. */
+    public AdminClient(String base, String token) {
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.token = token;
     }
 
     public Reply get(String pathAndQuery) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).GET());
+        return send(request(pathAndQuery).GET());
+    }
+
+    private HttpRequest.Builder request(String pathAndQuery) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery));
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
     public Reply post(String path, String json) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return send(request(path)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }

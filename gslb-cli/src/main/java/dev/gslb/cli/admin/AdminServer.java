@@ -4,17 +4,28 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The admin HTTP API (loopback by default). Each area (health, metrics, topology...) adds routes. */
+/**
+ * The admin HTTP API (loopback by default). Each area (health, metrics, topology...) adds routes.
+ * Before a handler runs, what a browser page or a stranger could send is refused: a Host that is
+ * not this server's (DNS rebinding) or any Origin not configured gets 403, a missing or wrong
+ * bearer token 401 (except the open read paths), a body that is not JSON 415, a large one 413.
+ */
 public final class AdminServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
 
@@ -39,8 +50,14 @@ public final class AdminServer implements AutoCloseable {
     public record Route(String method, String path, Handler handler) {}
 
     private final HttpServer http;
+    private final AdminSettings settings;
+    private final AdminToken token;
+    private final Set<String> hosts = new HashSet<>();
 
-    public AdminServer(InetSocketAddress address, List<Route> routes) throws IOException {
+    public AdminServer(AdminSettings settings, List<Route> routes) throws IOException {
+        this.settings = settings;
+        this.token = settings.tokenFile() == null ? null : AdminToken.loadOrCreate(settings.tokenFile());
+        InetSocketAddress address = settings.listen();
         http = HttpServer.create(address, 64);
         http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         Map<String, Map<String, Handler>> byPath = new HashMap<>();
@@ -48,10 +65,72 @@ public final class AdminServer implements AutoCloseable {
             byPath.computeIfAbsent(r.path(), p -> new HashMap<>()).put(r.method(), r.handler());
         }
         byPath.forEach((path, methods) -> http.createContext(path, exchange -> serve(exchange, path, methods)));
+        hosts.add("localhost");
+        hosts.add(address.getAddress().getHostAddress());
+        hosts.add(InetAddress.getLoopbackAddress().getHostAddress());
+        if (address.getAddress().isAnyLocalAddress()) { // listening everywhere: any address of this host
+            for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                Collections.list(i.getInetAddresses()).forEach(a -> hosts.add(a.getHostAddress().replaceAll("%.*", "")));
+            }
+        }
+        settings.allowedHosts().forEach(h -> hosts.add(h.toLowerCase(Locale.ROOT)));
     }
 
-    private static void serve(HttpExchange exchange, String path, Map<String, Handler> methods) throws IOException {
+    /** Why this request is refused before its handler runs, or null. */
+    private Response refusal(HttpExchange exchange, String path) {
+        var headers = exchange.getRequestHeaders();
+        if (!hosts.contains(hostOf(headers.getFirst("Host")))) {
+            return Response.json(403, "{\"error\":\"Host not accepted (admin.allowed-hosts)\"}\n");
+        }
+        String origin = headers.getFirst("Origin");
+        if (origin != null && !settings.allowedOrigins().contains(origin)) {
+            return Response.json(403, "{\"error\":\"cross-origin requests are refused (admin.allowed-origins)\"}\n");
+        }
+        boolean open = exchange.getRequestMethod().equals("GET") && settings.openPaths().contains(path);
+        if (token != null && !open && !token.admits(headers.getFirst("Authorization"))) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            return Response.json(401, "{\"error\":\"the admin token is missing or wrong (gslb reads "
+                    + "var/admin.token; --token-file FILE elsewhere)\"}\n");
+        }
+        if (!exchange.getRequestMethod().equals("GET")) {
+            String type = headers.getFirst("Content-Type");
+            if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+                return Response.json(415, "{\"error\":\"request bodies must be application/json\"}\n");
+            }
+            String length = headers.getFirst("Content-Length");
+            if (length != null && length.length() > 12 || length != null && Long.parseLong(length) > settings.maxBody()) {
+                return Response.json(413, "{\"error\":\"request body over " + settings.maxBody() + " bytes\"}\n");
+            }
+        }
+        return null;
+    }
+
+    /** The host part of a Host header, lower case, without port or IPv6 brackets. */
+    private static String hostOf(String host) {
+        if (host == null) {
+            return "";
+        }
+        host = host.strip().toLowerCase(Locale.ROOT);
+        if (host.startsWith("[")) {
+            int close = host.indexOf(']');
+            return close < 0 ? host : host.substring(1, close);
+        }
+        int colon = host.indexOf(':');
+        return colon < 0 ? host : host.substring(0, colon);
+    }
+
+    private void serve(HttpExchange exchange, String path, Map<String, Handler> methods) throws IOException {
         try (exchange) {
+            Response refused;
+            try {
+                refused = refusal(exchange, path);
+            } catch (NumberFormatException e) {
+                refused = Response.json(400, "{\"error\":\"bad Content-Length\"}\n");
+            }
+            if (refused != null) {
+                send(exchange, refused);
+                return;
+            }
             if (!exchange.getRequestURI().getPath().equals(path)) {
                 send(exchange, new Response(404, "no such path\n", "text/plain"));
                 return;
@@ -61,7 +140,12 @@ public final class AdminServer implements AutoCloseable {
                 send(exchange, new Response(405, "allowed: " + methods.keySet() + "\n", "text/plain"));
                 return;
             }
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            byte[] raw = exchange.getRequestBody().readNBytes(settings.maxBody() + 1);
+            if (raw.length > settings.maxBody()) {
+                send(exchange, Response.json(413, "{\"error\":\"request body over " + settings.maxBody() + " bytes\"}\n"));
+                return;
+            }
+            String body = new String(raw, StandardCharsets.UTF_8);
             Response r;
             try {
                 r = h.handle(new Request(query(exchange.getRequestURI().getRawQuery()), body));

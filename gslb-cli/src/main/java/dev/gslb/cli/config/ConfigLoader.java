@@ -1,6 +1,7 @@
 package dev.gslb.cli.config;
 
 import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.cli.admin.AdminSettings;
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.topology.Cidr;
@@ -146,9 +147,7 @@ public final class ConfigLoader {
             Map<String, YamlNode> dnsKeys = dnsNode == null ? Map.of() : dnsNode.map("dns", DNS_KEYS);
             ListenerSettings dns = dns(dnsNode, dnsKeys);
             AnswerSettings answers = answers(dnsNode, dnsKeys);
-            InetSocketAddress admin = top.containsKey("admin")
-                    ? address(top.get("admin").map("admin", Set.of("listen")).get("listen"), "admin listen", 8053)
-                    : new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053);
+            AdminSettings admin = admin(top.get("admin"));
             List<Zone> zones = new ArrayList<>();
             for (YamlNode n : listOf(top, "zones")) {
                 zones.add(zone(n));
@@ -189,6 +188,43 @@ public final class ConfigLoader {
                 throw where.error(e.getMessage());
             }
             return config;
+        }
+
+        /** admin: listen, token-file, allowed-hosts, allowed-origins, open-paths, max-body (README "The admin API"). */
+        private AdminSettings admin(YamlNode n) throws ConfigException {
+            AdminSettings d = AdminSettings.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053),
+                    base.resolve("var/admin.token"));
+            if (n == null) {
+                return d;
+            }
+            Map<String, YamlNode> m = n.map("admin", Set.of("listen", "token-file", "allowed-hosts", "allowed-origins",
+                    "open-paths", "max-body"));
+            InetSocketAddress listen = m.containsKey("listen") ? address(m.get("listen"), "admin listen", 8053) : d.listen();
+            Path token = d.tokenFile();
+            if (m.containsKey("token-file")) {
+                String t = m.get("token-file").scalar("token-file");
+                token = t.equals("none") ? null : base.resolve(t);
+            }
+            List<String> hosts = strings(m.get("allowed-hosts"), "allowed-hosts");
+            List<String> origins = strings(m.get("allowed-origins"), "allowed-origins");
+            List<String> open = m.containsKey("open-paths") ? strings(m.get("open-paths"), "open-paths") : d.openPaths();
+            int maxBody = m.containsKey("max-body")
+                    ? (int) Math.min(Integer.MAX_VALUE, m.get("max-body").bytes("max-body")) : d.maxBody();
+            try {
+                return new AdminSettings(listen, token, hosts, origins, open, maxBody);
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
+        }
+
+        private static List<String> strings(YamlNode n, String what) throws ConfigException {
+            List<String> out = new ArrayList<>();
+            if (n != null) {
+                for (YamlNode x : n.list(what)) {
+                    out.add(x.scalar(what));
+                }
+            }
+            return out;
         }
 
         /** topology: data (files/folders), records (region or cidr -> datacenter, score), watch. */
@@ -285,7 +321,7 @@ public final class ConfigLoader {
             }
             Map<String, YamlNode> m = n.map("probe", Set.of("source", "protocols", "samples", "timeout", "rate",
                     "concurrency", "min-interval", "dns-port", "udp-port", "exclude", "queue", "path-ttl", "retry",
-                    "inactive-ttl", "store", "flush-interval"));
+                    "inactive-ttl", "store", "flush-interval", "max-ldns", "new-ldns-per-network", "per-network"));
             InetAddress source = m.containsKey("source") ? ip(m.get("source")) : d.source();
             List<ProbeProtocol> protocols = new ArrayList<>();
             if (m.containsKey("protocols")) {
@@ -299,8 +335,7 @@ public final class ConfigLoader {
             } else {
                 protocols.addAll(d.protocols());
             }
-            List<String> exclude = m.containsKey("exclude")
-                    ? cidrs(m.get("exclude"), "exclude").stream().map(Cidr::toString).toList() : List.of();
+            List<String> exclude = m.containsKey("exclude") ? exclusions(m.get("exclude")) : d.exclusions();
             ProbeSettings probes = new ProbeSettings(source, protocols,
                     m.containsKey("samples") ? m.get("samples").integer("samples", 1, 100) : d.samples(),
                     m.containsKey("timeout") ? m.get("timeout").duration("timeout") : d.timeout(),
@@ -310,11 +345,16 @@ public final class ConfigLoader {
                     m.containsKey("dns-port") ? m.get("dns-port").integer("dns-port", 1, 65535) : d.dnsPort(),
                     m.containsKey("udp-port") ? m.get("udp-port").integer("udp-port", 1, 65535) : d.udpPort(),
                     exclude,
-                    m.containsKey("queue") ? m.get("queue").integer("queue", 1, 10_000_000) : d.queueCapacity());
+                    m.containsKey("queue") ? m.get("queue").integer("queue", 1, 10_000_000) : d.queueCapacity(),
+                    m.containsKey("per-network") ? m.get("per-network").integer("per-network", 1, 100_000) : d.perNetwork());
+            int newPerNetwork = m.containsKey("new-ldns-per-network")
+                    ? m.get("new-ldns-per-network").integer("new-ldns-per-network", 1, 1_000_000) : p.newPerNetwork();
             ProximitySettings proximity = new ProximitySettings(
                     m.containsKey("path-ttl") ? m.get("path-ttl").duration("path-ttl") : p.pathTtl(),
                     m.containsKey("retry") ? m.get("retry").duration("retry") : p.retry(),
-                    m.containsKey("inactive-ttl") ? m.get("inactive-ttl").duration("inactive-ttl") : p.inactiveTtl());
+                    m.containsKey("inactive-ttl") ? m.get("inactive-ttl").duration("inactive-ttl") : p.inactiveTtl(),
+                    m.containsKey("max-ldns") ? m.get("max-ldns").integer("max-ldns", 1, 100_000_000) : p.maxLdns(),
+                    newPerNetwork, Math.max(p.newPerNetworkBurst(), newPerNetwork));
             if (m.containsKey("store")) {
                 store = base.resolve(m.get("store").scalar("store"));
             }
@@ -322,6 +362,24 @@ public final class ConfigLoader {
                 flush = m.get("flush-interval").duration("flush-interval");
             }
             return new GslbConfig.Probing(probes, proximity, store, flush);
+        }
+
+        /** probe.exclude: CIDRs and "own-addresses"; it replaces the default list. */
+        private static List<String> exclusions(YamlNode n) throws ConfigException {
+            List<String> out = new ArrayList<>();
+            for (YamlNode x : n.list("exclude")) {
+                String text = x.scalar("exclude CIDR");
+                if (text.equals(ProbeSettings.OWN_ADDRESSES)) {
+                    out.add(text);
+                    continue;
+                }
+                try {
+                    out.add(Cidr.parse(text).toString());
+                } catch (IllegalArgumentException e) {
+                    throw x.error(e.getMessage() + " (or " + ProbeSettings.OWN_ADDRESSES + ")");
+                }
+            }
+            return out;
         }
 
         /** A list of CIDRs; a bad one is an error at its own line. */
@@ -566,55 +624,50 @@ public final class ConfigLoader {
         /** sync: peer protocol settings (README "Peer sync"). */
         private dev.gslb.sync.SyncSettings sync(YamlNode n, GslbConfig.Probing probing) throws ConfigException {
             List<InetSocketAddress> listen = List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8054));
-            List<InetSocketAddress> advertise = List.of();
-            Path peers = base.resolve("var/peers");
-            var heartbeat = java.time.Duration.ofSeconds(10);
-            var dead = java.time.Duration.ofSeconds(30);
-            var pathTtl = probing.proximity().pathTtl();
-            var healthTtl = java.time.Duration.ofSeconds(30);
-            var probeTtl = java.time.Duration.ofSeconds(10);
-            int queue = 100_000;
-            if (n != null) {
-                Map<String, YamlNode> m = n.map("sync", Set.of("listen", "advertise", "peers-file", "heartbeat",
-                        "dead-after", "path-ttl", "health-ttl", "probe-ttl", "queue"));
-                if (m.containsKey("listen")) {
-                    listen = new ArrayList<>();
-                    for (YamlNode a : m.get("listen").list("sync listen")) {
-                        listen.add(address(a, "sync listen address", 8054));
-                    }
-                }
-                if (m.containsKey("advertise")) {
-                    advertise = new ArrayList<>();
-                    for (YamlNode a : m.get("advertise").list("sync advertise")) {
-                        advertise.add(address(a, "sync advertise address", 8054));
-                    }
-                }
-                if (m.containsKey("peers-file")) {
-                    peers = base.resolve(m.get("peers-file").scalar("peers-file"));
-                }
-                if (m.containsKey("heartbeat")) {
-                    heartbeat = m.get("heartbeat").duration("heartbeat");
-                }
-                if (m.containsKey("dead-after")) {
-                    dead = m.get("dead-after").duration("dead-after");
-                }
-                if (m.containsKey("path-ttl")) {
-                    pathTtl = m.get("path-ttl").duration("path-ttl");
-                }
-                if (m.containsKey("health-ttl")) {
-                    healthTtl = m.get("health-ttl").duration("health-ttl");
-                }
-                if (m.containsKey("probe-ttl")) {
-                    probeTtl = m.get("probe-ttl").duration("probe-ttl");
-                }
-                if (m.containsKey("queue")) {
-                    queue = m.get("queue").integer("queue", 1, 10_000_000);
-                }
-                if (dead.compareTo(heartbeat.multipliedBy(2)) < 0) {
-                    throw n.error("sync dead-after must be at least twice the heartbeat");
+            var d = dev.gslb.sync.SyncSettings.of(listen, base.resolve("var/peers"), java.time.Duration.ofSeconds(10),
+                    java.time.Duration.ofSeconds(30), probing.proximity().pathTtl());
+            if (n == null) {
+                return d;
+            }
+            Map<String, YamlNode> m = n.map("sync", Set.of("listen", "advertise", "peers-file", "identity", "heartbeat",
+                    "dead-after", "path-ttl", "health-ttl", "probe-ttl", "queue", "join-token-ttl", "handshake-timeout",
+                    "max-handshakes", "max-clock-skew", "peer-items-per-second"));
+            if (m.containsKey("listen")) {
+                listen = new ArrayList<>();
+                for (YamlNode a : m.get("listen").list("sync listen")) {
+                    listen.add(address(a, "sync listen address", 8054));
                 }
             }
-            return new dev.gslb.sync.SyncSettings(listen, advertise, peers, heartbeat, dead, pathTtl, healthTtl, probeTtl, queue);
+            List<InetSocketAddress> advertise = new ArrayList<>();
+            if (m.containsKey("advertise")) {
+                for (YamlNode a : m.get("advertise").list("sync advertise")) {
+                    advertise.add(address(a, "sync advertise address", 8054));
+                }
+            }
+            Path peers = m.containsKey("peers-file") ? base.resolve(m.get("peers-file").scalar("peers-file")) : d.peersFile();
+            Path identity = m.containsKey("identity") ? base.resolve(m.get("identity").scalar("identity"))
+                    : peers.resolveSibling("sync-identity.pem");
+            var heartbeat = duration(m, "heartbeat", d.heartbeat());
+            var dead = duration(m, "dead-after", d.deadAfter());
+            if (dead.compareTo(heartbeat.multipliedBy(2)) < 0) {
+                throw n.error("sync dead-after must be at least twice the heartbeat");
+            }
+            return new dev.gslb.sync.SyncSettings(listen, advertise, peers, identity, heartbeat, dead,
+                    duration(m, "path-ttl", d.pathTtl()), duration(m, "health-ttl", d.healthTtl()),
+                    duration(m, "probe-ttl", d.probeTtl()),
+                    m.containsKey("queue") ? m.get("queue").integer("queue", 1, 10_000_000) : d.queue(),
+                    duration(m, "join-token-ttl", d.joinTokenTtl()), duration(m, "handshake-timeout", d.handshakeTimeout()),
+                    m.containsKey("max-handshakes") ? m.get("max-handshakes").integer("max-handshakes", 1, 100_000)
+                            : d.maxHandshakes(),
+                    duration(m, "max-clock-skew", d.maxClockSkew()),
+                    m.containsKey("peer-items-per-second")
+                            ? m.get("peer-items-per-second").integer("peer-items-per-second", 1, 100_000_000)
+                            : d.peerItemsPerSecond());
+        }
+
+        private static java.time.Duration duration(Map<String, YamlNode> m, String key, java.time.Duration otherwise)
+                throws ConfigException {
+            return m.containsKey(key) ? m.get(key).duration(key) : otherwise;
         }
 
         private GslbConfig.LoadBalancing loadBalancing(YamlNode n) throws ConfigException {

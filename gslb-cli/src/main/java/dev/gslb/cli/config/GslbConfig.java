@@ -1,5 +1,6 @@
 package dev.gslb.cli.config;
 
+import dev.gslb.cli.admin.AdminSettings;
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.method.MethodRegistry;
@@ -22,7 +23,7 @@ public record GslbConfig(
         InstanceIdentity instance,
         ListenerSettings dns,
         AnswerSettings answers,
-        InetSocketAddress admin,
+        AdminSettings admin,
         List<DataCenter> dataCenters,
         List<Zone> zones,
         List<WideIpSpec> wideIps,
@@ -48,8 +49,8 @@ public record GslbConfig(
     }
 
     /** The same deployment on other listen addresses (command-line overrides, tests). */
-    public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress admin) {
-        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+    public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress adminListen) {
+        return new GslbConfig(instance, dns, answers, admin.withListen(adminListen), dataCenters, zones, wideIps, loadBalancing, topology,
                 probing, health, sync);
     }
 
@@ -59,9 +60,10 @@ public record GslbConfig(
                 probing, health, sync);
     }
 
-    /** The same deployment with its proximity table kept in another file. */
+    /** The same deployment keeping its state (proximity table, peers, keys, admin token) beside {@code store}. */
     public GslbConfig withStore(Path store) {
-        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+        AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(store.resolveSibling("admin.token"));
+        return new GslbConfig(instance, dns, answers, a, dataCenters, zones, wideIps, loadBalancing, topology,
                 new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health,
                 sync.withPeersFile(store.resolveSibling("peers")));
     }

@@ -47,7 +47,7 @@ class ConfigLoaderTest {
         GslbConfig c = ConfigLoader.loadEmbedded(Path.of(".."));
         assertThat(c.dataCenters()).extracting(dc -> dc.name()).containsExactly("CNC", "TEL");
         assertThat(c.dns().addresses()).hasToString("[/127.0.0.1:5353]");
-        assertThat(c.admin().getPort()).isEqualTo(8053);
+        assertThat(c.admin().listen().getPort()).isEqualTo(8053);
         var www = c.wideIps().getFirst();
         assertThat(www.name()).isEqualTo(Name.fromString("www.example.com."));
         assertThat(www.ttl()).isEqualTo(30);

@@ -32,4 +32,14 @@ public record Pool(String name, List<VirtualServer> members, List<LoadBalancingM
                     + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule)");
         }
     }
+
+    /** True when a tier reads measured paths: only then are this pool's LDNS worth probing. */
+    public boolean usesPathMetrics() {
+        for (var t : tiers) {
+            if (t.usesPathMetrics()) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -26,4 +26,14 @@ public record WideIp(Name name, List<Pool> pools, PoolMethod poolMethod, long tt
     public WideIp(Name name, List<Pool> pools, long ttl) {
         this(name, pools, PoolMethod.GLOBAL_AVAILABILITY, ttl, Failure.DEFAULT, false);
     }
+
+    /** True when a pool reads measured paths (RTT, completion rate, hops, QoS): only then is the LDNS probed. */
+    public boolean usesPathMetrics() {
+        for (Pool p : pools) {
+            if (p.usesPathMetrics()) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -99,7 +99,7 @@ public final class WideIpResolver {
     public Result resolve(WideIp w, Scratch s) {
         QueryContext q = s.query;
         boolean log = w.decisionLog() && q.trace() == null;
-        if (q.trace() == null) {
+        if (q.trace() == null && w.usesPathMetrics()) {
             probes.ldnsQueried(q.ldns()); // note the LDNS, measure it if nothing fresh is known; never waits
         }
         if (log) {

@@ -1,16 +1,28 @@
 package dev.gslb.probe.proximity;
 
 import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * The LDNS proximity table: LDNS address -> {@link LdnsEntry}. Readers (the DNS query path) use
  * a lock-free map lookup and get an immutable entry; writers replace entries atomically per key.
- * Every change is reported to the listeners (the H2 write-behind, later peer sync).
+ * Every change is reported to the listeners (the H2 write-behind, peer sync).
+ *
+ * <p>The table is bounded ({@code max-ldns}) because its keys come from the network: a new
+ * entry is admitted only within its source network's rate, and when the table is full it takes
+ * the place of an entry that was never measured (oldest first: spoofed sources are of this kind),
+ * or failing that of the least recently asked. So LDNS that were measured and keep asking
+ * survive a flood of new sources.
  */
 public final class ProximityTable {
     /** How often the last-used time is rewritten: often enough for a 28-day TTL, rarely enough to be free. */
@@ -20,10 +32,20 @@ public final class ProximityTable {
     private final ProximitySettings settings;
     private final Clock clock;
     private final List<Consumer<LdnsKey>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final NetworkRate newPerNetwork;
+    /** Entries created without a path, oldest first: the first to give way when the table is full. */
+    private final BlockingQueue<LdnsKey> unmeasured;
+    /** The least recently asked entries, refilled by one scan when the unmeasured ones run out. */
+    private final Deque<LdnsKey> leastRecent = new ArrayDeque<>();
+    private final AtomicLong admitted = new AtomicLong();
+    private final AtomicLong evicted = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
 
     public ProximityTable(ProximitySettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
+        this.newPerNetwork = new NetworkRate(settings.newPerNetwork(), settings.newPerNetworkBurst());
+        this.unmeasured = new ArrayBlockingQueue<>(settings.maxLdns());
     }
 
     public ProximitySettings settings() {
@@ -73,7 +95,11 @@ public final class ProximityTable {
         return touch(key.hi(), key.lo());
     }
 
-    /** {@link #touch(LdnsKey)} without allocating when the entry was touched recently (the common case). */
+    /**
+     * {@link #touch(LdnsKey)} without allocating when the entry was touched recently (the common
+     * case). Null when a new LDNS is refused: its network is over its rate, or the table is full
+     * of entries that may not give way.
+     */
     public LdnsEntry touch(long hi, long lo) {
         long now = clock.millis();
         LdnsEntry e = get(hi, lo);
@@ -81,15 +107,125 @@ public final class ProximityTable {
             return e;
         }
         LdnsKey key = new LdnsKey(hi, lo);
-        LdnsEntry updated = entries.compute(key, (k, old) -> old == null ? LdnsEntry.probing(now) : old.usedAt(now));
+        if (e == null) {
+            if (!newPerNetwork.tryAcquire(hi, lo)) {
+                refused.incrementAndGet();
+                return null;
+            }
+            if (!makeRoom()) {
+                return null;
+            }
+        }
+        LdnsEntry[] created = {null};
+        LdnsEntry updated = entries.compute(key, (k, old) -> old == null ? created[0] = LdnsEntry.probing(now) : old.usedAt(now));
+        if (created[0] != null) {
+            admittedUnmeasured(key);
+        }
         changed(key);
         return updated;
+    }
+
+    private void admittedUnmeasured(LdnsKey key) {
+        admitted.incrementAndGet();
+        // A full queue means it holds keys of entries measured or gone since: drop a few of those.
+        for (int i = 0; i < 16 && !unmeasured.offer(key); i++) {
+            LdnsKey head = unmeasured.poll();
+            LdnsEntry h = head == null ? null : entries.get(head);
+            if (h != null && h.paths().length == 0) {
+                unmeasured.offer(head);
+            }
+        }
+    }
+
+    /** Frees one place when the table is full; false (and counted) when nothing may give way. */
+    private boolean makeRoom() {
+        while (entries.size() >= settings.maxLdns()) {
+            if (!evictOne()) {
+                refused.incrementAndGet();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean evictOne() {
+        for (LdnsKey k; (k = unmeasured.poll()) != null; ) {
+            LdnsEntry e = entries.get(k);
+            if (e != null && e.paths().length == 0 && entries.remove(k, e)) {
+                evicted(k);
+                return true;
+            }
+        }
+        synchronized (leastRecent) {
+            if (leastRecent.isEmpty()) {
+                fillLeastRecent();
+            }
+            for (LdnsKey k; (k = leastRecent.poll()) != null; ) {
+                if (entries.remove(k) != null) {
+                    evicted(k);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Collects about the least recently asked 1 % in one pass: the cut-off is estimated from a
+     * sample, so a full table of measured LDNS costs one scan per hundredth of its size.
+     */
+    private void fillLeastRecent() {
+        long[] sample = new long[Math.min(1024, entries.size())];
+        int n = 0;
+        for (LdnsEntry e : entries.values()) {
+            if (n == sample.length) {
+                break;
+            }
+            sample[n++] = e.lastUsed();
+        }
+        if (n == 0) {
+            return;
+        }
+        Arrays.sort(sample, 0, n);
+        long cutoff = sample[Math.max(0, n / 100)];
+        int want = Math.max(1, entries.size() / 100);
+        for (Map.Entry<LdnsKey, LdnsEntry> e : entries.entrySet()) {
+            if (e.getValue().lastUsed() <= cutoff) {
+                leastRecent.add(e.getKey());
+                if (leastRecent.size() >= want) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void evicted(LdnsKey key) {
+        evicted.incrementAndGet();
+        changed(key);
+    }
+
+    /** New LDNS admitted since start. */
+    public long admitted() {
+        return admitted.get();
+    }
+
+    /** Entries that gave way to new ones because the table was full. */
+    public long evicted() {
+        return evicted.get();
+    }
+
+    /** New LDNS refused: over their network's rate, or nothing could give way. */
+    public long refused() {
+        return refused.get();
     }
 
     /** Records a measured path (newer measured-at wins per data center); true when it was newer. */
     public boolean recordPath(LdnsKey key, Path path) {
         long now = clock.millis();
         boolean[] newer = {false};
+        if (entries.get(key) == null && !makeRoom()) {
+            return false;
+        }
         entries.compute(key, (k, old) -> {
             LdnsEntry base = old == null ? LdnsEntry.probing(now) : old;
             LdnsEntry next = base.withPath(path);
@@ -146,13 +282,22 @@ public final class ProximityTable {
     /** Marks an LDNS that answered no probe: not probed again before the retry time. */
     public void markUnprobeable(LdnsKey key) {
         long retryAt = clock.millis() + settings.retry().toMillis();
+        if (entries.get(key) == null && !makeRoom()) {
+            return;
+        }
         entries.compute(key, (k, old) -> (old == null ? LdnsEntry.probing(clock.millis()) : old).unprobeable(retryAt));
         changed(key);
     }
 
-    /** Puts an entry as it was stored (start-up load). */
-    public void restore(LdnsKey key, LdnsEntry entry) {
-        entries.put(key, entry);
+    /** Puts an entry as it was stored (start-up load); false once the table is full. */
+    public boolean restore(LdnsKey key, LdnsEntry entry) {
+        if (entries.size() >= settings.maxLdns()) {
+            return false;
+        }
+        if (entries.put(key, entry) == null && entry.paths().length == 0) {
+            unmeasured.offer(key);
+        }
+        return true;
     }
 
     public boolean remove(LdnsKey key) {

@@ -6,13 +6,18 @@ import dev.gslb.probe.ProbeRound;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.probe.proximity.NetworkRate;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -33,7 +38,7 @@ import org.slf4j.LoggerFactory;
 public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
 
-    public enum Skip { EXCLUDED, FRESH, PENDING, QUEUE_FULL }
+    public enum Skip { EXCLUDED, FRESH, PENDING, QUEUE_FULL, NETWORK_RATE, TABLE_REFUSED }
 
     private final ProximityTable table;
     private final ProbeSettings settings;
@@ -42,6 +47,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final Map<ProbeProtocol, Prober> probers;
     private final RateLimiter limiter;
     private final CidrSet excluded;
+    private final NetworkRate perNetwork;
     private final Set<LdnsKey> pending = ConcurrentHashMap.newKeySet();
     private final BlockingQueue<LdnsKey> queue;
     private final List<Thread> workers = new ArrayList<>();
@@ -60,6 +66,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         probers.forEach(p -> this.probers.put(p.protocol(), p));
         this.limiter = new RateLimiter(settings.ratePerSecond());
         this.excluded = exclusions(settings.exclusions());
+        this.perNetwork = new NetworkRate(settings.perNetwork(), settings.perNetwork() * 10);
         this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
         for (Skip s : Skip.values()) {
             skipped.put(s, Counter.builder("probe_requests_skipped").tag("reason", s.name().toLowerCase())
@@ -74,8 +81,29 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     private static CidrSet exclusions(List<String> configured) {
         List<String> all = new ArrayList<>(ProbeSettings.ALWAYS_EXCLUDED);
-        all.addAll(configured);
+        for (String c : configured) {
+            if (c.equals(ProbeSettings.OWN_ADDRESSES)) {
+                all.addAll(ownAddresses());
+            } else {
+                all.add(c);
+            }
+        }
         return CidrSet.parse(all, "probe exclusions");
+    }
+
+    /** This host's addresses: probing them would measure ourselves (or be steered to). */
+    private static List<String> ownAddresses() {
+        List<String> own = new ArrayList<>();
+        try {
+            for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                for (InetAddress a : Collections.list(i.getInetAddresses())) {
+                    own.add(a.getHostAddress().replaceAll("%.*", "") + (a instanceof Inet4Address ? "/32" : "/128"));
+                }
+            }
+        } catch (SocketException e) {
+            log.warn("could not list this host's addresses to exclude them from probing: {}", e.toString());
+        }
+        return own;
     }
 
     public boolean isExcluded(InetAddress ldns) {
@@ -91,8 +119,22 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
      * {@link #ldnsQueried}, returning the LDNS's entry as it stands after the touch, for callers
      * that read it next (peer sync) without a second lookup.
      */
+    /**
+     * Null when nothing may be asked about this LDNS, of this side or of the peers: it is excluded,
+     * the table refused it, or its network is over its rate of probe requests.
+     */
     public LdnsEntry noteQuery(InetAddress ldns) {
-        LdnsEntry e = table.touch(Cidr.hiOf(ldns), Cidr.loOf(ldns));
+        if (isExcluded(ldns)) {
+            skipped.get(Skip.EXCLUDED).increment();
+            return null;
+        }
+        long hi = Cidr.hiOf(ldns);
+        long lo = Cidr.loOf(ldns);
+        LdnsEntry e = table.touch(hi, lo);
+        if (e == null) {
+            skipped.get(Skip.TABLE_REFUSED).increment();
+            return null;
+        }
         long now = table.clock().millis();
         if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
             return e; // answered no probe lately: leave it to topology until the retry time
@@ -100,6 +142,10 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         Path own = e.path(dataCenter);
         // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
         if (own == null || now - own.measuredAt() > table.settings().pathTtl().toMillis() / 2) {
+            if (!perNetwork.tryAcquire(hi, lo)) {
+                skipped.get(Skip.NETWORK_RATE).increment();
+                return null;
+            }
             request(ldns, LdnsKey.of(ldns));
         }
         return e;

@@ -43,6 +43,7 @@ public final class ProximityStore implements AutoCloseable {
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("proximity-flush").factory());
     private Connection db;
+    private int skipped;
 
     /** Opens (or creates) {@code file} (without H2's ".mv.db" suffix) and loads it into {@code table}. */
     public ProximityStore(java.nio.file.Path file, ProximityTable table) throws SQLException {
@@ -63,6 +64,14 @@ public final class ProximityStore implements AutoCloseable {
     }
 
     private Connection open() throws SQLException {
+        if (file.toString().contains(";")) { // H2 reads settings after a ';' in its URL
+            throw new SQLException("proximity store " + file + ": a path with ';' is refused (H2 would read the rest as settings)");
+        }
+        try {
+            StateFile.requirePrivate(dbFile());
+        } catch (IOException e) {
+            throw new SQLException("proximity store: " + e.getMessage());
+        }
         try {
             Connection c = connect();
             Integer version = schemaVersion(c);
@@ -85,7 +94,17 @@ public final class ProximityStore implements AutoCloseable {
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:h2:file:" + file + ";DB_CLOSE_ON_EXIT=FALSE", "gslb", "");
+        java.util.Properties settings = new java.util.Properties();
+        settings.setProperty("user", "gslb");
+        settings.setProperty("password", "");
+        settings.setProperty("DB_CLOSE_ON_EXIT", "FALSE");
+        Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, settings);
+        try {
+            Files.setPosixFilePermissions(dbFile(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (IOException | UnsupportedOperationException e) {
+            log.warn("proximity store {}: could not make it private: {}", dbFile(), e.toString());
+        }
+        return c;
     }
 
     private void moveAside(String why) throws SQLException {
@@ -124,31 +143,53 @@ public final class ProximityStore implements AutoCloseable {
         return c;
     }
 
-    /** Reads the file into the table, skipping LDNS inactive past their TTL. */
+    /**
+     * Reads the file into the table, skipping LDNS inactive past their TTL. A row that cannot be
+     * read is skipped, counted and deleted at the next flush: one bad row never stops a start.
+     */
     private void load() throws SQLException {
         long now = table.clock().millis();
         long inactiveCutoff = now - table.settings().inactiveTtl().toMillis();
         int loaded = 0;
         int expired = 0;
+        int over = 0;
         try (Statement s = db.createStatement();
              ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used, paths FROM ldns")) {
             while (r.next()) {
                 LdnsKey key = new LdnsKey(r.getLong(1), r.getLong(2));
-                long lastUsed = r.getLong(6);
-                if (lastUsed < inactiveCutoff) {
-                    expired++;
-                    dirty.add(key); // deleted at the next flush
-                    continue;
+                try {
+                    long lastUsed = r.getLong(6);
+                    if (lastUsed < inactiveCutoff) {
+                        expired++;
+                        dirty.add(key); // deleted at the next flush
+                        continue;
+                    }
+                    int proto = r.getByte(4);
+                    LdnsEntry e = new LdnsEntry(unpack(r.getBytes(7)),
+                            LdnsEntry.State.values()[r.getByte(3)], proto < 0 ? null : ProbeProtocol.values()[proto],
+                            r.getLong(5), lastUsed);
+                    if (table.restore(key, e)) {
+                        loaded++;
+                    } else {
+                        over++;
+                    }
+                } catch (SQLException | RuntimeException bad) {
+                    skipped++;
+                    dirty.add(key); // not in the table: deleted at the next flush
+                    if (skipped <= 3) {
+                        log.warn("proximity store {}: LDNS {} skipped, its row is unreadable: {}", dbFile(), key,
+                                bad.getMessage());
+                    }
                 }
-                int proto = r.getByte(4);
-                LdnsEntry e = new LdnsEntry(unpack(r.getBytes(7)),
-                        LdnsEntry.State.values()[r.getByte(3)], proto < 0 ? null : ProbeProtocol.values()[proto],
-                        r.getLong(5), lastUsed);
-                table.restore(key, e);
-                loaded++;
             }
         }
-        log.info("proximity store {}: {} LDNS loaded, {} expired while down", dbFile(), loaded, expired);
+        log.info("proximity store {}: {} LDNS loaded, {} expired while down, {} unreadable rows skipped{}", dbFile(),
+                loaded, expired, skipped, over == 0 ? "" : ", " + over + " over probe.max-ldns left out");
+    }
+
+    /** Rows that could not be read at start (and were dropped). */
+    public int skippedRows() {
+        return skipped;
     }
 
     private void flushQuietly() {

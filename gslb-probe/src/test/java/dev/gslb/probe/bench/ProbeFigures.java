@@ -39,9 +39,9 @@ public final class ProbeFigures {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.ofLiteral("127.0.0.1"))) {
             port = s.getLocalPort(); // closed: every DNS_DOT probe gets a port-unreachable reply
         }
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         ProbeSettings settings = new ProbeSettings(any, List.of(ProbeProtocol.DNS_DOT), 3, Duration.ofSeconds(1), cap,
-                64, Duration.ofSeconds(60), port, port, List.of(), 10_000);
+                64, Duration.ofSeconds(60), port, port, List.of(), 10_000, 1_000_000);
         int ldns = 1000;
         try (ProbeScheduler s = new ProbeScheduler(table, settings, "CNC", "bench", List.of(DnsProber.dot(any, port)),
                 new SimpleMeterRegistry())) {
@@ -65,7 +65,7 @@ public final class ProbeFigures {
 
     static void flush(int n) throws Exception {
         java.nio.file.Path dir = Files.createTempDirectory("gslb-flush");
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         try (ProximityStore store = new ProximityStore(dir.resolve("proximity"), table)) {
             long now = System.currentTimeMillis();
             for (int i = 0; i < n; i++) {

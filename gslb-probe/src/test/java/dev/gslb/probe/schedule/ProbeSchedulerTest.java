@@ -46,7 +46,7 @@ class ProbeSchedulerTest {
     static ProbeSettings settings(int rate, List<String> exclusions, int port) {
         ProbeSettings d = ProbeSettings.defaults();
         return new ProbeSettings(ANY, List.of(ProbeProtocol.UDP), 1, Duration.ofMillis(300), rate, 64,
-                Duration.ofSeconds(60), port, port, exclusions, 20_000);
+                Duration.ofSeconds(60), port, port, exclusions, 20_000, 1_000_000);
     }
 
     static InetAddress loopback(int i) {
@@ -57,7 +57,7 @@ class ProbeSchedulerTest {
     void theRateCapHoldsUnderTenThousandRequests() throws Exception {
         int cap = 100;
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
         try (ProbeScheduler s = new ProbeScheduler(table, settings(cap, List.of(), port), "CNC", "test",
                 List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
@@ -82,7 +82,7 @@ class ProbeSchedulerTest {
     @Test
     void requestsAreDeduplicatedAndRespectTheMinimumInterval() throws Exception {
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
         InetAddress ldns = InetAddress.ofLiteral("127.0.0.60");
         try (ProbeScheduler s = new ProbeScheduler(table, settings(1000, List.of(), port), "CNC", "test",
@@ -103,7 +103,7 @@ class ProbeSchedulerTest {
     @Test
     void excludedAddressesAreNeverProbed() throws Exception {
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
         try (ProbeScheduler s = new ProbeScheduler(table, settings(1000, List.of("127.20.0.0/16"), port), "CNC",
                 "test", List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
@@ -119,9 +119,9 @@ class ProbeSchedulerTest {
     @Test
     void anLdnsThatDropsEverythingIsUnprobeableUntilTheRetryTime() throws Exception {
         try (DroppingNamespace ns = new DroppingNamespace("gslbt-sched", 92)) {
-            ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+            ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
             ProbeSettings st = new ProbeSettings(ANY, List.of(ProbeProtocol.DNS_DOT, ProbeProtocol.UDP,
-                    ProbeProtocol.TCP), 2, Duration.ofMillis(200), 1000, 4, Duration.ofSeconds(60), 53, 53, List.of(), 100);
+                    ProbeProtocol.TCP), 2, Duration.ofMillis(200), 1000, 4, Duration.ofSeconds(60), 53, 53, List.of(), 100, 1_000);
             try (ProbeScheduler s = new ProbeScheduler(table, st, "CNC", "test", List.of(
                     dev.gslb.probe.probers.DnsProber.dot(ANY, 53), new UdpProber(ANY, 53),
                     new dev.gslb.probe.probers.TcpProber(ANY, 53)), new SimpleMeterRegistry())) {

@@ -1,0 +1,52 @@
+package dev.gslb.probe.proximity;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A rate per source network (/24 for IPv4, /48 for IPv6), so one network cannot fill the
+ * proximity table or drive the probes alone. GCRA over a fixed table of longs: networks hash to
+ * a slot and two networks that share one share its rate, which only errs on the strict side.
+ * Fixed size and allocation-free because every query from a new LDNS passes here.
+ */
+public final class NetworkRate {
+    private static final int SLOTS = 1 << 16;
+
+    private final long intervalNanos;
+    private final long burstNanos;
+    private final AtomicLongArray tat = new AtomicLongArray(SLOTS);
+    private final long origin = System.nanoTime();
+
+    /** {@code perSecond} on average, up to {@code burst} at once. */
+    public NetworkRate(int perSecond, int burst) {
+        if (perSecond < 1 || burst < 1) {
+            throw new IllegalArgumentException("a network rate needs at least 1/s and a burst of at least 1");
+        }
+        this.intervalNanos = TimeUnit.SECONDS.toNanos(1) / perSecond;
+        this.burstNanos = intervalNanos * burst;
+    }
+
+    /** True when the network of this address (128-bit form, IPv4 mapped) may have one more now. */
+    public boolean tryAcquire(long hi, long lo) {
+        boolean ipv4 = hi == 0 && (lo >>> 32) == 0xFFFF;
+        long network = ipv4 ? lo & 0xFFFF_FFFF_FFFF_FF00L : 0;
+        long high = ipv4 ? 0 : hi & 0xFFFF_FFFF_FFFF_0000L;
+        int slot = (int) (mix(high * 0x9E3779B97F4A7C15L + network) & (SLOTS - 1));
+        long now = System.nanoTime() - origin + burstNanos; // never below zero, so 0 means "unused"
+        for (;;) {
+            long t = tat.get(slot);
+            long start = Math.max(t, now - burstNanos);
+            if (start + intervalNanos > now) {
+                return false;
+            }
+            if (tat.compareAndSet(slot, t, start + intervalNanos)) {
+                return true;
+            }
+        }
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        return z ^ (z >>> 33);
+    }
+}

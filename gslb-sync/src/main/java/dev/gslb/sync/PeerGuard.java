@@ -1,0 +1,59 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.proximity.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What one paired peer may do here, checked on every item it sends: at most so many items a
+ * second (burst twice that), measurement times no further ahead than the allowed clock skew
+ * (clamped to now), and at most so many new LDNS a minute in the proximity table. One guard per
+ * peer, used by the one connection that peer has open at a time.
+ */
+final class PeerGuard {
+    private final long intervalNanos;
+    private final long burstNanos;
+    private final long skewMillis;
+    private final int newPerMinute;
+    private long tat;
+    private long windowStart;
+    private int created;
+
+    PeerGuard(SyncSettings settings, int newLdnsPerMinute) {
+        this.intervalNanos = TimeUnit.SECONDS.toNanos(1) / settings.peerItemsPerSecond();
+        this.burstNanos = intervalNanos * settings.peerItemsPerSecond() * 2L;
+        this.skewMillis = settings.maxClockSkew().toMillis();
+        this.newPerMinute = newLdnsPerMinute;
+        this.tat = System.nanoTime() - burstNanos;
+    }
+
+    /** True when one more item is within the peer's rate (GCRA). */
+    synchronized boolean admit() {
+        long now = System.nanoTime();
+        long start = Math.max(tat, now - burstNanos);
+        if (start + intervalNanos > now) {
+            return false;
+        }
+        tat = start + intervalNanos;
+        return true;
+    }
+
+    /** A measurement time no later than now plus the allowed skew. */
+    long clamp(long at, long now) {
+        return at > now + skewMillis ? now : at;
+    }
+
+    Path clamp(Path p, long now) {
+        long at = clamp(p.measuredAt(), now);
+        return at == p.measuredAt() ? p
+                : new Path(p.dataCenter(), p.rttMicros(), p.completion(), p.hops(), p.protocol(), at, p.measuredBy());
+    }
+
+    /** True when the peer may add one more LDNS to the table this minute. */
+    synchronized boolean mayCreate(long now) {
+        if (now - windowStart > 60_000) {
+            windowStart = now;
+            created = 0;
+        }
+        return created++ < newPerMinute;
+    }
+}

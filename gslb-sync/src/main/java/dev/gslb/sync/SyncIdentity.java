@@ -1,0 +1,145 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.store.StateFile;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * This instance's identity towards its peers: an EC P-256 key pair and a self-signed certificate
+ * (made with BouncyCastle at first start), kept in one PEM file of the state folder, mode 600.
+ * Peers pin the certificate's SHA-256 fingerprint; no CA is involved.
+ */
+public final class SyncIdentity {
+    private static final Pattern PEM = Pattern.compile("-----BEGIN ([A-Z ]+)-----([^-]+)-----END \\1-----");
+    private static final Duration VALIDITY = Duration.ofDays(100 * 365); // pinned, not CA-checked: no renewal needed
+
+    private final PrivateKey key;
+    private final X509Certificate certificate;
+    private final String fingerprint;
+
+    private SyncIdentity(PrivateKey key, X509Certificate certificate) {
+        this.key = key;
+        this.certificate = certificate;
+        this.fingerprint = fingerprint(certificate);
+    }
+
+    /** The identity in {@code file}, generated when the file does not exist. */
+    public static SyncIdentity loadOrCreate(Path file, String instance) throws IOException {
+        if (!Files.exists(file)) {
+            SyncIdentity created = generate(instance);
+            StateFile.writePrivate(file, created.pem().getBytes(StandardCharsets.US_ASCII));
+            return created;
+        }
+        StateFile.requirePrivate(file);
+        PrivateKey key = null;
+        X509Certificate cert = null;
+        Matcher m = PEM.matcher(Files.readString(file, StandardCharsets.US_ASCII));
+        try {
+            while (m.find()) {
+                byte[] der = Base64.getMimeDecoder().decode(m.group(2));
+                switch (m.group(1)) {
+                    case "PRIVATE KEY" -> key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
+                    case "CERTIFICATE" -> cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+                            .generateCertificate(new ByteArrayInputStream(der));
+                    default -> throw new IOException(file + ": unexpected PEM block " + m.group(1));
+                }
+            }
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            throw new IOException(file + ": not a sync identity (" + e.getMessage() + "); move it aside to make a new one,"
+                    + " then pair again", e);
+        }
+        if (key == null || cert == null) {
+            throw new IOException(file + ": needs a PRIVATE KEY and a CERTIFICATE block");
+        }
+        return new SyncIdentity(key, cert);
+    }
+
+    static SyncIdentity generate(String instance) {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+            g.initialize(new ECGenParameterSpec("secp256r1"));
+            KeyPair pair = g.generateKeyPair();
+            X500Name name = new X500Name("CN=gslb " + instance.replaceAll("[^A-Za-z0-9._-]", "_"));
+            Instant now = Instant.now();
+            var builder = new JcaX509v3CertificateBuilder(name, new BigInteger(64, new SecureRandom()),
+                    Date.from(now.minus(Duration.ofDays(1))), Date.from(now.plus(VALIDITY)), name, pair.getPublic());
+            X509Certificate cert = new JcaX509CertificateConverter().getCertificate(
+                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+            return new SyncIdentity(pair.getPrivate(), cert);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot make a sync identity: " + e.getMessage(), e);
+        }
+    }
+
+    private String pem() {
+        try {
+            Base64.Encoder b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
+            return "-----BEGIN PRIVATE KEY-----\n" + b64.encodeToString(key.getEncoded()) + "\n-----END PRIVATE KEY-----\n"
+                    + "-----BEGIN CERTIFICATE-----\n" + b64.encodeToString(certificate.getEncoded())
+                    + "\n-----END CERTIFICATE-----\n";
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** SHA-256 of the certificate, hex: what peers pin. */
+    public String fingerprint() {
+        return fingerprint;
+    }
+
+    static String fingerprint(java.security.cert.Certificate cert) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A TLS 1.3 context presenting this identity and trusting what {@code trust} accepts. */
+    SSLContext context(TrustManager trust) {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            char[] none = new char[0];
+            ks.setKeyEntry("sync", key, none, new java.security.cert.Certificate[] {certificate});
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, none);
+            SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+            ctx.init(kmf.getKeyManagers(), new TrustManager[] {trust}, new SecureRandom());
+            return ctx;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot set up TLS for peer sync: " + e.getMessage(), e);
+        }
+    }
+}
