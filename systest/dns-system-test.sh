@@ -8,10 +8,17 @@ admin=8053
 log="$(mktemp)"
 passed=0; failed=0
 server=""
+# The embedded default, except that this test probes loopback LDNS (excluded by default), and its
+# state (H2 file, admin token, sync identity) lives in a folder of its own.
+state="$(mktemp -d)"
+sed -e "s#file: zones/#file: $here/zones/#" -e "s#data: \[topology-data/#data: [$here/topology-data/#" \
+  "$here/gslb-cli/src/main/resources/default-config.yaml" >"$state/gslb.yaml"
+printf 'probe:\n  exclude: []   # this test probes 127.0.0.77-79\n' >>"$state/gslb.yaml"
+export GSLB_TOKEN_FILE="$state/var/admin.token"
 
 cleanup() {
   [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -f "$log"
+  rm -rf "$log" "$state"
 }
 trap cleanup EXIT
 
@@ -34,7 +41,7 @@ equals() { # text, then command: the command's output must be exactly text
   [[ "$got" == "$want" ]] || { echo "expected: $want"; echo "got: $got"; return 1; }
 }
 
-"$here/gslb" serve >"$log" 2>&1 &
+"$here/gslb" serve --config "$state/gslb.yaml" >"$log" 2>&1 &
 server=$!
 for _ in $(seq 1 150); do
   dig +short +time=1 +tries=1 @127.0.0.1 -p $port example.com SOA >/dev/null 2>&1 && break
@@ -80,7 +87,14 @@ check "ldns probe: tcp to a closed port counts (RST)" contains "answered tcp" "$
 check "health: virtual servers listed, unknown without monitors" contains "UNKNOWN" "${G[@]}" health
 check "resolve: explains the decision" contains "decided by" "${G[@]}" resolve www.example.com --ldns 202.106.1.1
 check "peer list: no peers yet, and how to pair" contains "gslb peer pair" "${G[@]}" peer list
-check "peer pair: prints the one join command" contains "gslb peer join " "${G[@]}" peer pair
+check "peer pair: prints a one-time join token" contains "Join token (usable once" "${G[@]}" peer pair
+check "admin: a state change without the token is refused (401)" contains "401" \
+  curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$admin/peer/pair"
+check "admin: a DNS-rebinding Host is refused (403)" contains "403" curl -s -o /dev/null -w '%{http_code}' \
+  -H "Host: evil.example:$admin" -H "Authorization: Bearer $(cat "$GSLB_TOKEN_FILE")" "http://127.0.0.1:$admin/peer/list"
+check "state: the admin token and the H2 file are mode 600" equals "600 600" \
+  bash -c "echo \$(stat -c %a '$GSLB_TOKEN_FILE' '$state/var/proximity.mv.db')"
+check "peer join: a token from the command line is not taken" bash -c "! '$here/gslb' peer join sometoken </dev/null"
 
 kill -TERM "$server"
 stopped=no
@@ -89,13 +103,13 @@ check "SIGTERM: the server stops gracefully" bash -c "[[ $stopped == yes ]] && g
 server=""
 
 # A kill -9 loses at most the last flush interval (5 s): what was flushed before is there after a restart.
-"$here/gslb" serve >"$log" 2>&1 &
+"$here/gslb" serve --config "$state/gslb.yaml" >"$log" 2>&1 &
 server=$!
 for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$admin/health" >/dev/null && break; sleep 0.2; done
 "$here/gslb" ldns probe 127.0.0.79 --protocol udp >/dev/null
 sleep 6.5
 kill -9 "$server"; wait "$server" 2>/dev/null
-"$here/gslb" serve >"$log" 2>&1 &
+"$here/gslb" serve --config "$state/gslb.yaml" >"$log" 2>&1 &
 server=$!
 for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$admin/health" >/dev/null && break; sleep 0.2; done
 check "kill -9 and restart: the proximity table survives (H2 file)" contains "127.0.0.79" "${G[@]}" ldns show 127.0.0.79

@@ -18,6 +18,8 @@ say() { printf '\n== %s\n' "$*"; }
 pass() { results+=("PASS  $1"); echo "PASS  $1"; }
 fail() { results+=("FAIL  $1"); echo "FAIL  $1"; failed=$((failed + 1)); }
 in_ns() { local ns="$1"; shift; ip netns exec "$ns" "$@"; }
+# The gslb CLI inside a data center's namespace, with that instance's admin token.
+gslb_in() { local dc="$1"; shift; ip netns exec "dc-$dc" env GSLB_TOKEN_FILE="$e2e/var/$dc-admin.token" "$G" "$@"; }
 
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
@@ -101,24 +103,25 @@ done
 
 # ---- story 4: pair the two instances across their ISP links ----
 say "story 4: gslb peer pair"
-join="$(in_ns dc-cnc "$G" peer pair | grep -o 'gslb peer join .*' | head -1)"
-echo "on dc-cnc: gslb peer pair -> $join" | sed 's/join [A-Za-z0-9_-]*/join <token>/'
-in_ns dc-tel "$G" peer join "${join#gslb peer join }"
+token="$(gslb_in cnc peer pair | awk '/^Join token/ {getline; getline; print $1; exit}')"
+echo "on dc-cnc: gslb peer pair -> a join token of ${#token} characters; on dc-tel: gslb peer join (token on stdin)"
+if printf '%s\n' "$token" | gslb_in tel peer join; then pass "story 4: peer join succeeds only once connected"
+else fail "story 4: peer join succeeds only once connected"; fi
 connected=no
 for _ in $(seq 1 40); do
-  if in_ns dc-cnc "$G" peer list | grep -q "gslb-tel (TEL): connected" \
-     && in_ns dc-tel "$G" peer list | grep -q "gslb-cnc (CNC): connected"; then connected=yes; break; fi
+  if gslb_in cnc peer list | grep -q "gslb-tel (TEL): connected" \
+     && gslb_in tel peer list | grep -q "gslb-cnc (CNC): connected"; then connected=yes; break; fi
   sleep 0.5
 done
-in_ns dc-cnc "$G" peer list
+gslb_in cnc peer list
 [[ $connected == yes ]] && pass "story 4: peer pair + join connects the instances" || fail "story 4: peer pair + join connects the instances"
 
 # ---- story 2: load ISP CIDR lists ----
 say "story 2: gslb topology load"
-in_ns dc-cnc "$G" topology load "$here/topology-data/china-operator-ip" | head -12
-in_ns dc-tel "$G" topology load "$here/topology-data/china-operator-ip" >/dev/null
-if in_ns dc-cnc "$G" topology lookup 198.18.5.2 | grep -q "region lab" \
-   && in_ns dc-cnc "$G" topology lookup 61.136.178.229 | grep -q "region chinanet"; then
+gslb_in cnc topology load "$here/topology-data/china-operator-ip" | head -12
+gslb_in tel topology load "$here/topology-data/china-operator-ip" >/dev/null
+if gslb_in cnc topology lookup 198.18.5.2 | grep -q "region lab" \
+   && gslb_in cnc topology lookup 61.136.178.229 | grep -q "region chinanet"; then
   pass "story 2: ISP lists loaded; 61.136.178.229 -> chinanet, 198.18.5.2 -> lab"
 else fail "story 2: ISP lists loaded"; fi
 
@@ -151,7 +154,7 @@ for _ in $(seq 1 60); do
   if [[ -n "$c1" && -n "$t1" && -n "$c2" && -n "$t2" ]]; then rtt_ok=yes; break; fi
   sleep 0.5
 done
-in_ns dc-cnc "$G" ldns show 198.18.4.2; in_ns dc-tel "$G" ldns list --format 3dns
+gslb_in cnc ldns show 198.18.4.2; gslb_in tel ldns list --format 3dns
 if [[ $rtt_ok == yes && $c1 -gt $((t1 + 30000)) && $c2 -gt $((t2 + 30000)) ]]; then
   pass "story 3: both instances hold both paths; CNC ${c1} us vs TEL ${t1} us (on dc-cnc), ${c2} vs ${t2} us (on dc-tel)"
 else fail "story 3: both paths with CNC 40 ms slower (dc-cnc: '$c1' '$t1', dc-tel: '$c2' '$t2')"; fi
@@ -191,7 +194,7 @@ if [[ -n "$switched" ]]; then
     pass "failover: TEL-only answers ${took} s after the cut (bound ${bound} s = 1 s x 2 + TTL 5 s + 2 s)"
   else fail "failover: TEL-only answers ${took} s after the cut, above the bound ${bound} s"; fi
 else fail "failover: no TEL-only answer within 20 s of the cut"; fi
-in_ns dc-tel "$G" health
+gslb_in tel health
 in_ns dc-cnc ip link set isp0 up
 in_ns dc-cnc ip route add default via 198.18.2.1 2>/dev/null
 if answer_is 198.18.2.10 60; then pass "recovery: with the link back, CNC is answered again"
@@ -202,19 +205,19 @@ say "unprobeable LDNS (ldns2 drops every probe) and an LDNS outside every list"
 in_ns ldns2 dig +short +time=2 +tries=1 @198.18.5.2 www.example.com A >/dev/null
 state2=""
 for _ in $(seq 1 40); do  # 4 protocols x 3 samples x 0.5 s time out, then the LDNS is unprobeable
-  state2="$(in_ns dc-tel "$G" ldns show 198.18.5.2 2>/dev/null | head -1)"
+  state2="$(gslb_in tel ldns show 198.18.5.2 2>/dev/null | head -1)"
   [[ "$state2" == *"state unprobeable"* ]] && break
   sleep 0.5
 done
 echo "$state2"
 a2="$(in_ns ldns2 dig +short +time=2 +tries=1 @198.18.5.2 www.example.com A | tail -1)"
-explain2="$(in_ns dc-tel "$G" resolve www.example.com --ldns 198.18.5.2)"
+explain2="$(gslb_in tel resolve www.example.com --ldns 198.18.5.2)"
 echo "$explain2"
 if [[ "$state2" == *"state unprobeable"* && "$a2" == "198.18.2.10" && "$explain2" == *"decided by topology"* \
       && "$explain2" == *"region lab"* ]]; then
   pass "unprobeable: ldns2 answers no probe (state unprobeable) and gets CNC by topology (region lab)"
 else fail "unprobeable: ldns2 unprobeable and placed by topology (state '$state2', answer '$a2')"; fi
-explain3="$(in_ns dc-tel "$G" resolve www.example.com --ldns 198.18.6.2)"
+explain3="$(gslb_in tel resolve www.example.com --ldns 198.18.6.2)"
 echo "$explain3" | tail -3
 if [[ "$explain3" == *"decided by global-availability"* ]]; then
   pass "outside every list: global availability decides (gslb resolve --explain)"

@@ -13,12 +13,16 @@ final class AdminOption {
             description = "Admin API of the running server (default: ${DEFAULT-VALUE}).")
     String url;
 
-    @Option(names = "--token-file", paramLabel = "FILE",
-            description = "The server's admin token (default: var/admin.token of this installation, when it exists).")
+    @Option(names = "--token-file", paramLabel = "FILE", defaultValue = "${env:GSLB_TOKEN_FILE}",
+            description = "The server's admin token (default: $GSLB_TOKEN_FILE, else var/admin.token of this"
+                    + " installation when it exists).")
     Path tokenFile;
 
     AdminClient client() throws IOException {
         Path file = tokenFile;
+        if (file == null && System.getProperty("gslb.token-file") != null) { // an embedding (tests) says where
+            file = Path.of(System.getProperty("gslb.token-file"));
+        }
         if (file == null) {
             Path local = Path.of(System.getProperty("gslb.home", "."), "var", "admin.token");
             file = Files.isReadable(local) ? local : null;

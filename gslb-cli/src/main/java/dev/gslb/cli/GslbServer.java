@@ -211,6 +211,16 @@ public final class GslbServer implements AutoCloseable {
         return sync;
     }
 
+    public ProbeScheduler scheduler() {
+        return scheduler;
+    }
+
+    /** A counter's value (0 when it was never registered): for tests and figures. */
+    public double metric(String name, String tag, String value) {
+        var c = registry.find(name).tag(tag, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
     private String healthJson() {
         Map<String, Object> health = new LinkedHashMap<>();
         health.put("status", "up");

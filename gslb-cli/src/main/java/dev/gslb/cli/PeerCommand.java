@@ -37,16 +37,16 @@ final class PeerCommand {
                 System.out.println();
                 System.out.println("  " + r.path("token").asText());
                 System.out.println();
-                System.out.println("On the other instance, run `gslb peer join` and paste it, or `gslb peer join --token-file FILE`.");
+                System.out.println("On the other instance, run `gslb peer join` and paste it, or `gslb peer join --join-token-file FILE`.");
                 System.out.println("It lets one instance pair with this one: pass it over a channel you trust.");
                 System.out.println("This instance's certificate (SHA-256): " + r.path("fingerprint").asText());
             });
         }
     }
 
-    @Command(name = "join", description = "Pair with the instance whose join token is read from standard input (or --token-file).")
+    @Command(name = "join", description = "Pair with the instance whose join token is read from standard input (or --join-token-file).")
     static final class Join implements Callable<Integer> {
-        @Option(names = "--token-file", paramLabel = "FILE", description = "Read the join token from FILE instead of standard input.")
+        @Option(names = "--join-token-file", paramLabel = "FILE", description = "Read the join token from FILE instead of standard input.")
         Path tokenFile;
 
         @Mixin

@@ -28,12 +28,25 @@ final class Isolated {
         return "http://" + server.admin().address();
     }
 
+    /**
+     * Also: probes loopback LDNS (the default excludes 127/8), and the in-process CLI finds this
+     * server's admin token.
+     */
     static GslbConfig of(GslbConfig base) throws Exception {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         Path dir = Files.createTempDirectory("gslb");
         GslbConfig c = base.withListeners(
                 base.dns().withAddresses(List.of(any), 1), any)
-                .withStore(dir.resolve("proximity")); // the peers file goes beside it
+                .withStore(dir.resolve("proximity")); // the peers file, keys and admin token go beside it
+        GslbConfig.Probing p = c.probing();
+        c = c.withProbing(new GslbConfig.Probing(p.probes().withExclusions(List.of()), p.proximity(), p.store(),
+                p.flushInterval()));
+        System.setProperty("gslb.token-file", c.admin().tokenFile().toString());
         return c.withSync(c.sync().listeningOn(List.of(any)));
+    }
+
+    /** The admin token of a server made by {@link #of}, as a header value. */
+    static String bearer(GslbServer server) throws Exception {
+        return "Bearer " + dev.gslb.cli.admin.AdminToken.read(Path.of(System.getProperty("gslb.token-file")));
     }
 }

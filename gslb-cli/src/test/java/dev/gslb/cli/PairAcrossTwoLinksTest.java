@@ -52,15 +52,17 @@ class PairAcrossTwoLinksTest {
         }
     }
 
-    static List<String> gslb(String ns, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
+    /** The gslb command in namespace {@code ns}, with the admin token of the instance there. */
+    List<String> gslb(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "env",
+                "GSLB_TOKEN_FILE=" + dir.resolve(ns + "-admin.token"),
                 ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), "-Dgslb.home=..", "dev.gslb.cli.Gslb"));
         cmd.addAll(List.of(args));
         return cmd;
     }
 
-    static String run(String ns, String... args) {
+    String run(String ns, String... args) {
         return sh(gslb(ns, args).toArray(String[]::new));
     }
 
@@ -86,28 +88,30 @@ class PairAcrossTwoLinksTest {
         sh("ip", "-n", B, "link", "set", "lo", "up");
     }
 
-    Path config(String name, String dc, int hostOctet) throws IOException {
+    Path config(String ns, String name, String dc, int hostOctet) throws IOException {
         Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Path file = dir.resolve(name + ".yaml");
         Files.writeString(file, """
                 instance: {name: %s, datacenter: %s}
+                admin: {token-file: %s-admin.token}
                 zones: [{file: example.com.zone}]
                 datacenters: [CNC, TEL]
-                probe: {store: %s-proximity, protocols: [tcp], timeout: 300ms}
+                probe: {store: %s-proximity, protocols: [tcp], timeout: 300ms, exclude: []}  # probes 127.0.0.1 below
                 sync:
                   listen: ["198.18.41.%d:8054", "198.18.42.%d:8054"]
                   peers-file: %s-peers
+                  identity: %s-identity.pem
                   heartbeat: 200ms
                   dead-after: 1s
-                """.formatted(name, dc, name, hostOctet, hostOctet, name));
+                """.formatted(name, dc, ns, name, hostOctet, hostOctet, name, name));
         return file;
     }
 
-    static JsonNode peers(String ns) throws IOException {
+    JsonNode peers(String ns) throws IOException {
         return Json.MAPPER.readTree(run(ns, "peer", "list", "--json"));
     }
 
-    static JsonNode await(String ns, Predicate<JsonNode> until) throws Exception {
+    JsonNode await(String ns, Predicate<JsonNode> until) throws Exception {
         JsonNode n = peers(ns);
         for (int i = 0; i < 40 && !until.test(n); i++) {
             Thread.sleep(250);
@@ -130,8 +134,8 @@ class PairAcrossTwoLinksTest {
     @Test
     void cuttingOneLinkKeepsThePairAndAPartitionHeals() throws Exception {
         network();
-        Path ca = config("gslb-cnc", "CNC", 1);
-        Path cb = config("gslb-tel", "TEL", 2);
+        Path ca = config(A, "gslb-cnc", "CNC", 1);
+        Path cb = config(B, "gslb-tel", "TEL", 2);
         servers.add(new ProcessBuilder(gslb(A, "serve", "--config", ca.toString())).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("a.log").toFile()).start());
         servers.add(new ProcessBuilder(gslb(B, "serve", "--config", cb.toString())).redirectErrorStream(true)
@@ -146,9 +150,12 @@ class PairAcrossTwoLinksTest {
                 }
             }
         }
-        String pairOut = run(A, "peer", "pair");
-        String join = pairOut.lines().map(String::strip).filter(l -> l.startsWith("gslb peer join ")).findFirst().orElseThrow();
-        assertThat(run(B, "peer", "join", join.substring("gslb peer join ".length()))).contains("paired with gslb-cnc");
+        List<String> pairOut = run(A, "peer", "pair").lines().toList();
+        String token = pairOut.get(pairOut.indexOf(pairOut.stream().filter(l -> l.startsWith("Join token")).findFirst()
+                .orElseThrow()) + 2).strip();
+        Path tokenFile = dir.resolve("join-token");
+        Files.writeString(tokenFile, token);
+        assertThat(run(B, "peer", "join", "--join-token-file", tokenFile.toString())).contains("paired with gslb-cnc");
 
         assertThat(await(A, connectedVia("198.18.41.")).get(0).path("name").asText()).isEqualTo("gslb-tel");
         assertThat(await(B, connectedVia("198.18.41.")).get(0).path("inUse").asText()).isEqualTo("198.18.41.1:8054");

@@ -68,6 +68,12 @@ public record GslbConfig(
                 sync.withPeersFile(store.resolveSibling("peers")));
     }
 
+    /** The same deployment probing otherwise (tests that probe loopback LDNS). */
+    public GslbConfig withProbing(Probing probing) {
+        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+                probing, health, sync);
+    }
+
     /** Probing of LDNS, the proximity table's TTLs, and its H2 file. */
     public record Probing(ProbeSettings probes, ProximitySettings proximity, Path store, Duration flushInterval) {}
 

@@ -188,15 +188,15 @@ public final class ProximityTable {
         }
         Arrays.sort(sample, 0, n);
         long cutoff = sample[Math.max(0, n / 100)];
-        int want = Math.max(1, entries.size() / 100);
+        int most = Math.max(16, entries.size() / 25); // the estimate may be off; never hold more than 4 %
+        List<Map.Entry<LdnsKey, Long>> batch = new ArrayList<>();
         for (Map.Entry<LdnsKey, LdnsEntry> e : entries.entrySet()) {
-            if (e.getValue().lastUsed() <= cutoff) {
-                leastRecent.add(e.getKey());
-                if (leastRecent.size() >= want) {
-                    return;
-                }
+            if (e.getValue().lastUsed() <= cutoff && batch.size() < most) {
+                batch.add(Map.entry(e.getKey(), e.getValue().lastUsed()));
             }
         }
+        batch.sort(Map.Entry.comparingByValue()); // oldest first
+        batch.forEach(e -> leastRecent.add(e.getKey()));
     }
 
     private void evicted(LdnsKey key) {

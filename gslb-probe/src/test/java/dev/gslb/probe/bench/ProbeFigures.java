@@ -30,7 +30,30 @@ public final class ProbeFigures {
         System.out.printf("memory: %.1f bytes per LDNS entry with two paths (1,000,000 entries)%n",
                 ProximityMemoryTest.bytesPerEntry(1_000_000));
         flush(100_000);
+        spoofedSources(1_000_000);
         System.exit(0);
+    }
+
+    /** The heap the default table holds after {@code n} new spoofed sources, each from its own address. */
+    static void spoofedSources(int n) {
+        Runtime rt = Runtime.getRuntime();
+        System.gc();
+        long before = rt.totalMemory() - rt.freeMemory();
+        ProximityTable table = new ProximityTable(dev.gslb.probe.proximity.ProximitySettings.DEFAULTS, Clock.systemUTC());
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            table.touch(0, 0xFFFF_0000_0000L | (0x0B000000L + i)); // 11.0.0.0 upwards: 3,907 /24s
+        }
+        for (int i = 0; i < n; i++) { // and as many again: the table is full, each one evicts
+            table.touch(0, 0xFFFF_0000_0000L | (0x2B000000L + i));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.gc();
+        long after = rt.totalMemory() - rt.freeMemory();
+        System.out.printf("spoofed sources: %,d new sources against the default table (max-ldns %,d): %,d entries,"
+                        + " admitted %,d, evicted %,d, refused %,d, heap %+.0f MB, %.0f ns per new source%n",
+                2 * n, table.settings().maxLdns(), table.size(), table.admitted(), table.evicted(), table.refused(),
+                (after - before) / 1e6, seconds * 1e9 / (2 * n));
     }
 
     static void probeRate(int cap) throws Exception {

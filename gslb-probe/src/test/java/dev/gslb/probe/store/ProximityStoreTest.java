@@ -1,6 +1,7 @@
 package dev.gslb.probe.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsKey;
@@ -8,6 +9,7 @@ import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.DriverManager;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,6 +75,7 @@ class ProximityStoreTest {
     void aCorruptFileIsMovedAsideNotOverwritten() throws Exception {
         java.nio.file.Path file = dir.resolve("proximity");
         Files.write(dir.resolve("proximity.mv.db"), "this is not an H2 database, not at all".repeat(200).getBytes());
+        makePrivate(dir.resolve("proximity.mv.db"));
         ProximityTable t = table(Clock.systemUTC());
         try (ProximityStore ignored = new ProximityStore(file, t)) {
             assertThat(t.size()).isZero();
@@ -90,6 +93,7 @@ class ProximityStoreTest {
             c.createStatement().execute("CREATE TABLE gslb_meta (k VARCHAR(64) PRIMARY KEY, v VARCHAR(256))");
             c.createStatement().execute("INSERT INTO gslb_meta VALUES ('schema_version', '99')");
         }
+        makePrivate(dir.resolve("proximity.mv.db"));
         ProximityTable t = table(Clock.systemUTC());
         try (ProximityStore ignored = new ProximityStore(file, t)) {
             assertThat(t.size()).isZero();
@@ -97,5 +101,44 @@ class ProximityStoreTest {
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.contains(".unreadable-"));
         }
+    }
+
+    static void makePrivate(java.nio.file.Path f) throws Exception {
+        Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
+
+    @Test
+    void aBadRowIsSkippedAndCountedAndTheRestLoads() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        ProximityTable before = table(Clock.systemUTC());
+        long now = System.currentTimeMillis();
+        try (ProximityStore store = new ProximityStore(file, before)) {
+            before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+            before.recordPath(LdnsKey.parse("198.18.0.3"), Path.of("CNC", 5, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+            store.flush();
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("proximity.mv.db"))))
+                .as("created private").isEqualTo("rw-------");
+        try (var c = DriverManager.getConnection("jdbc:h2:file:" + file, "gslb", "")) { // one row's paths garbled
+            c.createStatement().execute("UPDATE ldns SET paths = X'05ff' WHERE lo = "
+                    + LdnsKey.parse("198.18.0.3").lo());
+        }
+        ProximityTable after = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, after)) {
+            assertThat(store.skippedRows()).isEqualTo(1);
+            assertThat(after.get(LDNS).path("CNC").rttMicros()).as("the good row").isEqualTo(189850);
+            assertThat(after.get(LdnsKey.parse("198.18.0.3"))).isNull();
+        }
+    }
+
+    @Test
+    void aStoreOthersCanReadIsRefusedWithTheFix() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        try (ProximityStore ignored = new ProximityStore(file, table(Clock.systemUTC()))) {
+            // created
+        }
+        Files.setPosixFilePermissions(dir.resolve("proximity.mv.db"), PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> new ProximityStore(file, table(Clock.systemUTC())))
+                .hasMessageContaining("rw-r--r--").hasMessageContaining("chmod 600");
     }
 }

@@ -1,0 +1,72 @@
+package dev.gslb.probe.proximity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.probe.ProbeProtocol;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+
+/** The table keeps its bound under a flood of new sources, and the LDNS that matter survive it. */
+class ProximityTableBoundTest {
+    static LdnsKey v4(long address) {
+        return new LdnsKey(0, 0xFFFF_0000_0000L | address);
+    }
+
+    @Test
+    void measuredLdnsSurviveAFloodOfSpoofedSources() {
+        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(10_000)
+                .withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < 1000; i++) {
+            LdnsKey k = v4(0x3D000000L + i * 256L); // 61.x.y.0: 1,000 resolvers
+            t.touch(k);
+            t.recordPath(k, Path.of("CNC", 1000 + i, 10000, 0, ProbeProtocol.UDP, now, "a"));
+        }
+        for (int i = 0; i < 200_000; i++) {
+            t.touch(v4(0x7F000000L + i)); // 200,000 spoofed sources
+        }
+        assertThat(t.size()).isLessThanOrEqualTo(10_000);
+        for (int i = 0; i < 1000; i++) {
+            assertThat(t.get(v4(0x3D000000L + i * 256L))).as("measured LDNS %d", i).isNotNull();
+        }
+        assertThat(t.admitted()).isEqualTo(201_000);
+        assertThat(t.evicted()).isEqualTo(201_000 - 10_000);
+        assertThat(t.refused()).isZero();
+    }
+
+    @Test
+    void whenNothingUnmeasuredIsLeftTheLeastRecentlyAskedGivesWay() {
+        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(1000)
+                .withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < 1000; i++) {
+            LdnsKey k = v4(0x3D000000L + i);
+            t.restore(k, new LdnsEntry(new Path[] {Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now, "a")},
+                    LdnsEntry.State.PROBED, ProbeProtocol.UDP, 0, now - 1_000_000 + i)); // 0 asked longest ago
+        }
+        t.touch(v4(0x01020304L));
+        assertThat(t.size()).isEqualTo(1000);
+        assertThat(t.get(v4(0x3D000000L))).as("the least recently asked").isNull();
+        assertThat(t.get(v4(0x3D000000L + 999))).isNotNull();
+        assertThat(t.evicted()).isEqualTo(1);
+    }
+
+    @Test
+    void oneNetworkCannotFillTheTable() {
+        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(10, 50), Clock.systemUTC());
+        for (int i = 0; i < 256; i++) {
+            t.touch(v4(0x7F000000L + i)); // every address of 127.0.0.0/24 at once
+        }
+        int admittedFromOne = t.size();
+        for (int net = 1; net <= 10; net++) {
+            t.touch(v4(0x7F000000L + net * 256L)); // other /24s are still admitted
+        }
+        assertThat(admittedFromOne).isBetween(50, 52);
+        assertThat(t.size()).isEqualTo(admittedFromOne + 10);
+        assertThat(t.refused()).isGreaterThanOrEqualTo(256 - 52);
+        for (int i = 0; i < 5000; i++) {
+            t.touch(new LdnsKey(0x2001_0db8_0001_0000L, i)); // one IPv6 /48
+        }
+        assertThat(t.size()).isBetween(admittedFromOne + 10 + 50, admittedFromOne + 10 + 52);
+    }
+}
