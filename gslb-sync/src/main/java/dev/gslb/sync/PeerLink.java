@@ -162,6 +162,9 @@ final class PeerLink {
         if (e instanceof SocketTimeoutException) {
             return "no answer (timeout)";
         }
+        if (e instanceof java.io.EOFException) {
+            return "the peer closed the connection";
+        }
         if (e instanceof Refused) {
             return joinSecret != null ? "it refused this instance's certificate: the join token was already used or"
                     + " has expired (run `gslb peer pair` there again)"

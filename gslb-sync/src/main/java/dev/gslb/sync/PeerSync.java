@@ -538,7 +538,7 @@ public final class PeerSync implements AutoCloseable {
         }
         String payload = String.join("|", "v2", me.instance(), me.dataCenter(),
                 String.join(",", addresses.stream().map(PeersFile::format).toList()), identity.fingerprint(),
-                Base64.getUrlEncoder().withoutPadding().encodeToString(secret), Long.toString(expires / 1000));
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret), Long.toString(expires));
         return new Pairing(Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8)),
                 Instant.ofEpochMilli(expires), warnings);
     }
@@ -570,7 +570,7 @@ public final class PeerSync implements AutoCloseable {
         List<InetSocketAddress> addresses = new ArrayList<>();
         Peer peer;
         try {
-            expires = Long.parseLong(f[6]) * 1000;
+            expires = Long.parseLong(f[6]);
             secret = Base64.getUrlDecoder().decode(f[5]);
             for (String a : f[3].split(",")) {
                 addresses.add(PeersFile.parse(a));

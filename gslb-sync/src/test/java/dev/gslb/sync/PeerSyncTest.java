@@ -118,7 +118,7 @@ class PeerSyncTest {
             assertThatThrownBy(() -> c.sync.join(late)).as("expired").isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("expired");
             // the issuer refuses it too, even when the joiner's clock says otherwise
-            assertThatThrownBy(() -> c.sync.join(withExpiry(late, System.currentTimeMillis() / 1000 + 600)))
+            assertThatThrownBy(() -> c.sync.join(withExpiry(late, System.currentTimeMillis() + 600_000)))
                     .isInstanceOf(IOException.class).hasMessageContaining("refused this instance's certificate");
             assertThat(a.sync.status()).extracting(PeerSync.Status::name).containsExactly("b");
         }
@@ -129,6 +129,7 @@ class PeerSyncTest {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
              Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
+            b.sync.close(); // the test speaks as b from here on: the real b must not replace its connection
             SyncIdentity bId = SyncIdentity.loadOrCreate(b.identityFile, "b");
             double before = refused(a);
             try (Session s = Session.open(a, bId, new Hello(Wire.PROTOCOL_VERSION, "b", "CNC", List.of(), null))) {
@@ -209,6 +210,130 @@ class PeerSyncTest {
         }
     }
 
+    @Test
+    void replayedTamperedAndReflectedConnectionsAreRefused() throws Exception {
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
+             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+            Node.pair(a, b);
+            b.sync.close(); // the test speaks as b
+            SyncIdentity bId = SyncIdentity.loadOrCreate(b.identityFile, "b");
+            Hello hello = new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null);
+            long now = System.currentTimeMillis();
+            byte[] paths = Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.50.1"),
+                    Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now, "b"), 600_000)));
+            // 1. a genuine session through a recording proxy
+            java.io.ByteArrayOutputStream recorded = new java.io.ByteArrayOutputStream();
+            try (Proxy proxy = new Proxy(a.sync.listening().getFirst(), recorded);
+                 Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
+                s.reply();
+                s.send(Wire.Type.PATHS, paths);
+                Node.await(() -> a.hasPath("198.18.50.1", "TEL"), Duration.ofSeconds(2));
+                assertThat(a.hasPath("198.18.50.1", "TEL")).as("the genuine session is taken").isTrue();
+            }
+            a.table.remove(LdnsKey.parse("198.18.50.1"));
+            // 2. the same bytes replayed on a new connection: fresh TLS randoms, so the handshake fails
+            try (Socket replay = new Socket()) {
+                replay.connect(a.sync.listening().getFirst());
+                replay.setSoTimeout(3000);
+                replay.getOutputStream().write(recorded.toByteArray());
+                assertThat(drained(replay)).as("replayed: closed").isTrue();
+            }
+            assertThat(a.entry("198.18.50.1")).as("nothing replayed was applied").isNull();
+            // 3. one flipped bit after the handshake: TLS refuses the record and the connection ends
+            try (Proxy proxy = new Proxy(a.sync.listening().getFirst(), new java.io.ByteArrayOutputStream());
+                 Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
+                s.reply();
+                proxy.flipNext = true;
+                s.send(Wire.Type.PATHS, paths);
+                assertThat(s.closed()).as("tampered: closed").isTrue();
+            }
+            assertThat(a.entry("198.18.50.1")).as("nothing tampered was applied").isNull();
+            // 4. a's own certificate reflected back at it is not a peer's
+            SyncIdentity aId = SyncIdentity.loadOrCreate(a.identityFile, "a");
+            assertThatThrownBy(() -> Session.open(a, aId, new Hello(Wire.PROTOCOL_VERSION, "a", "CNC", List.of(), null))
+                    .reply()).as("reflected").isInstanceOf(IOException.class);
+        }
+    }
+
+    /** Reads until the server closes (true) or nothing comes for the socket timeout (false). */
+    static boolean drained(Socket s) {
+        try {
+            while (s.getInputStream().read() >= 0) {
+                // the server's handshake bytes and alert
+            }
+            return true;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /** A TCP proxy on loopback for one connection: records what the client sends, and can flip one bit of it. */
+    static final class Proxy implements AutoCloseable {
+        private final java.net.ServerSocket server = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        volatile boolean flipNext;
+
+        Proxy(java.net.InetSocketAddress target, java.io.ByteArrayOutputStream recorded) throws IOException {
+            Thread.ofVirtual().start(() -> {
+                try (Socket client = server.accept(); Socket upstream = new Socket(target.getAddress(), target.getPort())) {
+                    Thread back = Thread.ofVirtual().start(() -> pump(upstream, client, null));
+                    pump(client, upstream, recorded);
+                    back.join();
+                } catch (IOException | InterruptedException e) {
+                    // the test ended the connection
+                }
+            });
+        }
+
+        private void pump(Socket from, Socket to, java.io.ByteArrayOutputStream recorded) {
+            byte[] buf = new byte[65536];
+            try {
+                for (int n; (n = from.getInputStream().read(buf)) >= 0; ) {
+                    if (recorded != null) {
+                        synchronized (recorded) {
+                            recorded.write(buf, 0, n);
+                        }
+                        if (flipNext) {
+                            flipNext = false;
+                            buf[n - 1] ^= 1;
+                        }
+                    }
+                    to.getOutputStream().write(buf, 0, n);
+                }
+            } catch (IOException e) {
+                // closed
+            } finally {
+                try {
+                    to.shutdownOutput();
+                } catch (IOException ignored) {
+                    // closed
+                }
+            }
+        }
+
+        java.net.InetSocketAddress address() {
+            return (java.net.InetSocketAddress) server.getLocalSocketAddress();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+
+    @Test
+    void aPairingNeverPutsAWildcardInATokenAndWarnsAboutLoopback() throws Exception {
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of())) {
+            assertThatThrownBy(() -> a.sync.pair(List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral("0.0.0.0"), 8054))))
+                    .hasMessageContaining("sync.advertise").hasMessageContaining("--advertise");
+            assertThat(a.sync.pair(List.of()).warnings()).singleElement().asString()
+                    .contains("loopback", "only an instance on this same host");
+            assertThat(a.sync.pair(List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral("198.18.41.1"), 8054)))
+                    .warnings()).isEmpty();
+        }
+    }
+
     static long usedHeap() {
         var m = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         return m.getUsed();
@@ -235,10 +360,10 @@ class PeerSyncTest {
     }
 
     /** The token with another expiry written in it (what a joiner with a wrong clock would believe). */
-    static String withExpiry(String token, long epochSeconds) {
+    static String withExpiry(String token, long epochMillis) {
         var b64 = java.util.Base64.getUrlDecoder();
         String[] f = new String(b64.decode(token), java.nio.charset.StandardCharsets.UTF_8).split("\\|");
-        f[6] = Long.toString(epochSeconds);
+        f[6] = Long.toString(epochMillis);
         return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
                 String.join("|", f).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
@@ -246,8 +371,12 @@ class PeerSyncTest {
     /** A test client doing a dialler's side by hand, over TLS as {@code as}, trusting only the node's certificate. */
     record Session(SSLSocket socket, DataOutputStream out, DataInputStream in) implements AutoCloseable {
         static Session open(Node to, SyncIdentity as, Hello hello) throws Exception {
-            var address = to.sync.listening().getFirst();
-            SSLSocket s = (SSLSocket) as.context(new PinnedTrust(to.sync.fingerprint()::equals)).getSocketFactory()
+            return open(to.sync.listening().getFirst(), to.sync.fingerprint(), as, hello);
+        }
+
+        static Session open(java.net.InetSocketAddress address, String fingerprint, SyncIdentity as, Hello hello)
+                throws Exception {
+            SSLSocket s = (SSLSocket) as.context(new PinnedTrust(fingerprint::equals)).getSocketFactory()
                     .createSocket(address.getAddress(), address.getPort());
             s.setSoTimeout(3000);
             s.startHandshake();
