@@ -140,7 +140,7 @@ else fail "story 1: delegated zone answers through unbound (got '$first', NS '$n
 # ---- story 3 + RTT: both instances hold both paths; the answer is the nearer data center ----
 say "story 3: gslb ldns show 198.18.4.2 (unbound's address), on both instances"
 paths_both() { # namespace -> "cnc_rtt tel_rtt" from ldns show --json
-  in_ns "$1" "$G" ldns show 198.18.4.2 --json 2>/dev/null | /usr/bin/python3 -c '
+  gslb_in "${1#dc-}" ldns show 198.18.4.2 --json 2>/dev/null | /usr/bin/python3 -c '
 import json,sys
 try:
     e=json.load(sys.stdin); p={x["datacenter"]:x["rttMicros"] for x in e["paths"]}

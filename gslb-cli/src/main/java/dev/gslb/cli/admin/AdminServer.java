@@ -105,7 +105,7 @@ public final class AdminServer implements AutoCloseable {
         return null;
     }
 
-    /** The host part of a Host header, lower case, without port or IPv6 brackets. */
+    /** The host part of a Host header, lower case, without port; an IP literal in Java's spelling. */
     private static String hostOf(String host) {
         if (host == null) {
             return "";
@@ -113,7 +113,12 @@ public final class AdminServer implements AutoCloseable {
         host = host.strip().toLowerCase(Locale.ROOT);
         if (host.startsWith("[")) {
             int close = host.indexOf(']');
-            return close < 0 ? host : host.substring(1, close);
+            host = close < 0 ? host : host.substring(1, close);
+            try {
+                return InetAddress.ofLiteral(host).getHostAddress(); // [::1] is 0:0:0:0:0:0:0:1 in the set
+            } catch (IllegalArgumentException e) {
+                return host;
+            }
         }
         int colon = host.indexOf(':');
         return colon < 0 ? host : host.substring(0, colon);
