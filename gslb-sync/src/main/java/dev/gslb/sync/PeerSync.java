@@ -138,6 +138,7 @@ public final class PeerSync implements AutoCloseable {
     public void start() throws IOException {
         identity = SyncIdentity.loadOrCreate(settings.identityFile(), instance);
         acceptorTls = identity.context(new PinnedTrust(this::mayConnect));
+        List<Peer> paired = PeersFile.read(settings.peersFile()); // a refused file stops the start before any bind
         for (InetSocketAddress a : settings.listen()) {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
@@ -154,7 +155,7 @@ public final class PeerSync implements AutoCloseable {
             advertised.add(a.getPort() == 0 && i >= 0 ? (InetSocketAddress) servers.get(i).getLocalSocketAddress() : a);
         }
         me = new Hello.Factory(instance, dataCenter, advertised);
-        for (Peer p : PeersFile.read(settings.peersFile())) {
+        for (Peer p : paired) {
             connect(p, null);
         }
         table.onPathRecorded((key, path) -> {

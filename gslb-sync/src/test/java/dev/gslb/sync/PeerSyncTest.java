@@ -323,6 +323,28 @@ class PeerSyncTest {
     }
 
     @Test
+    void keyMaterialAndPeersFilesOthersCanReadAreRefused() throws Exception {
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
+             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+            Node.pair(a, b);
+            for (java.nio.file.Path f : List.of(a.identityFile, a.peersFile)) {
+                assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                        .as(f.toString()).isEqualTo("rw-------");
+            }
+        }
+        Files.setPosixFilePermissions(dir.resolve("a-identity.pem"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> new Node("a", "CNC", "127.0.0.2", 9, dir, List.of()).close())
+                .hasMessageContaining("a-identity.pem is rw-r--r--").hasMessageContaining("chmod 600");
+        Files.setPosixFilePermissions(dir.resolve("a-identity.pem"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(dir.resolve("a.peers"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+        assertThatThrownBy(() -> new Node("a", "CNC", "127.0.0.2", 9, dir, List.of()).close())
+                .hasMessageContaining("a.peers is rw-rw-r--");
+    }
+
+    @Test
     void aPairingNeverPutsAWildcardInATokenAndWarnsAboutLoopback() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of())) {
             assertThatThrownBy(() -> a.sync.pair(List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral("0.0.0.0"), 8054))))

@@ -107,6 +107,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theAdminApiOffLoopbackNeedsATokenAndProbeExclusionsReplaceTheDefault() throws Exception {
+        Path open = config(GOOD.replace("zones:\n", "admin: {listen: \"0.0.0.0:8053\", token-file: none}\nzones:\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(open)).hasMessageStartingWith(open + ":7: the admin API listens on 0.0.0.0"
+                + " without a token file");
+        Files.delete(dir.resolve("example.com.zone"));
+        GslbConfig d = ConfigLoader.load(config(GOOD));
+        assertThat(d.admin().tokenFile()).isEqualTo(dir.resolve("var/admin.token"));
+        assertThat(d.probing().probes().exclusions()).contains("127.0.0.0/8", "own-addresses");
+        Files.delete(dir.resolve("example.com.zone"));
+        GslbConfig lab = ConfigLoader.load(config(GOOD + "probe: {exclude: [own-addresses, 198.18.0.0/15], max-ldns: 5000}\n"));
+        assertThat(lab.probing().probes().exclusions()).containsExactly("own-addresses", "198.18.0.0/15");
+        assertThat(lab.probing().proximity().maxLdns()).isEqualTo(5000);
+    }
+
+    @Test
     void unknownKeysAreRefusedAtTheirLine() throws Exception {
         Path p = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timout: 5s"));
         assertThatThrownBy(() -> ConfigLoader.load(p))
