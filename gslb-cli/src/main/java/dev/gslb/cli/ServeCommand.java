@@ -67,7 +67,12 @@ final class ServeCommand implements Callable<Integer> {
         Path file = config;
         server.reloadFrom(() -> withOverrides(file != null ? ConfigLoader.load(file) : ConfigLoader.loadEmbedded(Gslb.home())));
         reloadOnHangup(server);
-        server.start();
+        try {
+            server.start();
+        } catch (IllegalStateException e) { // a port another process holds
+            System.err.println("gslb: " + e.getMessage());
+            return 1;
+        }
         log.info("serving {} zone(s), {} wide IP(s) as instance {} in data center {}",
                 cfg.zones().size(), cfg.wideIps().size(),
                 cfg.instance().name(), cfg.instance().dataCenter());

@@ -5,6 +5,7 @@ import dev.gslb.dns.answer.Responder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -64,10 +65,7 @@ public final class DnsServer implements AutoCloseable {
         group = new MultiThreadIoEventLoopGroup(threads, io);
         try {
             for (InetSocketAddress address : settings.addresses()) {
-                int port = bindUdp(address, epoll ? threads : 1, epoll);
-                InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
-                bindTcp(actual, epoll);
-                bound.add(actual);
+                bound.add(bindBoth(address, epoll ? threads : 1, epoll));
             }
         } catch (InterruptedException | RuntimeException e) {
             close();
@@ -75,6 +73,32 @@ public final class DnsServer implements AutoCloseable {
         }
         log.info("DNS listening on {} (UDP+TCP, {} event loops, transport {})", bound, threads,
                 epoll ? "epoll" : "nio");
+    }
+
+    /**
+     * UDP and TCP on one address and port. When port 0 was asked, the kernel picks the UDP port and
+     * TCP takes the same number, which another TCP socket may already hold: then both are tried
+     * again on a new port (a few times), instead of failing the start.
+     */
+    private InetSocketAddress bindBoth(InetSocketAddress address, int sockets, boolean epoll) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            int before = channels.size();
+            int port = bindUdp(address, sockets, epoll);
+            InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
+            ChannelFuture tcp = bindTcp(actual, epoll);
+            if (tcp.isSuccess()) {
+                channels.add(tcp.channel());
+                return actual;
+            }
+            if (address.getPort() != 0 || attempt == 8) {
+                throw new IllegalStateException("cannot listen on TCP " + actual + ": " + tcp.cause().getMessage(),
+                        tcp.cause());
+            }
+            while (channels.size() > before) {
+                channels.removeLast().close().sync();
+            }
+            log.debug("TCP port {} is taken; binding UDP and TCP on another ephemeral port", port);
+        }
     }
 
     /** Binds {@code sockets} UDP sockets on one address; the first fixes the port when 0 was asked. */
@@ -105,7 +129,8 @@ public final class DnsServer implements AutoCloseable {
         return port;
     }
 
-    private void bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
+    /** The finished bind (succeeded or failed). */
+    private ChannelFuture bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
         ConnectionLimit limit = new ConnectionLimit(settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(),
                 metrics);
         long idleMillis = settings.tcpIdle().toMillis();
@@ -129,7 +154,7 @@ public final class DnsServer implements AutoCloseable {
                                 new TcpQueryHandler(responder));
                     }
                 });
-        channels.add(b.bind(address).sync().channel());
+        return b.bind(address).await();
     }
 
     /** The addresses actually bound (ports filled in when 0 was configured). */
