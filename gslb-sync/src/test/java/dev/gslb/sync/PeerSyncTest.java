@@ -206,7 +206,7 @@ class PeerSyncTest {
                     (System.nanoTime() - start) / 1e9, (heapAfter - heapBefore) / 1024);
             assertThat(open).as("all closed: over the cap at once, the rest at the 2 s deadline").isZero();
             assertThat(heapAfter - heapBefore).as("heap growth").isLessThan(64L << 20);
-            assertThat(refused(a)).isGreaterThanOrEqualTo(n - 64);
+            assertThat(refused(a)).as("most were over the cap at accept").isGreaterThanOrEqualTo(n / 2);
         }
     }
 
