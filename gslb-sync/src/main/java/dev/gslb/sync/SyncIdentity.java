@@ -58,8 +58,9 @@ public final class SyncIdentity {
     public static SyncIdentity loadOrCreate(Path file, String instance) throws IOException {
         if (!Files.exists(file)) {
             SyncIdentity created = generate(instance);
-            StateFile.writePrivate(file, created.pem().getBytes(StandardCharsets.US_ASCII));
-            return created;
+            if (StateFile.createPrivate(file, created.pem().getBytes(StandardCharsets.US_ASCII))) {
+                return created;
+            } // another process made it meanwhile: read that one
         }
         StateFile.requirePrivate(file);
         PrivateKey key = null;

@@ -34,24 +34,35 @@ public final class StateFile {
         }
     }
 
-    /** Writes {@code bytes} to {@code file} atomically, mode 600 from the first byte. */
+    /** Writes {@code bytes} to {@code file} atomically (replacing it), mode 600 from the first byte. */
     public static void writePrivate(Path file, byte[] bytes) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path tmp = parent.resolve(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.write(tmp, bytes);
+        Path tmp = privateTemp(file, bytes);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Creates {@code file} empty with mode 600 when it does not exist (before a library opens it). */
-    public static void createPrivate(Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
+    /**
+     * Creates {@code file} with {@code bytes}, mode 600, unless it exists: false then, and the file
+     * is left as it is. Two processes starting at once with one state folder agree on one file.
+     */
+    public static boolean createPrivate(Path file, byte[] bytes) throws IOException {
+        Path tmp = privateTemp(file, bytes);
         try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.createLink(file, tmp); // link(2) fails when the name exists; rename(2) would replace it
+            return true;
         } catch (FileAlreadyExistsException e) {
-            requirePrivate(file);
+            return false;
+        } finally {
+            Files.deleteIfExists(tmp);
         }
+    }
+
+    /** A new file beside {@code file} (a name of its own, so writers never collide) holding {@code bytes}. */
+    private static Path privateTemp(Path file, byte[] bytes) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path tmp = Files.createTempFile(parent, file.getFileName() + ".", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.write(tmp, bytes);
+        return tmp;
     }
 }
