@@ -188,10 +188,8 @@ final class PeerLink {
 
     private void session(Socket raw, InetSocketAddress address) throws IOException, InterruptedException {
         raw.setSoTimeout((int) settings.handshakeTimeout().toMillis());
-        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(raw, address.getHostString(), address.getPort(), true);
+        SSLSocket s = SyncIdentity.over(tls, raw, true);
         socket = s;
-        s.setUseClientMode(true);
-        s.setEnabledProtocols(new String[] {"TLSv1.3"});
         DataOutputStream out = new DataOutputStream(new CountingOutput(new BufferedOutputStream(s.getOutputStream(), 65536), bytes));
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
         byte[] secret = joinSecret;

@@ -321,10 +321,7 @@ public final class PeerSync implements AutoCloseable {
         try (raw) {
             raw.setSoTimeout((int) settings.handshakeTimeout().toMillis());
             raw.setTcpNoDelay(true);
-            SSLSocket s = (SSLSocket) acceptorTls.getSocketFactory().createSocket(raw, null, raw.getPort(), true);
-            s.setUseClientMode(false);
-            s.setNeedClientAuth(true);
-            s.setEnabledProtocols(new String[] {"TLSv1.3"});
+            SSLSocket s = SyncIdentity.over(acceptorTls, raw, false);
             s.startHandshake();
             String fingerprint = SyncIdentity.fingerprint(s.getSession().getPeerCertificates()[0]);
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 65536));
@@ -452,9 +449,6 @@ public final class PeerSync implements AutoCloseable {
                 dropped.increment();
                 continue;
             }
-            if (it.at() > now + settings.maxClockSkew().toMillis()) {
-                clamped.increment();
-            }
             if (it.expired(now)) {
                 continue; // dropped on receipt
             }
@@ -465,7 +459,11 @@ public final class PeerSync implements AutoCloseable {
                         if (table.get(p.ldns()) == null && !guard.mayCreate(now)) {
                             dropped.increment();
                         } else {
-                            table.recordPath(p.ldns(), guard.clamp(p.path(), now));
+                            Path path = guard.clamp(p.path(), now);
+                            if (path != p.path()) {
+                                clamped.increment();
+                            }
+                            table.recordPath(p.ldns(), path);
                         }
                     }
                 }
@@ -474,6 +472,9 @@ public final class PeerSync implements AutoCloseable {
                         dropped.increment(); // not a server of this deployment: no entry for it
                     } else if (h.state() != HealthState.UNKNOWN) {
                         long at = guard.clamp(h.at(), now);
+                        if (at != h.at()) {
+                            clamped.increment();
+                        }
                         long ttl = Math.min(h.ttlMillis(), settings.healthTtl().toMillis());
                         peerHealth.put(h.server(), new PeerView(h.state(), at + ttl));
                     }

@@ -27,7 +27,9 @@ import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.KeyManagerFactory;
+import java.net.Socket;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -125,6 +127,19 @@ public final class SyncIdentity {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * TLS 1.3 over a connected socket, as the dialler or the acceptor; both sides present a
+     * certificate (the acceptor requires one) and check it with the context's {@link PinnedTrust}.
+     */
+    static SSLSocket over(SSLContext tls, Socket raw, boolean dialler) throws IOException {
+        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(raw, raw.getInetAddress().getHostAddress(),
+                raw.getPort(), true);
+        s.setUseClientMode(dialler);
+        s.setNeedClientAuth(!dialler);
+        s.setEnabledProtocols(new String[] {"TLSv1.3"});
+        return s;
     }
 
     /** A TLS 1.3 context presenting this identity and trusting what {@code trust} accepts. */

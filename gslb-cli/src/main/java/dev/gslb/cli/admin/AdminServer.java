@@ -2,14 +2,13 @@ package dev.gslb.cli.admin;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gslb.topology.LocalAddresses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
@@ -69,9 +68,7 @@ public final class AdminServer implements AutoCloseable {
         hosts.add(address.getAddress().getHostAddress());
         hosts.add(InetAddress.getLoopbackAddress().getHostAddress());
         if (address.getAddress().isAnyLocalAddress()) { // listening everywhere: any address of this host
-            for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                Collections.list(i.getInetAddresses()).forEach(a -> hosts.add(a.getHostAddress().replaceAll("%.*", "")));
-            }
+            LocalAddresses.all().forEach(a -> hosts.add(LocalAddresses.text(a)));
         }
         settings.allowedHosts().forEach(h -> hosts.add(h.toLowerCase(Locale.ROOT)));
     }

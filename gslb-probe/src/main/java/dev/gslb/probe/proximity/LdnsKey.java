@@ -22,6 +22,11 @@ public record LdnsKey(long hi, long lo) {
     }
 
     public boolean ipv4() {
+        return ipv4(hi, lo);
+    }
+
+    /** True when the 128-bit form is an IPv4-mapped address. */
+    static boolean ipv4(long hi, long lo) {
         return hi == 0 && (lo >>> 32) == 0xFFFF;
     }
 

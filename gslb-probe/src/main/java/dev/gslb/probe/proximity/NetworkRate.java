@@ -28,7 +28,7 @@ public final class NetworkRate {
 
     /** True when the network of this address (128-bit form, IPv4 mapped) may have one more now. */
     public boolean tryAcquire(long hi, long lo) {
-        boolean ipv4 = hi == 0 && (lo >>> 32) == 0xFFFF;
+        boolean ipv4 = LdnsKey.ipv4(hi, lo);
         long network = ipv4 ? lo & 0xFFFF_FFFF_FFFF_FF00L : 0;
         long high = ipv4 ? 0 : hi & 0xFFFF_FFFF_FFFF_0000L;
         int slot = (int) (mix(high * 0x9E3779B97F4A7C15L + network) & (SLOTS - 1));

@@ -137,6 +137,11 @@ public final class ProximityTable {
         }
     }
 
+    /** True when {@code key} is in the table or a place could be made for it. */
+    private boolean roomFor(LdnsKey key) {
+        return entries.containsKey(key) || makeRoom();
+    }
+
     /** Frees one place when the table is full; false (and counted) when nothing may give way. */
     private boolean makeRoom() {
         while (entries.size() >= settings.maxLdns()) {
@@ -223,7 +228,7 @@ public final class ProximityTable {
     public boolean recordPath(LdnsKey key, Path path) {
         long now = clock.millis();
         boolean[] newer = {false};
-        if (entries.get(key) == null && !makeRoom()) {
+        if (!roomFor(key)) {
             return false;
         }
         entries.compute(key, (k, old) -> {
@@ -282,7 +287,7 @@ public final class ProximityTable {
     /** Marks an LDNS that answered no probe: not probed again before the retry time. */
     public void markUnprobeable(LdnsKey key) {
         long retryAt = clock.millis() + settings.retry().toMillis();
-        if (entries.get(key) == null && !makeRoom()) {
+        if (!roomFor(key)) {
             return;
         }
         entries.compute(key, (k, old) -> (old == null ? LdnsEntry.probing(clock.millis()) : old).unprobeable(retryAt));

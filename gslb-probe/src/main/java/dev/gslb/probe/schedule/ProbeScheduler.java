@@ -11,13 +11,12 @@ import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
+import dev.gslb.topology.LocalAddresses;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.util.Collections;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -95,10 +94,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private static List<String> ownAddresses() {
         List<String> own = new ArrayList<>();
         try {
-            for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                for (InetAddress a : Collections.list(i.getInetAddresses())) {
-                    own.add(a.getHostAddress().replaceAll("%.*", "") + (a instanceof Inet4Address ? "/32" : "/128"));
-                }
+            for (InetAddress a : LocalAddresses.all()) {
+                own.add(LocalAddresses.text(a) + (a instanceof Inet4Address ? "/32" : "/128"));
             }
         } catch (SocketException e) {
             log.warn("could not list this host's addresses to exclude them from probing: {}", e.toString());
@@ -117,11 +114,9 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     /**
      * {@link #ldnsQueried}, returning the LDNS's entry as it stands after the touch, for callers
-     * that read it next (peer sync) without a second lookup.
-     */
-    /**
-     * Null when nothing may be asked about this LDNS, of this side or of the peers: it is excluded,
-     * the table refused it, or its network is over its rate of probe requests.
+     * that read it next (peer sync) without a second lookup. Null when nothing may be asked about
+     * this LDNS, of this side or of the peers: it is excluded, the table refused it, or its network
+     * is over its rate of probe requests.
      */
     public LdnsEntry noteQuery(InetAddress ldns) {
         if (isExcluded(ldns)) {
