@@ -69,12 +69,12 @@ taskset -c 0 gdnsd -c "$work/gdnsd" start >"$work/gdnsd.log" 2>&1 &
 pids+=($!)
 taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
   -jar "$here/gslb-cli/target/gslb.jar" serve --listen "127.0.0.1:$ours_port" --admin 127.0.0.1:0 --threads 1 \
-  --sync 127.0.0.1:0 --store "$work/ours/proximity" \
+  --sync 127.0.0.1:0 --state-dir "$work/ours" \
   >"$work/ours.log" 2>&1 &
 pids+=($!)
 taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
   -jar "$here/gslb-cli/target/gslb.jar" serve --config "$work/rrl.yaml" --listen "127.0.0.1:$rrl_port" \
-  --admin 127.0.0.1:0 --threads 1 --sync 127.0.0.1:0 --store "$work/rrl/proximity" \
+  --admin 127.0.0.1:0 --threads 1 --sync 127.0.0.1:0 --state-dir "$work/rrl" \
   >"$work/rrl.log" 2>&1 &
 pids+=($!)
 wait_port "$gdnsd_port"

@@ -3,8 +3,12 @@
 # it with the real clients dig and kdig. Prints one line per check and "N passed, M failed".
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-port=5353
-admin=8053
+# Ports: GSLB_TEST_DNS_PORT, GSLB_TEST_ADMIN_PORT, GSLB_TEST_SYNC_PORT, else free ones, so that the
+# test runs beside a server that holds the defaults.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port="${GSLB_TEST_DNS_PORT:-$(free_port)}"
+admin="${GSLB_TEST_ADMIN_PORT:-$(free_port)}"
+sync="${GSLB_TEST_SYNC_PORT:-$(free_port)}"
 log="$(mktemp)"
 passed=0; failed=0
 server=""
@@ -12,9 +16,12 @@ server=""
 # state (H2 file, admin token, sync identity) lives in a folder of its own.
 state="$(mktemp -d)"
 sed -e "s#file: zones/#file: $here/zones/#" -e "s#data: \[topology-data/#data: [$here/topology-data/#" \
+  -e "s#127.0.0.1:5353#127.0.0.1:$port#" -e "s#127.0.0.1:8053#127.0.0.1:$admin#" \
   "$here/gslb-cli/src/main/resources/default-config.yaml" >"$state/gslb.yaml"
 printf 'probe:\n  exclude: []   # this test probes 127.0.0.77-79\n' >>"$state/gslb.yaml"
+printf 'sync:\n  listen: ["127.0.0.1:%s"]\n' "$sync" >>"$state/gslb.yaml"
 export GSLB_TOKEN_FILE="$state/var/admin.token"
+export GSLB_ADMIN="127.0.0.1:$admin" # what every gslb command below talks to
 
 cleanup() {
   [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
@@ -95,6 +102,9 @@ check "admin: a DNS-rebinding Host is refused (403)" contains "403" curl -s -o /
 check "state: the admin token and the H2 file are mode 600" equals "600 600" \
   bash -c "echo \$(stat -c %a '$GSLB_TOKEN_FILE' '$state/var/proximity.mv.db')"
 check "peer join: a token from the command line is not taken" bash -c "! '$here/gslb' peer join sometoken </dev/null"
+check "--help: every subcommand answers it" contains "Usage: gslb topology lookup" "${G[@]}" topology lookup --help
+check "help: a nested page" contains "Usage: gslb ldns show" "${G[@]}" help ldns show
+check "serve: a second server on the same ports names the listener, no stack trace" bash -c "out=\$('$here/gslb' serve --config '$state/gslb.yaml' --state-dir '$state/second' 2>&1); grep -q 'cannot listen for the admin API on 127.0.0.1:$admin' <<<\"\$out\" && ! grep -q 'Exception' <<<\"\$out\""
 
 kill -TERM "$server"
 stopped=no

@@ -1,16 +1,22 @@
 package dev.gslb.cli;
 
 import dev.gslb.cli.admin.AdminClient;
+import dev.gslb.cli.admin.AdminSettings;
 import dev.gslb.cli.admin.AdminToken;
+import dev.gslb.cli.config.ListenAddress;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** `--admin URL` and `--token-file FILE`: the admin API of the running server a subcommand talks to. */
+/**
+ * `--admin ADDR` and `--token-file FILE`: the admin API of the running server a subcommand talks
+ * to. ADDR is written as for `serve --admin` (127.0.0.1:8053, [::1]:8053) or as a URL.
+ */
 final class AdminOption {
-    @Option(names = "--admin", paramLabel = "URL", defaultValue = "http://127.0.0.1:8053",
-            description = "Admin API of the running server (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--admin", paramLabel = "ADDR", defaultValue = "${GSLB_ADMIN:-127.0.0.1:8053}",
+            description = "Admin API of the running server: host:port or URL (default: $GSLB_ADMIN, else 127.0.0.1:8053).")
     String url;
 
     @Option(names = "--token-file", paramLabel = "FILE", defaultValue = "${env:GSLB_TOKEN_FILE}",
@@ -27,6 +33,37 @@ final class AdminOption {
             Path local = Path.of(System.getProperty("gslb.home", "."), "var", "admin.token");
             file = Files.isReadable(local) ? local : null;
         }
-        return new AdminClient(url, file == null ? null : AdminToken.read(file));
+        return new AdminClient(baseUrl(url), file == null ? null : AdminToken.read(file));
+    }
+
+    /** "127.0.0.1:8053", "[::1]", "localhost:6080" or "http://...": the URL the client uses. */
+    static String baseUrl(String text) {
+        String t = text.strip();
+        if (t.startsWith("https://")) {
+            throw new IllegalArgumentException("--admin " + text + ": the admin API speaks plain HTTP (use ssh -L or a"
+                    + " proxy for TLS)");
+        }
+        t = t.startsWith("http://") ? t.substring("http://".length()) : t;
+        t = t.endsWith("/") ? t.substring(0, t.length() - 1) : t;
+        String hostPart = t.startsWith("[") ? t.substring(0, t.indexOf(']') + 1) : t;
+        boolean hasPort = t.startsWith("[") ? t.length() > hostPart.length() : t.indexOf(':') >= 0;
+        if (t.isEmpty() || t.contains("/") || (!t.startsWith("[") && t.indexOf(':') != t.lastIndexOf(':'))) {
+            throw new IllegalArgumentException("--admin " + text + ": expected host:port, [v6]:port or http://host:port");
+        }
+        String url = "http://" + (hasPort ? t : t + ":" + AdminSettings.DEFAULT_PORT);
+        try {
+            if (java.net.URI.create(url).getPort() < 0) {
+                throw new IllegalArgumentException();
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--admin " + text + ": expected host:port, [v6]:port or http://host:port");
+        }
+        return url;
+    }
+
+    /** The same forms as {@link #baseUrl}, as the address `serve` listens on (an IP, not a name). */
+    static InetSocketAddress listenAddress(String text) {
+        String url = baseUrl(text);
+        return ListenAddress.parse(url.substring("http://".length()), AdminSettings.DEFAULT_PORT);
     }
 }

@@ -25,7 +25,9 @@ final class AdminReply {
                 } else {
                     System.err.println("gslb: " + node.path("error").asText(reply.body()));
                 }
-                System.err.println("gslb: nothing was changed; the table in service is the previous one");
+                if (node.has("kept")) {
+                    System.err.println("gslb: nothing was changed; " + node.get("kept").asText());
+                }
             }
             return 1;
         }

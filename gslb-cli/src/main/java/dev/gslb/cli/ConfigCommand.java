@@ -2,6 +2,7 @@ package dev.gslb.cli;
 
 import dev.gslb.cli.config.ConfigException;
 import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.topology.TopologyException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,11 +22,16 @@ final class ConfigCommand {
         public Integer call() {
             try {
                 var c = ConfigLoader.load(file);
-                System.out.printf("%s: OK: %d zone(s), %d wide IP(s), %d data center(s)%n", file, c.zones().size(),
-                        c.wideIps().size(), c.dataCenters().size());
+                var t = c.loadTopology().table();
+                System.out.printf("%s: OK: %d zone(s), %d wide IP(s), %d data center(s), topology %d regions,"
+                                + " %d prefixes%n", file, c.zones().size(), c.wideIps().size(), c.dataCenters().size(),
+                        t.regions().size(), t.prefixCount());
                 return 0;
             } catch (ConfigException e) {
                 System.err.println(e.getMessage());
+                return 1;
+            } catch (TopologyException e) {
+                System.err.println(ServeCommand.TOPOLOGY_REFUSED + "\n" + e.getMessage());
                 return 1;
             }
         }

@@ -2,6 +2,7 @@ package dev.gslb.cli;
 
 import dev.gslb.cli.admin.AdminServer;
 import dev.gslb.cli.admin.Json;
+import dev.gslb.cli.admin.Refusal;
 import dev.gslb.cli.admin.LdnsApi;
 import dev.gslb.cli.admin.ResolveApi;
 import dev.gslb.cli.config.ConfigException;
@@ -72,7 +73,7 @@ public final class GslbServer implements AutoCloseable {
     public GslbServer(GslbConfig config) throws IOException, TopologyException, SQLException {
         this.config = config;
         this.reloadSource = () -> config;
-        this.topology = new LiveTopology(config.topology().spec());
+        this.topology = config.loadTopology();
         GslbConfig.Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
         this.store = new ProximityStore(probing.store(), proximity);
@@ -153,7 +154,8 @@ public final class GslbServer implements AutoCloseable {
             return AdminServer.Response.json(200, Json.write(Map.of("result", reload())));
         } catch (ConfigException | IllegalArgumentException e) {
             log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
-            return AdminServer.Response.json(422, Json.write(Map.of("errors", e.getMessage().lines().toList())));
+            return new Refusal(e.getMessage().lines().toList(), "the configuration in service is the previous one")
+                    .response();
         }
     }
 

@@ -37,7 +37,12 @@ final class PeerCommand {
                 System.out.println();
                 System.out.println("  " + r.path("token").asText());
                 System.out.println();
-                System.out.println("On the other instance, run `gslb peer join` and paste it, or `gslb peer join --join-token-file FILE`.");
+                System.out.println("On the other instance, run this and paste the token (or add --join-token-file FILE):");
+                System.out.println();
+                System.out.println("  gslb peer join");
+                System.out.println();
+                System.out.println("(its admin API is found as for every command there: --admin ADDR, else $GSLB_ADMIN, else"
+                        + " 127.0.0.1:8053)");
                 System.out.println("It lets one instance pair with this one: pass it over a channel you trust.");
                 System.out.println("This instance's certificate (SHA-256): " + r.path("fingerprint").asText());
             });

@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", description = "Run the DNS server (embedded default config unless --config is given).")
 final class ServeCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    static final String TOPOLOGY_REFUSED = "gslb: the topology does not load (topology.data and topology.records):";
 
     @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration of a real deployment.")
     Path config;
@@ -26,7 +27,7 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "ADDR", description = "DNS listen address (repeatable); replaces dns.listen.")
     List<String> listen;
 
-    @Option(names = "--admin", paramLabel = "ADDR", description = "Admin API address; replaces admin.listen.")
+    @Option(names = "--admin", paramLabel = "ADDR", description = "Admin API address (host:port or URL); replaces admin.listen.")
     String adminListen;
 
     @Option(names = "--threads", paramLabel = "N", description = "Event loops (0 = one per core); replaces dns.threads.")
@@ -35,8 +36,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--sync", paramLabel = "ADDR", description = "Peer-sync listen address (repeatable); replaces sync.listen.")
     List<String> syncListen;
 
-    @Option(names = "--store", paramLabel = "FILE", description = "Proximity-table H2 file; replaces probe.store (peers beside it).")
+    @Option(names = "--store", paramLabel = "FILE", description = "Proximity-table H2 file; replaces probe.store only.")
     Path store;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Keep all state here: proximity table, peers,"
+            + " sync identity, admin token (replaces probe.store, sync.peers-file, sync.identity, admin.token-file).")
+    Path stateDir;
 
     @Override
     public Integer call() throws Exception {
@@ -52,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             server = new GslbServer(cfg);
         } catch (TopologyException e) {
-            System.err.println("gslb: the topology does not load:\n" + e.getMessage());
+            System.err.println(TOPOLOGY_REFUSED + "\n" + e.getMessage());
             return 2;
         } catch (java.sql.SQLException e) {
             System.err.println("gslb: " + e.getMessage());
@@ -103,8 +108,11 @@ final class ServeCommand implements Callable<Integer> {
                     : listen.stream().map(a -> ListenAddress.parse(a, 53)).toList();
             dns = dns.withAddresses(addresses, threads == null ? dns.threads() : threads);
         }
-        InetSocketAddress admin = adminListen == null ? c.admin().listen() : ListenAddress.parse(adminListen, 8053);
+        InetSocketAddress admin = adminListen == null ? c.admin().listen() : AdminOption.listenAddress(adminListen);
         GslbConfig out = c.withListeners(dns, admin);
+        if (stateDir != null) {
+            out = out.withStateDir(stateDir.toAbsolutePath());
+        }
         if (store != null) {
             out = out.withStore(store.toAbsolutePath());
         }

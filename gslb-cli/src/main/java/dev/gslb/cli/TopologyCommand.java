@@ -111,7 +111,7 @@ final class TopologyCommand {
             });
         }
 
-        private static String read(Path p, ProgressBar bar) throws IOException {
+        private static String read(Path p, ProgressBar bar) throws IOException, TopologyException {
             try (InputStream in = Files.newInputStream(p)) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 byte[] buf = new byte[16384];
@@ -121,7 +121,7 @@ final class TopologyCommand {
                         bar.stepBy(n);
                     }
                 }
-                return out.toString(StandardCharsets.UTF_8);
+                return TopologyFiles.decode(p.toString(), out.toByteArray());
             }
         }
     }

@@ -37,7 +37,7 @@ final class Isolated {
         Path dir = Files.createTempDirectory("gslb");
         GslbConfig c = base.withListeners(
                 base.dns().withAddresses(List.of(any), 1), any)
-                .withStore(dir.resolve("proximity")); // the peers file, keys and admin token go beside it
+                .withStateDir(dir);
         GslbConfig.Probing p = c.probing();
         c = c.withProbing(new GslbConfig.Probing(p.probes().withExclusions(List.of()), p.proximity(), p.store(),
                 p.flushInterval()));

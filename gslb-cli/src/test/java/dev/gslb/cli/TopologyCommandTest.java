@@ -11,7 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** `gslb topology ...` against a running server's admin API, as an operator types it. */
 class TopologyCommandTest {
@@ -42,7 +41,7 @@ class TopologyCommandTest {
         try {
             System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            int exit = new CommandLine(new Gslb()).execute(args);
+            int exit = Gslb.commandLine().execute(args);
             return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(out);

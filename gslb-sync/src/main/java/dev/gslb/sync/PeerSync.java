@@ -142,7 +142,13 @@ public final class PeerSync implements AutoCloseable {
         for (InetSocketAddress a : settings.listen()) {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
-            s.bind(a, 128);
+            try {
+                s.bind(a, 128);
+            } catch (java.net.BindException e) {
+                s.close();
+                throw new java.net.BindException("cannot listen for peer sync on " + PeersFile.format(a) + ": "
+                        + e.getMessage() + " (another gslb serve? stop it, or change sync.listen / serve --sync)");
+            }
             servers.add(s);
             threads.add(Thread.ofVirtual().name("sync-accept").start(() -> accept(s)));
             log.info("peer sync listening on {} (TLS, certificate {})", PeersFile.format((InetSocketAddress) s.getLocalSocketAddress()),

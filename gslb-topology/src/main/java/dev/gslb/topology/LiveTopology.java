@@ -57,9 +57,7 @@ public final class LiveTopology {
     public synchronized LoadReport reload() throws TopologyException {
         long start = System.nanoTime();
         List<TopologySource> files = configuredFiles();
-        List<TopologySource> all = new ArrayList<>(files);
-        all.addAll(added);
-        TopologyTable t = build(all);
+        TopologyTable t = build(files, added);
         swap(t);
         return report(files, t, start);
     }
@@ -71,26 +69,46 @@ public final class LiveTopology {
     public synchronized LoadReport load(Map<String, String> texts, String region) throws TopologyException {
         long start = System.nanoTime();
         List<TopologySource> incoming = TopologyFiles.parse(texts, region);
-        Set<String> replaced = new HashSet<>(TopologyFiles.countsByRegion(incoming).keySet());
-        List<TopologySource> kept = new ArrayList<>();
-        for (TopologySource s : added) {
-            kept.add(without(s, replaced));
-        }
-        kept.addAll(incoming);
-        List<TopologySource> files = configuredFiles();
-        List<TopologySource> all = new ArrayList<>();
-        for (TopologySource s : files) {
-            all.add(without(s, replaced));
-        }
-        all.addAll(kept);
-        TopologyTable t = build(all);
+        List<TopologySource> kept = compose(added, incoming);
+        TopologyTable t = build(configuredFiles(), kept);
         added = List.copyOf(kept);
         swap(t);
         return report(incoming, t, start);
     }
 
+    /**
+     * {@code base} with every region that {@code over} holds taken out, then {@code over}: a
+     * region loaded at run time replaces the configured region of that name, on load and on
+     * every reload after it.
+     */
+    private static List<TopologySource> compose(List<TopologySource> base, List<TopologySource> over) {
+        Set<String> replaced = new HashSet<>(TopologyFiles.countsByRegion(over).keySet());
+        List<TopologySource> all = new ArrayList<>();
+        for (TopologySource s : base) {
+            all.add(without(s, replaced));
+        }
+        all.addAll(over);
+        return all;
+    }
+
     private List<TopologySource> configuredFiles() throws TopologyException {
         return TopologyFiles.read(TopologyFiles.expand(spec.data()), null);
+    }
+
+    /** Builds from the configured files; a failure also names the sub-folders that were not read. */
+    private TopologyTable build(List<TopologySource> files, List<TopologySource> over) throws TopologyException {
+        try {
+            return build(compose(files, over));
+        } catch (TopologyException e) {
+            List<Path> unread = TopologyFiles.unreadFolders(spec.data());
+            if (unread.isEmpty()) {
+                throw e;
+            }
+            List<String> problems = new ArrayList<>(e.problems());
+            problems.add("note: sub-folders are not read: " + unread.stream().map(Path::toString)
+                    .collect(java.util.stream.Collectors.joining(", ")) + " (name the folder of the lists itself)");
+            throw new TopologyException(problems);
+        }
     }
 
     private static TopologySource without(TopologySource s, Set<String> regions) {

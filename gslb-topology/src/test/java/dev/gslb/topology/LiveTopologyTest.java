@@ -64,6 +64,22 @@ class LiveTopologyTest {
     }
 
     @Test
+    void loadingTheConfiguredListsAgainThenReloadingKeepsOneCopy() throws Exception {
+        LiveTopology t = new LiveTopology(new LiveTopology.Spec(List.of(SHIPPED), DEFAULT_RECORDS, Set.of("CNC", "TEL")));
+        int prefixes = t.table().prefixCount();
+        int warnings = t.table().warnings().size();
+        Map<String, String> same = new java.util.LinkedHashMap<>();
+        for (Path p : dev.gslb.topology.load.TopologyFiles.expand(List.of(SHIPPED))) {
+            same.put(p.toAbsolutePath().toString(), Files.readString(p));
+        }
+        assertThat(t.load(same, null).prefixes()).isEqualTo(prefixes);
+        var report = t.reload();
+        assertThat(report.prefixes()).isEqualTo(prefixes);
+        assertThat(t.table().warnings()).hasSize(warnings)
+                .noneMatch(w -> w.matches(".* of region (\\w+) is also in region \\1 .*"));
+    }
+
+    @Test
     void theWatcherReloadsWhenAFileChanges() throws Exception {
         Path list = dir.resolve("unicom.txt");
         Files.writeString(list, "202.106.0.0/16\n");

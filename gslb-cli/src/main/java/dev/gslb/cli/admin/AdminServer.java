@@ -57,7 +57,13 @@ public final class AdminServer implements AutoCloseable {
         this.settings = settings;
         this.token = settings.tokenFile() == null ? null : AdminToken.loadOrCreate(settings.tokenFile());
         InetSocketAddress address = settings.listen();
-        http = HttpServer.create(address, 64);
+        try {
+            http = HttpServer.create(address, 64);
+        } catch (java.net.BindException e) {
+            throw new java.net.BindException("cannot listen for the admin API on " + address.getAddress().getHostAddress()
+                    + ":" + address.getPort() + ": " + e.getMessage() + " (another gslb serve? stop it, or change"
+                    + " admin.listen / serve --admin)");
+        }
         http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         Map<String, Map<String, Handler>> byPath = new HashMap<>();
         for (Route r : routes) {

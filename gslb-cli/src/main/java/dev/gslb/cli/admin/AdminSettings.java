@@ -17,6 +17,7 @@ import java.util.List;
  */
 public record AdminSettings(InetSocketAddress listen, Path tokenFile, List<String> allowedHosts,
                             List<String> allowedOrigins, List<String> openPaths, int maxBody) {
+    public static final int DEFAULT_PORT = 8053;
     public static final List<String> DEFAULT_OPEN_PATHS = List.of("/health", "/metrics");
     public static final int DEFAULT_MAX_BODY = 16 << 20; // a whole ISP CIDR list fits
 

@@ -63,7 +63,7 @@ public final class TopologyApi {
             body.put("warnings", r.warnings());
             return AdminServer.Response.json(200, Json.write(body));
         } catch (TopologyException e) {
-            return AdminServer.Response.json(422, Json.write(Map.of("errors", e.problems())));
+            return new Refusal(e.problems(), "the table in service is the previous one").response();
         }
     }
 

@@ -192,14 +192,14 @@ public final class ConfigLoader {
 
         /** admin: listen, token-file, allowed-hosts, allowed-origins, open-paths, max-body (README "The admin API"). */
         private AdminSettings admin(YamlNode n) throws ConfigException {
-            AdminSettings d = AdminSettings.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053),
+            AdminSettings d = AdminSettings.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), AdminSettings.DEFAULT_PORT),
                     base.resolve("var/admin.token"));
             if (n == null) {
                 return d;
             }
             Map<String, YamlNode> m = n.map("admin", Set.of("listen", "token-file", "allowed-hosts", "allowed-origins",
                     "open-paths", "max-body"));
-            InetSocketAddress listen = m.containsKey("listen") ? address(m.get("listen"), "admin listen", 8053) : d.listen();
+            InetSocketAddress listen = m.containsKey("listen") ? address(m.get("listen"), "admin listen", AdminSettings.DEFAULT_PORT) : d.listen();
             Path token = d.tokenFile();
             if (m.containsKey("token-file")) {
                 String t = m.get("token-file").scalar("token-file");

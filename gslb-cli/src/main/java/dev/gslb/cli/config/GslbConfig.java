@@ -48,6 +48,14 @@ public record GslbConfig(
         return new Authority(zones, wideIps.stream().map(w -> w.build(registry)).toList());
     }
 
+    /**
+     * Builds the topology table from the configured lists and records: what {@code serve} does at
+     * start and {@code config check} does too, so that both refuse the same configurations.
+     */
+    public LiveTopology loadTopology() throws dev.gslb.topology.TopologyException {
+        return new LiveTopology(topology.spec());
+    }
+
     /** The same deployment on other listen addresses (command-line overrides, tests). */
     public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress adminListen) {
         return new GslbConfig(instance, dns, answers, admin.withListen(adminListen), dataCenters, zones, wideIps, loadBalancing, topology,
@@ -60,12 +68,21 @@ public record GslbConfig(
                 probing, health, sync);
     }
 
-    /** The same deployment keeping its state (proximity table, peers, keys, admin token) beside {@code store}. */
+    /** The same deployment with its proximity table in another H2 file; nothing else moves. */
     public GslbConfig withStore(Path store) {
-        AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(store.resolveSibling("admin.token"));
+        return withProbing(new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()));
+    }
+
+    /**
+     * The same deployment with all its state in {@code dir}: the proximity table ({@code proximity}),
+     * the peers file ({@code peers}) with the sync identity beside it, and the admin token unless
+     * the config turned it off.
+     */
+    public GslbConfig withStateDir(Path dir) {
+        AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
         return new GslbConfig(instance, dns, answers, a, dataCenters, zones, wideIps, loadBalancing, topology,
-                new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()), health,
-                sync.withPeersFile(store.resolveSibling("peers")));
+                new Probing(probing.probes(), probing.proximity(), dir.resolve("proximity"), probing.flushInterval()),
+                health, sync.withPeersFile(dir.resolve("peers")));
     }
 
     /** The same deployment probing otherwise (tests that probe loopback LDNS). */

@@ -91,8 +91,7 @@ public final class DnsServer implements AutoCloseable {
                 return actual;
             }
             if (address.getPort() != 0 || attempt == 8) {
-                throw new IllegalStateException("cannot listen on TCP " + actual + ": " + tcp.cause().getMessage(),
-                        tcp.cause());
+                throw new IllegalStateException(inUse("TCP " + hostPort(actual), tcp.cause()), tcp.cause());
             }
             while (channels.size() > before) {
                 channels.removeLast().close().sync();
@@ -102,6 +101,18 @@ public final class DnsServer implements AutoCloseable {
     }
 
     /** Binds {@code sockets} UDP sockets on one address; the first fixes the port when 0 was asked. */
+    /** A start-up failure that names the listener and what to do. */
+    private static String inUse(String where, Throwable cause) {
+        String why = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+        return "cannot listen for DNS on " + where + ": " + why.replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-\\d+\\): ", "")
+                + " (another DNS server holds it? stop it, or change dns.listen / serve --listen)";
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
+    }
+
     private int bindUdp(InetSocketAddress address, int sockets, boolean epoll) throws InterruptedException {
         int port = address.getPort();
         for (int i = 0; i < sockets; i++) {
@@ -122,7 +133,11 @@ public final class DnsServer implements AutoCloseable {
             if (epoll) {
                 b.option(EpollChannelOption.SO_REUSEPORT, true);
             }
-            Channel ch = b.bind(new InetSocketAddress(address.getAddress(), port)).sync().channel();
+            ChannelFuture bound = b.bind(new InetSocketAddress(address.getAddress(), port)).await();
+            if (!bound.isSuccess()) {
+                throw new IllegalStateException(inUse("UDP " + hostPort(address), bound.cause()), bound.cause());
+            }
+            Channel ch = bound.channel();
             channels.add(ch);
             port = ((InetSocketAddress) ch.localAddress()).getPort();
         }

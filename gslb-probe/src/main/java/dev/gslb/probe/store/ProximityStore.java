@@ -84,7 +84,11 @@ public final class ProximityStore implements AutoCloseable {
             }
             return create(c);
         } catch (SQLException e) {
-            if (!Files.exists(dbFile()) || e.getErrorCode() == 90020) { // 90020: open in another process
+            if (e.getErrorCode() == 90020) { // open in another process
+                throw new SQLException("proximity store " + dbFile() + " is in use by another process (another gslb"
+                        + " serve with the same state folder?): stop it, or give this one its own serve --state-dir", e);
+            }
+            if (!Files.exists(dbFile())) {
                 throw new SQLException("proximity store " + dbFile() + " cannot be opened: "
                         + e.getMessage().lines().findFirst().orElse(""), e);
             }

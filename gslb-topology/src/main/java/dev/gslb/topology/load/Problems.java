@@ -6,7 +6,7 @@ import java.util.List;
 
 /** Collects file:line problems of one load; a long list is cut so the first ones stay readable. */
 final class Problems {
-    private static final int SHOWN = 50;
+    private static final int SHOWN = 10;
     private final List<String> lines = new ArrayList<>();
     private int count;
 
@@ -15,6 +15,14 @@ final class Problems {
         if (lines.size() < SHOWN) {
             lines.add(line > 0 ? file + ":" + line + ": " + message : file + ": " + message);
         }
+    }
+
+    int count() {
+        return count;
+    }
+
+    String first() {
+        return lines.getFirst();
     }
 
     void throwIfAny() throws TopologyException {

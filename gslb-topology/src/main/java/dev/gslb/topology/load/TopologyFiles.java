@@ -64,6 +64,25 @@ public final class TopologyFiles {
         return files;
     }
 
+    /**
+     * The sub-folders of the given folders, which {@link #expand} does not read: named in an
+     * error, so that "--data topology-data" says where the lists are instead of failing darkly.
+     */
+    public static List<Path> unreadFolders(List<Path> paths) {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> s = Files.list(p)) {
+                    s.filter(Files::isDirectory).filter(f -> !f.getFileName().toString().startsWith("."))
+                            .sorted().forEach(out::add);
+                } catch (IOException e) {
+                    // expand() reports a folder it cannot list
+                }
+            }
+        }
+        return out;
+    }
+
     /** Licence and notes travel beside the lists (the MIT licence must); they are not data. */
     private static boolean isDocumentation(String name) {
         String n = name.toLowerCase();
@@ -96,6 +115,10 @@ public final class TopologyFiles {
         List<TopologySource> out = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (var e : texts.entrySet()) {
+            if (e.getValue().indexOf('\0') >= 0 || e.getValue().indexOf('\uFFFD') >= 0) { // uploaded bytes
+                errors.add(e.getKey() + ": binary or non-UTF-8 file; expected text, one CIDR per line");
+                continue;
+            }
             try {
                 out.add(parse(e.getKey(), e.getValue(), region, regionFromName(e.getKey(), names)));
             } catch (TopologyException ex) {
@@ -108,7 +131,7 @@ public final class TopologyFiles {
         return out;
     }
 
-    static String decode(String file, byte[] bytes) throws TopologyException {
+    public static String decode(String file, byte[] bytes) throws TopologyException {
         for (byte b : bytes) {
             if (b == 0) {
                 throw new TopologyException(List.of(file + ": binary file (NUL bytes); expected text"));
@@ -169,6 +192,10 @@ public final class TopologyFiles {
             } catch (IllegalArgumentException e) {
                 problems.add(file, n, e.getMessage());
             }
+        }
+        if (prefixes.isEmpty() && problems.count() > 0) { // the wrong file (a zone, a config): say so once
+            throw new TopologyException(List.of(file + ": not a CIDR list: none of its " + problems.count()
+                    + " non-blank lines is a CIDR (first: " + problems.first() + ")"));
         }
         if (prefixes.isEmpty() && n == 0) {
             problems.add(file, 0, "empty file; expected one CIDR per line");
