@@ -21,11 +21,27 @@ in_ns() { local ns="$1"; shift; ip netns exec "$ns" "$@"; }
 # The gslb CLI inside a data center's namespace, with that instance's admin token.
 gslb_in() { local dc="$1"; shift; ip netns exec "dc-$dc" env GSLB_TOKEN_FILE="$e2e/var/$dc-admin.token" "$G" "$@"; }
 
-cleanup() {
+namespaces=(gslb-inet gslb-root dc-cnc dc-tel ldns ldns2)
+# Stops everything that runs in the test's namespaces (what bg started and whatever those forked:
+# nsd's children, a server's helpers), then deletes the namespaces: deleting a namespace does not
+# stop its processes.
+stop_all() {
+  local ns left
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  sleep 0.5
+  for ns in "${namespaces[@]}"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null; done
+  for _ in $(seq 1 30); do
+    left=""
+    for ns in "${namespaces[@]}"; do left+="$(ip netns pids "$ns" 2>/dev/null)"; done
+    [[ -z "$left" ]] && break
+    sleep 0.1
+  done
   for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-  for ns in gslb-inet gslb-root dc-cnc dc-tel ldns ldns2; do ip netns del "$ns" 2>/dev/null; done
+  for ns in "${namespaces[@]}"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null; done
+  for ns in "${namespaces[@]}"; do ip netns del "$ns" 2>/dev/null; done
+  pids=()
+}
+cleanup() {
+  stop_all
   rm -rf "$work" "$e2e/var"
 }
 trap cleanup EXIT
@@ -222,6 +238,13 @@ echo "$explain3" | tail -3
 if [[ "$explain3" == *"decided by global-availability"* ]]; then
   pass "outside every list: global availability decides (gslb resolve --explain)"
 else fail "outside every list: global availability decides"; fi
+
+say "cleanup: nothing left running"
+stop_all
+sleep 0.2
+left="$(pgrep -af 'nsd -d -c|unbound -d -c|http.server 80 --bind 198.18|nfq-delay|gslb.jar serve --config .*systest/e2e' || true)"
+if [[ -z "$left" ]]; then pass "cleanup: no nsd, unbound, web server, delay or gslb process left behind"
+else echo "$left"; fail "cleanup: processes left behind"; fi
 
 printf '\n== summary\n'
 printf '%s\n' "${results[@]}"

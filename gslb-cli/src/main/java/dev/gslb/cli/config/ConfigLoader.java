@@ -7,10 +7,10 @@ import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import dev.gslb.dns.server.ListenerSettings;
-import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.wideip.Failure;
-import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
@@ -58,6 +58,9 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class ConfigLoader {
     public static final String EMBEDDED_NAME = "embedded default config";
     private static final String EMBEDDED_RESOURCE = "/default-config.yaml";
+
+    /** Methods built to check a configuration, never run. */
+    private static final MethodRegistry UNBOUND_METHODS = new MethodRegistry(MethodRegistry.Services.UNBOUND);
 
     private static final Set<String> DNS_KEYS = Set.of("listen", "threads", "edns-udp-size", "cookies",
             "cookie-rotation", "answer-cache", "tcp-idle-timeout", "tcp-query-timeout", "tcp-max-connections",
@@ -180,7 +183,7 @@ public final class ConfigLoader {
             GslbConfig config = new GslbConfig(instance, dns, answers, admin, List.copyOf(dataCenters.values()),
                     List.copyOf(zones), List.copyOf(wideIps), lb, topology, probing, List.copyOf(healthTargets), sync);
             try { // a trial build: wide IPs inside served zones, methods allowed in their tiers
-                config.authority(new MethodRegistry(MethodRegistry.Services.UNBOUND));
+                config.authority(UNBOUND_METHODS);
             } catch (IllegalArgumentException e) {
                 YamlNode where = wideIpNodes.entrySet().stream()
                         .filter(en -> e.getMessage().contains(en.getKey().name().toString()))
@@ -548,15 +551,14 @@ public final class ConfigLoader {
                 throw n.error("pool " + name + " has no members");
             }
             List<String> methods = new ArrayList<>();
+            List<dev.gslb.dns.method.LoadBalancingMethod> trial = new ArrayList<>();
             for (int t = 0; t < 3; t++) {
                 String tier = dev.gslb.dns.wideip.Pool.TIER_NAMES.get(t);
                 String method = m.containsKey(tier) ? m.get(tier).scalar(tier + " method") : MethodRegistry.DEFAULT_CHAIN.get(t);
-                if (!MethodRegistry.NAMES.contains(method)) {
-                    throw m.get(tier).error("unknown load-balancing method '" + method + "'; known: " + MethodRegistry.NAMES);
-                }
-                if (t == 1 && MethodRegistry.PATH_METRIC_METHODS.contains(method)) {
-                    throw m.get(tier).error("the alternate method may not use path metrics (" + method
-                            + "): it answers LDNS with no measurements yet; use topology, global-availability, ...");
+                try {
+                    trial.add(UNBOUND_METHODS.create(method));
+                } catch (IllegalArgumentException e) {
+                    throw m.get(tier).error(e.getMessage());
                 }
                 methods.add(method);
             }
@@ -566,6 +568,11 @@ public final class ConfigLoader {
             }
             int maxAnswers = m.containsKey("max-answers") ? m.get("max-answers").integer("max-answers", 1, 16) : 1;
             long ttl = m.containsKey("ttl") ? m.get("ttl").duration("pool ttl").toSeconds() : -1;
+            try { // the pool's own rules (the alternate tier reads no path metrics), checked where they live
+                new dev.gslb.dns.wideip.Pool(name, members, trial, maxAnswers, ttl, fallback);
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
             if (pools.put(name, new PoolSpec(name, members, methods, maxAnswers, ttl, fallback)) != null) {
                 throw n.error("pool " + name + " is defined twice");
             }

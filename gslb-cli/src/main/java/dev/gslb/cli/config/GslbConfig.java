@@ -7,7 +7,7 @@ import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.server.ListenerSettings;
-import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.dns.site.DataCenter;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeSettings;

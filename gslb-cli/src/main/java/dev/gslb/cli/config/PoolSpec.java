@@ -2,7 +2,7 @@ package dev.gslb.cli.config;
 
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.wideip.Pool;
-import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.site.VirtualServer;
 import java.net.InetAddress;
 import java.util.List;
 

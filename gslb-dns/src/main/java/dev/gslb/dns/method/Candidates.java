@@ -1,7 +1,6 @@
 package dev.gslb.dns.method;
 
-import dev.gslb.dns.wideip.Pool;
-import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.site.VirtualServer;
 
 /**
  * The available members of one pool that can answer the asked type, in global-availability
@@ -10,10 +9,9 @@ import dev.gslb.dns.wideip.VirtualServer;
 public final class Candidates {
     private VirtualServer[] items = new VirtualServer[16];
     private int size;
-    private Pool pool;
 
-    public void reset(Pool pool) {
-        this.pool = pool;
+    /** Empties the list for the next pool. */
+    public void reset() {
         this.size = 0;
     }
 
@@ -22,10 +20,6 @@ public final class Candidates {
             items = java.util.Arrays.copyOf(items, size * 2);
         }
         items[size++] = vs;
-    }
-
-    public Pool pool() {
-        return pool;
     }
 
     public int size() {

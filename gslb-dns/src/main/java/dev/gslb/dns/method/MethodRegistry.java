@@ -20,48 +20,48 @@ public final class MethodRegistry {
         public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, 0, 0, 24, 56);
     }
 
-    /** Every method's name, in the order of the README. */
-    public static final List<String> NAMES = List.of("lowest-round-trip-time", "completion-rate", "fewest-hops",
-            "topology", "global-availability", "round-robin", "ratio", "static-persistence", "fallback-ip",
-            "return-to-dns", "drop-packet", "none");
+    /**
+     * Every method by name, in the order of the README: the only list of names. A method says
+     * itself whether it reads measured paths ({@link LoadBalancingMethod#usesPathMetrics}).
+     */
+    private static final Map<String, Function<Services, LoadBalancingMethod>> FACTORIES = new LinkedHashMap<>();
 
-    /** The methods that read measured paths (F5: never allowed as the alternate). */
-    public static final java.util.Set<String> PATH_METRIC_METHODS =
-            java.util.Set.of("lowest-round-trip-time", "completion-rate", "fewest-hops");
+    static {
+        FACTORIES.put("lowest-round-trip-time", s -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(),
+                s.rttMarginPercent(), s.rttMarginMicros()));
+        FACTORIES.put("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
+        FACTORIES.put("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
+        FACTORIES.put("topology", s -> new Topology(s.topology()));
+        FACTORIES.put("global-availability", s -> new GlobalAvailability());
+        FACTORIES.put("round-robin", s -> new RoundRobin());
+        FACTORIES.put("ratio", s -> new Ratio());
+        FACTORIES.put("static-persistence", s -> new StaticPersistence(s.persistPrefixV4(), s.persistPrefixV6()));
+        FACTORIES.put("fallback-ip", s -> Terminal.fallbackIp());
+        FACTORIES.put("return-to-dns", s -> Terminal.returnToDns());
+        FACTORIES.put("drop-packet", s -> Terminal.dropPacket());
+        FACTORIES.put("none", s -> Terminal.none());
+    }
 
     /** The source's chain: RTT, then topology, then global availability. */
     public static final List<String> DEFAULT_CHAIN =
             List.of("lowest-round-trip-time", "topology", "global-availability");
 
-    private final Map<String, Function<Services, LoadBalancingMethod>> factories = new LinkedHashMap<>();
     private final Services services;
 
     public MethodRegistry(Services services) {
         this.services = services;
-        factories.put("lowest-round-trip-time", s -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(),
-                s.rttMarginPercent(), s.rttMarginMicros()));
-        factories.put("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
-        factories.put("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
-        factories.put("topology", s -> new Topology(s.topology()));
-        factories.put("global-availability", s -> new GlobalAvailability());
-        factories.put("round-robin", s -> new RoundRobin());
-        factories.put("ratio", s -> new Ratio());
-        factories.put("static-persistence", s -> new StaticPersistence(s.persistPrefixV4(), s.persistPrefixV6()));
-        factories.put("fallback-ip", s -> Terminal.fallbackIp());
-        factories.put("return-to-dns", s -> Terminal.returnToDns());
-        factories.put("drop-packet", s -> Terminal.dropPacket());
-        factories.put("none", s -> Terminal.none());
     }
 
     public LoadBalancingMethod create(String name) {
-        var f = factories.get(name);
+        var f = FACTORIES.get(name);
         if (f == null) {
             throw new IllegalArgumentException("unknown load-balancing method '" + name + "'; known: " + names());
         }
         return f.apply(services);
     }
 
-    public List<String> names() {
-        return NAMES;
+    /** Every method's name, in the order of the README. */
+    public static List<String> names() {
+        return List.copyOf(FACTORIES.keySet());
     }
 }

@@ -1,5 +1,7 @@
 package dev.gslb.dns.wideip;
 
+import dev.gslb.dns.site.VirtualServer;
+
 /** Whether a virtual server may be answered now. Read on the query path: must not block. */
 @FunctionalInterface
 public interface MemberHealth {

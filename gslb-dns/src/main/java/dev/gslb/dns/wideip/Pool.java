@@ -1,5 +1,6 @@
 package dev.gslb.dns.wideip;
 
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.method.LoadBalancingMethod;
 import java.net.InetAddress;
 import java.util.Comparator;
@@ -29,7 +30,8 @@ public record Pool(String name, List<VirtualServer> members, List<LoadBalancingM
         }
         if (tiers.size() > 1 && tiers.get(1).usesPathMetrics()) {
             throw new IllegalArgumentException("pool " + name + ": the alternate method " + tiers.get(1).name()
-                    + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule)");
+                    + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule): use topology,"
+                    + " global-availability, round-robin, ...");
         }
     }
 

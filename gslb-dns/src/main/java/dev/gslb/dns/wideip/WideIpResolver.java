@@ -1,5 +1,6 @@
 package dev.gslb.dns.wideip;
 
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.method.Candidates;
 import dev.gslb.dns.method.LoadBalancingMethod;
 import dev.gslb.dns.method.Outcome;
@@ -125,7 +126,7 @@ public final class WideIpResolver {
                 ? (int) Math.floorMod(poolRotation.computeIfAbsent(w, k -> new AtomicLong()).getAndIncrement(), n) : 0;
         for (int k = 0; k < n; k++) {
             Pool pool = w.pools().get((start + k) % n);
-            c.reset(pool);
+            c.reset();
             for (VirtualServer vs : pool.members()) {
                 if (vs.recordType() == q.recordType()) {
                     boolean up = health.available(vs);

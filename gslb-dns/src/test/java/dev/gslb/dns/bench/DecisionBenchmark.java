@@ -1,10 +1,10 @@
 package dev.gslb.dns.bench;
 
 import dev.gslb.dns.method.MethodRegistry;
-import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
-import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.ProbeProtocol;

@@ -2,9 +2,9 @@ package dev.gslb.dns.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.dns.wideip.DataCenter;
+import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.wideip.Pool;
-import dev.gslb.dns.wideip.VirtualServer;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
@@ -103,7 +103,7 @@ class MethodTablesTest {
     static String run(LoadBalancingMethod m, Row row, QueryContext q) {
         Pool pool = new Pool("p", MEMBERS, List.of(m), 1, -1, List.of());
         Candidates c = new Candidates();
-        c.reset(pool);
+        c.reset();
         MEMBERS.stream().filter(vs -> !row.down().contains(vs)).forEach(c::add);
         q.set(InetAddress.ofLiteral(row.ldns()), org.xbill.DNS.Type.A, NOW.toEpochMilli());
         if (row.ecs() != null) {

@@ -1,4 +1,4 @@
-package dev.gslb.dns.wideip;
+package dev.gslb.dns.site;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
