@@ -159,7 +159,7 @@ paths_both() { # namespace -> "cnc_rtt tel_rtt" from ldns show --json
   gslb_in "${1#dc-}" ldns show 198.18.4.2 --json 2>/dev/null | /usr/bin/python3 -c '
 import json,sys
 try:
-    e=json.load(sys.stdin); p={x["datacenter"]:x["rttMicros"] for x in e["paths"]}
+    e=json.load(sys.stdin); p={x["dataCenter"]:x["rttMicros"] for x in e["paths"]}
     print(p.get("CNC",""), p.get("TEL",""))
 except Exception: print("", "")'
 }

@@ -1,9 +1,9 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.admin.AdminClient;
-import dev.gslb.cli.admin.AdminSettings;
-import dev.gslb.cli.admin.AdminToken;
-import dev.gslb.cli.config.ListenAddress;
+import dev.gslb.cli.AdminClient;
+import dev.gslb.server.admin.AdminSettings;
+import dev.gslb.server.admin.AdminToken;
+import dev.gslb.config.ListenAddress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

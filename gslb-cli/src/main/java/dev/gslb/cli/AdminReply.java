@@ -1,36 +1,58 @@
 package dev.gslb.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.AdminClient;
-import dev.gslb.cli.admin.Json;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
+import dev.gslb.api.ErrorBody;
+import dev.gslb.api.Json;
+import dev.gslb.api.Refusal;
 import java.io.IOException;
+import java.util.function.Consumer;
 
-/** How every subcommand shows the admin API's answer: JSON as is, or a human rendering; errors on stderr. */
+/**
+ * How every subcommand shows the admin API's answer: the JSON as is, or a human rendering of the
+ * answer read into the same record the server wrote; errors on stderr.
+ */
 final class AdminReply {
     private AdminReply() {}
 
-    /** Prints a reply: the JSON as is, or through {@code human}; a failure prints its errors. */
-    static int print(AdminClient.Reply reply, boolean json, java.util.function.Consumer<JsonNode> human)
+    static <T> int print(AdminClient.Reply reply, boolean json, Class<T> type, Consumer<T> human) throws IOException {
+        return print(reply, json, Json.MAPPER.constructType(type), human);
+    }
+
+    static <T> int print(AdminClient.Reply reply, boolean json, TypeReference<T> type, Consumer<T> human)
             throws IOException {
-        JsonNode node = Json.MAPPER.readTree(reply.body());
+        return print(reply, json, Json.MAPPER.constructType(type), human);
+    }
+
+    private static <T> int print(AdminClient.Reply reply, boolean json, JavaType type, Consumer<T> human)
+            throws IOException {
+        if (reply.ok()) {
+            if (json) {
+                System.out.print(reply.body());
+            } else {
+                human.accept(Json.MAPPER.readValue(reply.body(), type));
+            }
+            return 0;
+        }
         if (json) {
             System.out.print(reply.body());
-        } else if (reply.ok()) {
-            human.accept(node);
-        }
-        if (!reply.ok()) {
-            if (!json) {
-                if (node.has("errors")) {
-                    node.get("errors").forEach(e -> System.err.println(e.asText()));
-                } else {
-                    System.err.println("gslb: " + node.path("error").asText(reply.body()));
-                }
-                if (node.has("kept")) {
-                    System.err.println("gslb: nothing was changed; " + node.get("kept").asText());
-                }
-            }
             return 1;
         }
-        return 0;
+        printError(reply);
+        return 1;
+    }
+
+    /** A refusal's every problem and what stays in service, or the one error message. */
+    static void printError(AdminClient.Reply reply) throws IOException {
+        Refusal refusal = Json.MAPPER.readValue(reply.body(), Refusal.class);
+        if (refusal.errors() != null) {
+            refusal.errors().forEach(System.err::println);
+            if (refusal.kept() != null) {
+                System.err.println("gslb: nothing was changed; " + refusal.kept());
+            }
+            return;
+        }
+        ErrorBody e = Json.MAPPER.readValue(reply.body(), ErrorBody.class);
+        System.err.println("gslb: " + (e.error() != null ? e.error() : reply.body()));
     }
 }

@@ -1,7 +1,8 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.config.ConfigException;
-import dev.gslb.cli.config.ConfigLoader;
+import dev.gslb.config.ConfigException;
+import dev.gslb.api.Reloaded;
+import dev.gslb.config.ConfigLoader;
 import dev.gslb.topology.TopologyException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -48,8 +49,8 @@ final class ConfigCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/config/reload", "{}"), json,
-                    r -> System.out.println(r.path("result").asText()));
+            return AdminReply.print(admin.client().post("/config/reload", "{}"), json, Reloaded.class,
+                    r -> System.out.println("reloaded: " + r.zones() + " zone(s), " + r.wideIps() + " wide IP(s)"));
         }
     }
 }

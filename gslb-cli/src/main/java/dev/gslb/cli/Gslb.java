@@ -1,6 +1,6 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.config.ConfigException;
+import dev.gslb.config.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,6 +1,8 @@
 package dev.gslb.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.gslb.probe.health.HealthMonitor;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,13 +18,14 @@ final class HealthCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return AdminReply.print(admin.client().get("/health/servers"), json, r -> {
-            System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", "SERVER", "ADDRESS", "DC", "STATE", "LAST CHECK", "REASON");
-            for (JsonNode s : r) {
-                System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", s.path("name").asText(), s.path("address").asText(),
-                        s.path("dataCenter").asText(), s.path("state").asText(), s.path("lastCheck").asText("-"),
-                        s.path("reason").asText());
-            }
-        });
+        return AdminReply.print(admin.client().get("/health/servers"), json,
+                new TypeReference<List<HealthMonitor.Status>>() {}, r -> {
+                    System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", "SERVER", "ADDRESS", "DC", "STATE",
+                            "LAST CHECK", "REASON");
+                    for (var s : r) {
+                        System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", s.name(), s.address(), s.dataCenter(),
+                                s.state(), s.lastCheck() == null ? "-" : s.lastCheck(), s.reason());
+                    }
+                });
     }
 }

@@ -1,8 +1,11 @@
 package dev.gslb.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.AdminClient;
-import dev.gslb.cli.admin.Json;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.gslb.api.LdnsView;
+import dev.gslb.api.ProbeReport;
+import dev.gslb.api.Removed;
+import java.util.List;
+import java.util.function.Consumer;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
@@ -19,19 +22,16 @@ final class LdnsCommand {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    static void printEntry(JsonNode e) {
-        System.out.printf("%s  state %s, probe_protocol %s, ttl %d s, last used %s%n", e.path("address").asText(),
-                e.path("state").asText(), e.path("probeProtocol").asText("none"), e.path("ttl").asLong(),
-                e.path("lastUsed").asText());
-        if (e.path("paths").isEmpty()) {
-            System.out.println("  no paths yet" + (e.path("retryAt").isNull() ? "" : "; unprobeable until "
-                    + e.path("retryAt").asText()));
+    static void printEntry(LdnsView e) {
+        System.out.printf("%s  state %s, probe_protocol %s, ttl %d s, last used %s%n", e.address(), e.state(),
+                e.probeProtocol() == null ? "none" : e.probeProtocol(), e.ttl(), e.lastUsed());
+        if (e.paths().isEmpty()) {
+            System.out.println("  no paths yet" + (e.retryAt() == null ? "" : "; unprobeable until " + e.retryAt()));
         }
-        for (JsonNode p : e.path("paths")) {
+        for (LdnsView.PathView p : e.paths()) {
             System.out.printf("  %-8s rtt %9d us  completion %6.2f %%  hops %2d  %-7s measured %s by %s%s%n",
-                    p.path("datacenter").asText(), p.path("rttMicros").asLong(), p.path("completion").asInt() / 100.0,
-                    p.path("hops").asInt(), p.path("protocol").asText(), p.path("measuredAt").asText(),
-                    p.path("measuredBy").asText(), p.path("fresh").asBoolean() ? "" : "  (stale)");
+                    p.dataCenter(), p.rttMicros(), p.completion() / 100.0, p.hops(), p.protocol(), p.measuredAt(),
+                    p.measuredBy(), p.fresh() ? "" : "  (stale)");
         }
     }
 
@@ -52,12 +52,13 @@ final class LdnsCommand {
         }
     }
 
-    static int show(AdminClient.Reply reply, Output out, java.util.function.Consumer<JsonNode> human) throws Exception {
+    static <T> int show(AdminClient.Reply reply, Output out, TypeReference<T> type, Consumer<T> human)
+            throws Exception {
         if (out.raw() && reply.ok()) {
             System.out.print(reply.body());
             return 0;
         }
-        return AdminReply.print(reply, out.json, human);
+        return AdminReply.print(reply, out.json, type, human);
     }
 
     @Command(name = "list", description = "Every LDNS with its paths.")
@@ -74,10 +75,8 @@ final class LdnsCommand {
         @Override
         public Integer call() throws Exception {
             String q = "/ldns/list?x=1" + (dc == null ? "" : "&dc=" + enc(dc)) + out.query();
-            return show(admin.client().get(q), out, r -> {
-                for (JsonNode e : r) {
-                    printEntry(e);
-                }
+            return show(admin.client().get(q), out, new TypeReference<List<LdnsView>>() {}, r -> {
+                r.forEach(LdnsCommand::printEntry);
                 System.out.println(r.size() + " LDNS");
             });
         }
@@ -96,7 +95,8 @@ final class LdnsCommand {
 
         @Override
         public Integer call() throws Exception {
-            return show(admin.client().get("/ldns/show?ip=" + enc(ip) + out.query()), out, LdnsCommand::printEntry);
+            return show(admin.client().get("/ldns/show?ip=" + enc(ip) + out.query()), out,
+                    new TypeReference<LdnsView>() {}, LdnsCommand::printEntry);
         }
     }
 
@@ -117,17 +117,16 @@ final class LdnsCommand {
         @Override
         public Integer call() throws Exception {
             String q = "/ldns/probe?ip=" + enc(ip) + (protocol == null ? "" : "&protocol=" + enc(protocol));
-            return AdminReply.print(admin.client().post(q, ""), json, r -> {
-                if (r.path("probeable").asBoolean()) {
-                    System.out.printf("%s answered %s: rtt %d us, completion %.2f %% (%d of %d), hops %d%n",
-                            r.path("ip").asText(), r.path("protocol").asText(), r.path("rttMicros").asLong(),
-                            r.path("completion").asInt() / 100.0, r.path("replies").asInt(), r.path("sent").asInt(),
-                            r.path("hops").asInt());
+            return AdminReply.print(admin.client().post(q, ""), json, ProbeReport.class, r -> {
+                if (r.probeable()) {
+                    System.out.printf("%s answered %s: rtt %d us, completion %.2f %% (%d of %d), hops %d%n", r.ip(),
+                            r.protocol(), r.rttMicros(), r.completion() / 100.0, r.replies(), r.sent(), r.hops());
                 } else {
-                    System.out.printf("%s answered no probe (%d sent): unprobeable%n", r.path("ip").asText(),
-                            r.path("sent").asInt());
+                    System.out.printf("%s answered no probe (%d sent): unprobeable%n", r.ip(), r.sent());
                 }
-                printEntry(r.path("entry"));
+                if (r.entry() != null) {
+                    printEntry(r.entry());
+                }
             });
         }
     }
@@ -143,12 +142,11 @@ final class LdnsCommand {
         @Override
         public Integer call() throws Exception {
             AdminClient.Reply r = admin.client().post("/ldns/delete?ip=" + enc(ip), "");
-            JsonNode n = Json.MAPPER.readTree(r.body());
             if (r.status() == 404) {
                 System.err.println(ip + " is not in the proximity table");
                 return 1;
             }
-            return AdminReply.print(r, false, x -> System.out.println("deleted " + n.path("ip").asText()));
+            return AdminReply.print(r, false, Removed.class, x -> System.out.println("deleted " + x.what()));
         }
     }
 }

@@ -1,7 +1,13 @@
 package dev.gslb.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.Json;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.gslb.api.JoinRequest;
+import dev.gslb.api.Joined;
+import dev.gslb.api.Json;
+import dev.gslb.api.PairRequest;
+import dev.gslb.api.PairingView;
+import dev.gslb.api.Removed;
+import dev.gslb.sync.PeerSync;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -31,11 +37,12 @@ final class PeerCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/peer/pair", Json.write(Map.of("advertise", advertise))), false, r -> {
-                r.path("warnings").forEach(w -> System.err.println("warning: " + w.asText()));
-                System.out.println("Join token (usable once, until " + r.path("expires").asText() + "):");
+            var reply = admin.client().post("/peer/pair", Json.write(new PairRequest(advertise)));
+            return AdminReply.print(reply, false, PairingView.class, r -> {
+                r.warnings().forEach(w -> System.err.println("warning: " + w));
+                System.out.println("Join token (usable once, until " + r.expires() + "):");
                 System.out.println();
-                System.out.println("  " + r.path("token").asText());
+                System.out.println("  " + r.token());
                 System.out.println();
                 System.out.println("On the other instance, run this and paste the token (or add --join-token-file FILE):");
                 System.out.println();
@@ -44,7 +51,7 @@ final class PeerCommand {
                 System.out.println("(its admin API is found as for every command there: --admin ADDR, else $GSLB_ADMIN, else"
                         + " 127.0.0.1:8053)");
                 System.out.println("It lets one instance pair with this one: pass it over a channel you trust.");
-                System.out.println("This instance's certificate (SHA-256): " + r.path("fingerprint").asText());
+                System.out.println("This instance's certificate (SHA-256): " + r.fingerprint());
             });
         }
     }
@@ -72,12 +79,13 @@ final class PeerCommand {
                 System.err.println("gslb: no join token (run `gslb peer pair` on the other instance)");
                 return 2;
             }
-            var reply = admin.client().post("/peer/join", Json.write(Map.of("token", token.strip())));
+            var reply = admin.client().post("/peer/join", Json.write(new JoinRequest(token.strip())));
             if (!reply.ok()) {
-                System.err.println("gslb: not paired: " + Json.MAPPER.readTree(reply.body()).path("error").asText(reply.body()));
+                System.err.print("gslb: not paired: ");
+                AdminReply.printError(reply);
                 return 1;
             }
-            return AdminReply.print(reply, false, r -> System.out.println("paired with " + r.path("peer").asText()
+            return AdminReply.print(reply, false, Joined.class, r -> System.out.println("paired with " + r.peer()
                     + " (connected and authenticated); `gslb peer list` shows the link"));
         }
     }
@@ -97,7 +105,7 @@ final class PeerCommand {
                 System.err.println(name + " is not a peer of this instance");
                 return 1;
             }
-            return AdminReply.print(reply, false, r -> System.out.println("removed " + name));
+            return AdminReply.print(reply, false, Removed.class, r -> System.out.println("removed " + r.what()));
         }
     }
 
@@ -111,19 +119,22 @@ final class PeerCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().get("/peer/list"), json, r -> {
-                if (r.isEmpty()) {
-                    System.out.println("no peers: pair with `gslb peer pair` on one instance, then its command on the other");
-                }
-                for (JsonNode p : r) {
-                    System.out.printf("%s (%s): %s via %s%n", p.path("name").asText(), p.path("dataCenter").asText(),
-                            p.path("state").asText(), p.path("inUse").asText("-"));
-                    System.out.printf("  addresses %s%n", p.path("addresses"));
-                    System.out.printf("  last heartbeat %s, items sent %d, received %d, dropped %d, queued %d, lag %s ms%n",
-                            p.path("lastHeartbeat").asText("-"), p.path("itemsSent").asLong(), p.path("itemsReceived").asLong(),
-                            p.path("dropped").asLong(), p.path("queued").asInt(), p.path("lagMillis").asText("-"));
-                }
-            });
+            return AdminReply.print(admin.client().get("/peer/list"), json, new TypeReference<List<PeerSync.Status>>() {},
+                    r -> {
+                        if (r.isEmpty()) {
+                            System.out.println("no peers: pair with `gslb peer pair` on one instance, then its command"
+                                    + " on the other");
+                        }
+                        for (var p : r) {
+                            System.out.printf("%s (%s): %s via %s%n", p.name(), p.dataCenter(), p.state(),
+                                    p.inUse() == null ? "-" : p.inUse());
+                            System.out.printf("  addresses %s%n", p.addresses());
+                            System.out.printf("  last heartbeat %s, items sent %d, received %d, dropped %d, queued %d,"
+                                            + " lag %s ms%n", p.lastHeartbeat() == null ? "-" : p.lastHeartbeat(),
+                                    p.itemsSent(), p.itemsReceived(), p.dropped(), p.queued(),
+                                    p.lagMillis() == null ? "-" : p.lagMillis());
+                        }
+                    });
         }
     }
 }

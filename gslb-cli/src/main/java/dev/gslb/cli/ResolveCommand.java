@@ -1,6 +1,6 @@
 package dev.gslb.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.gslb.dns.wideip.Explanation;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,27 +35,26 @@ final class ResolveCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String q = "/resolve?name=" + LdnsCommand.enc(name) + "&ldns=" + LdnsCommand.enc(ldns) + "&type="
                 + LdnsCommand.enc(type) + (ecs == null ? "" : "&ecs=" + LdnsCommand.enc(ecs));
-        return AdminReply.print(admin.client().get(q), json, r -> {
-            System.out.printf("%s %s asked by LDNS %s%s%n", r.path("name").asText(), r.path("type").asText(),
-                    r.path("ldns").asText(), r.path("ecs").isNull() ? "" : " for client subnet " + r.path("ecs").asText());
-            for (JsonNode step : r.path("steps")) {
-                String topic = step.path("topic").asText();
-                System.out.printf("  %-24s %s%n", topic.equals("tier") ? "" : topic, step.path("detail").asText());
+        return AdminReply.print(admin.client().get(q), json, Explanation.class, r -> {
+            System.out.printf("%s %s asked by LDNS %s%s%n", r.name(), r.type(), r.ldns(),
+                    r.ecs() == null ? "" : " for client subnet " + r.ecs());
+            for (var step : r.steps()) {
+                System.out.printf("  %-24s %s%n", step.topic().equals("tier") ? "" : step.topic(), step.detail());
             }
-            JsonNode by = r.path("decidedBy");
-            if (by.isNull() || by.isMissingNode()) {
-                System.out.println("no pool decided: failure behaviour " + r.path("failure").asText());
+            Explanation.DecidedBy by = r.decidedBy();
+            if (by == null) {
+                System.out.println("no pool decided: failure behaviour " + r.failure());
             } else {
-                System.out.printf("decided by %s (%s tier of pool %s): %s%n", by.path("method").asText(),
-                        by.path("tier").asText(), by.path("pool").asText(), by.path("outcome").asText());
+                System.out.printf("decided by %s (%s tier of pool %s): %s%n", by.method(), by.tier(), by.pool(),
+                        by.outcome().name().toLowerCase(java.util.Locale.ROOT));
             }
-            for (JsonNode a : r.path("answers")) {
-                System.out.printf("answer: %s %s%s, TTL %d%n", r.path("type").asText(), a.path("address").asText(),
-                        a.path("datacenter").isNull() ? "" : " (" + a.path("server").asText() + " in "
-                                + a.path("datacenter").asText() + ")", r.path("ttl").asLong());
+            for (var a : r.answers()) {
+                System.out.printf("answer: %s %s%s, TTL %d%n", r.type(), a.address(),
+                        a.dataCenter() == null ? " (fallback IP)" : " (" + a.server() + " in " + a.dataCenter() + ")",
+                        r.ttl());
             }
-            if (!r.path("ecs").isNull()) {
-                System.out.println("ECS scope: /" + r.path("ecsScope").asInt());
+            if (r.ecs() != null) {
+                System.out.println("ECS scope: /" + r.ecsScope());
             }
         });
     }

@@ -1,10 +1,13 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.config.ConfigException;
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
-import dev.gslb.cli.config.ListenAddress;
+import dev.gslb.server.GslbServer;
+
+import dev.gslb.config.ConfigException;
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.GslbConfig;
+import dev.gslb.config.ListenAddress;
 import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.TopologyException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -105,7 +108,7 @@ final class ServeCommand implements Callable<Integer> {
         ListenerSettings dns = c.dns();
         if (listen != null || threads != null) {
             List<InetSocketAddress> addresses = listen == null ? dns.addresses()
-                    : listen.stream().map(a -> ListenAddress.parse(a, 53)).toList();
+                    : listen.stream().map(a -> ListenAddress.parse(a, ListenerSettings.DEFAULT_PORT)).toList();
             dns = dns.withAddresses(addresses, threads == null ? dns.threads() : threads);
         }
         InetSocketAddress admin = adminListen == null ? c.admin().listen() : AdminOption.listenAddress(adminListen);
@@ -117,7 +120,7 @@ final class ServeCommand implements Callable<Integer> {
             out = out.withStore(store.toAbsolutePath());
         }
         if (syncListen != null) {
-            out = out.withSync(out.sync().listeningOn(syncListen.stream().map(a -> ListenAddress.parse(a, 8054)).toList()));
+            out = out.withSync(out.sync().listeningOn(syncListen.stream().map(a -> ListenAddress.parse(a, SyncSettings.DEFAULT_PORT)).toList()));
         }
         return out;
     }

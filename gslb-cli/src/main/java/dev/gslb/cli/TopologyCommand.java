@@ -1,12 +1,15 @@
 package dev.gslb.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.AdminClient;
-import dev.gslb.cli.admin.Json;
-import dev.gslb.cli.admin.TopologyApi;
-import dev.gslb.cli.config.ConfigException;
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.api.TopologyListing;
+import dev.gslb.api.TopologyLoad;
+import dev.gslb.api.TopologyLookup;
+import dev.gslb.api.TopologyReport;
+import dev.gslb.cli.AdminClient;
+import dev.gslb.api.Json;
+import dev.gslb.server.admin.TopologyApi;
+import dev.gslb.config.ConfigException;
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.GslbConfig;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.TopologyFiles;
@@ -48,26 +51,21 @@ final class TopologyCommand {
         }
     }
 
-    static void printReport(JsonNode r) {
-        r.path("loaded").properties().forEach(e ->
-                System.out.printf("  %-16s %7d prefixes%n", e.getKey(), e.getValue().asInt()));
-        System.out.printf("table in service: %d regions, %d prefixes (built in %d ms)%n",
-                r.path("regions").asInt(), r.path("prefixes").asInt(), r.path("millis").asLong());
-        printWarnings(r.path("warnings"));
+    static void printReport(TopologyReport r) {
+        r.loaded().forEach((region, n) -> System.out.printf("  %-16s %7d prefixes%n", region, n));
+        System.out.printf("table in service: %d regions, %d prefixes (built in %d ms)%n", r.regions(), r.prefixes(),
+                r.millis());
+        printWarnings(r.warnings());
     }
 
-    static void printWarnings(JsonNode warnings) {
+    static void printWarnings(List<String> warnings) {
         if (warnings.isEmpty()) {
             return;
         }
         System.out.println(warnings.size() + " warning(s) (duplicates and overlaps; the longest match decides):");
-        int shown = 0;
-        for (JsonNode w : warnings) {
-            if (shown++ == 10) {
-                System.out.println("  ... (--json shows all)");
-                break;
-            }
-            System.out.println("  " + w.asText());
+        warnings.stream().limit(10).forEach(w -> System.out.println("  " + w));
+        if (warnings.size() > 10) {
+            System.out.println("  ... (--json shows all)");
         }
     }
 
@@ -103,9 +101,9 @@ final class TopologyCommand {
                 e.problems().forEach(System.err::println);
                 return 1;
             }
-            String body = Json.write(new TopologyApi.LoadRequest(region, files));
+            String body = Json.write(new TopologyLoad(region, files));
             AdminClient.Reply reply = admin.client().post("/topology/load", body);
-            return AdminReply.print(reply, admin.json, r -> {
+            return AdminReply.print(reply, admin.json, TopologyReport.class, r -> {
                 System.out.println("loaded " + files.size() + " file(s):");
                 printReport(r);
             });
@@ -143,7 +141,7 @@ final class TopologyCommand {
         @Override
         public Integer call() throws Exception {
             if (data != null) {
-                TopologyApi.LookupResult r;
+                TopologyLookup r;
                 try {
                     GslbConfig cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
                     LiveTopology.Spec spec = cfg.topology().spec();
@@ -156,27 +154,26 @@ final class TopologyCommand {
                     e.problems().forEach(System.err::println);
                     return 1;
                 }
-                return AdminReply.print(new AdminClient.Reply(200, Json.write(r)), admin.json, Lookup::human);
+                return AdminReply.print(new AdminClient.Reply(200, Json.write(r)), admin.json, TopologyLookup.class,
+                        Lookup::human);
             }
             AdminClient.Reply reply = admin.client().get("/topology/lookup?ip="
                     + java.net.URLEncoder.encode(ip, StandardCharsets.UTF_8));
-            return AdminReply.print(reply, admin.json, Lookup::human);
+            return AdminReply.print(reply, admin.json, TopologyLookup.class, Lookup::human);
         }
 
-        static void human(JsonNode r) {
-            if (!r.path("matched").asBoolean()) {
-                System.out.println(r.path("ip").asText() + ": no match (topology makes no decision; the next method decides)");
+        static void human(TopologyLookup r) {
+            if (!r.matched()) {
+                System.out.println(r.ip() + ": no match (topology makes no decision; the next method decides)");
                 return;
             }
-            System.out.printf("%s: region %s, prefix %s%n", r.path("ip").asText(), r.path("region").asText(),
-                    r.path("prefix").asText());
-            if (r.path("scores").isEmpty()) {
+            System.out.printf("%s: region %s, prefix %s%n", r.ip(), r.region(), r.prefix());
+            if (r.scores().isEmpty()) {
                 System.out.println("  no records for this region (topology makes no decision)");
             }
-            for (JsonNode s : r.path("scores")) {
-                boolean best = s.path("dataCenter").asText().equals(r.path("best").asText());
-                System.out.printf("  %-10s score %d%s%n", s.path("dataCenter").asText(), s.path("score").asLong(),
-                        best ? "  <- answer" : "");
+            for (var s : r.scores()) {
+                System.out.printf("  %-10s score %d%s%n", s.dataCenter(), s.score(),
+                        s.dataCenter().equals(r.best()) ? "  <- answer" : "");
             }
         }
     }
@@ -188,19 +185,18 @@ final class TopologyCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().get("/topology/list"), admin.json, r -> {
+            return AdminReply.print(admin.client().get("/topology/list"), admin.json, TopologyListing.class, r -> {
                 System.out.printf("%-20s %8s %8s%n", "REGION", "IPv4", "IPv6");
-                for (JsonNode g : r.path("regions")) {
-                    System.out.printf("%-20s %8d %8d%n", g.path("name").asText(), g.path("ipv4").asLong(),
-                            g.path("ipv6").asLong());
+                for (var g : r.regions()) {
+                    System.out.printf("%-20s %8d %8d%n", g.name(), g.ipv4(), g.ipv6());
                 }
                 System.out.println("records (region -> data center, score; highest score wins):");
-                for (JsonNode rec : r.path("records")) {
-                    System.out.printf("  %-20s -> %-8s %6d   (%s)%n", rec.path("region").asText(),
-                            rec.path("dataCenter").asText(), rec.path("score").asLong(), rec.path("origin").asText());
+                for (var rec : r.records()) {
+                    System.out.printf("  %-20s -> %-8s %6d   (%s)%n", rec.region(), rec.dataCenter(), rec.score(),
+                            rec.origin());
                 }
-                System.out.printf("%d prefixes, loaded at %s%n", r.path("prefixes").asInt(), r.path("loadedAt").asText());
-                printWarnings(r.path("warnings"));
+                System.out.printf("%d prefixes, loaded at %s%n", r.prefixes(), r.loadedAt());
+                printWarnings(r.warnings());
             });
         }
     }
@@ -212,7 +208,7 @@ final class TopologyCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/topology/reload", "{}"), admin.json, r -> {
+            return AdminReply.print(admin.client().post("/topology/reload", "{}"), admin.json, TopologyReport.class, r -> {
                 System.out.println("reloaded:");
                 printReport(r);
             });

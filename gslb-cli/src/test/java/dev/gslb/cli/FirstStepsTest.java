@@ -1,10 +1,12 @@
 package dev.gslb.cli;
 
+import dev.gslb.server.GslbServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.GslbConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

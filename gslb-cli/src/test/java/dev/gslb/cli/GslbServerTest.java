@@ -1,8 +1,10 @@
 package dev.gslb.cli;
 
+import dev.gslb.server.GslbServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.config.GslbConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +34,7 @@ class GslbServerTest {
             HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(admin + "/health")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
-            assertThat(health.body()).contains("\"status\":\"up\"", "\"datacenter\":\"CNC\"", "\"wideIps\":1");
+            assertThat(health.body()).contains("\"status\":\"up\"", "\"dataCenter\":\"CNC\"", "\"wideIps\":1");
             HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(admin + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(metrics.body()).contains("dns_responses_total{rcode=\"noerror\",transport=\"udp\"} 1.0");

@@ -1,8 +1,10 @@
 package dev.gslb.cli;
 
+import dev.gslb.server.GslbServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;

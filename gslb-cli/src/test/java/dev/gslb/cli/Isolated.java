@@ -1,7 +1,9 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.config.ConfigLoader;
-import dev.gslb.cli.config.GslbConfig;
+import dev.gslb.server.GslbServer;
+
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.GslbConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -47,6 +49,6 @@ final class Isolated {
 
     /** The admin token of a server made by {@link #of}, as a header value. */
     static String bearer(GslbServer server) throws Exception {
-        return "Bearer " + dev.gslb.cli.admin.AdminToken.read(Path.of(System.getProperty("gslb.token-file")));
+        return "Bearer " + dev.gslb.server.admin.AdminToken.read(Path.of(System.getProperty("gslb.token-file")));
     }
 }

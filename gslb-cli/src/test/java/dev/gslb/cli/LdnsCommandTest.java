@@ -1,5 +1,7 @@
 package dev.gslb.cli;
 
+import dev.gslb.server.GslbServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.proximity.LdnsKey;

@@ -3,7 +3,7 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gslb.cli.admin.Json;
+import dev.gslb.api.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -286,6 +286,16 @@ public final class PeerSync implements AutoCloseable {
         };
     }
 
+    /**
+     * A virtual server's health as this instance answers by it: the local monitors decide; where
+     * they say UNKNOWN (not checked yet, or no monitors) a peer's fresh view fills in. A peer never
+     * overrides a local DOWN or UP.
+     */
+    public HealthState mergedView(String server) {
+        HealthState local = health.state(server);
+        return local == HealthState.UNKNOWN ? peerView(server) : local;
+    }
+
     /** A peer's fresh view of a virtual server, or UNKNOWN. */
     public HealthState peerView(String server) {
         PeerView v = peerHealth.get(server);

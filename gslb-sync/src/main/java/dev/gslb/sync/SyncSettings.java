@@ -29,6 +29,9 @@ public record SyncSettings(List<InetSocketAddress> listen, List<InetSocketAddres
                            Duration healthTtl, Duration probeTtl, int queue, Duration joinTokenTtl,
                            Duration handshakeTimeout, int maxHandshakes, Duration maxClockSkew,
                            int peerItemsPerSecond) {
+    /** The port of a sync address written without one, and of the default listen address. */
+    public static final int DEFAULT_PORT = 8054;
+
     public SyncSettings {
         listen = List.copyOf(listen);
         advertise = List.copyOf(advertise.isEmpty() ? listen : advertise);

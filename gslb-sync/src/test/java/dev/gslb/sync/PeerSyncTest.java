@@ -505,8 +505,10 @@ class PeerSyncTest {
             assertThat(c.health.state("vs1")).isEqualTo(HealthState.UNKNOWN);
             assertThat(c.sync.peerView("vs1")).as("fills unknown").isEqualTo(HealthState.UP);
             assertThat(b.health.state("vs1")).isEqualTo(HealthState.DOWN);
-            assertThat(b.sync.peerView("vs1")).isEqualTo(HealthState.UP); // the merge rule lives in MemberHealth:
-            // local DOWN wins; see GslbServer.memberHealth and its test.
+            assertThat(b.sync.peerView("vs1")).isEqualTo(HealthState.UP);
+            assertThat(c.sync.mergedView("vs1")).as("a peer's view fills unknown").isEqualTo(HealthState.UP);
+            assertThat(b.sync.mergedView("vs1")).as("a local DOWN wins").isEqualTo(HealthState.DOWN);
+            assertThat(a.sync.mergedView("vs1")).isEqualTo(HealthState.UP);
         }
     }
 }

@@ -128,23 +128,27 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         return c != 0 ? c : Integer.compare(spaceLength(), o.spaceLength());
     }
 
-    @Override
-    public String toString() {
-        if (ipv4) {
-            return ((lo >>> 24) & 0xFF) + "." + ((lo >>> 16) & 0xFF) + "." + ((lo >>> 8) & 0xFF) + "." + (lo & 0xFF)
-                    + "/" + length;
-        }
+    /** The first address of the prefix (an IPv4 address for an IPv4 prefix). */
+    public InetAddress address() {
         byte[] b = new byte[16];
         for (int i = 0; i < 8; i++) {
             b[i] = (byte) (hi >>> (56 - 8 * i));
             b[8 + i] = (byte) (lo >>> (56 - 8 * i));
         }
         try {
-            String s = InetAddress.getByAddress(b).getHostAddress();
-            return compress(s) + "/" + length;
+            return ipv4 ? InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16)) : InetAddress.getByAddress(b);
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Override
+    public String toString() {
+        if (ipv4) {
+            return ((lo >>> 24) & 0xFF) + "." + ((lo >>> 16) & 0xFF) + "." + ((lo >>> 8) & 0xFF) + "." + (lo & 0xFF)
+                    + "/" + length;
+        }
+        return compress(address().getHostAddress()) + "/" + length;
     }
 
     /** Java prints 2001:db8:0:0:0:0:0:0; operators write 2001:db8::. */

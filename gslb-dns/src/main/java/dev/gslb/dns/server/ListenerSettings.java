@@ -19,6 +19,9 @@ import java.util.List;
  */
 public record ListenerSettings(List<InetSocketAddress> addresses, int threads, Duration tcpIdle,
                                Duration tcpQueryTimeout, int tcpMaxConnections, int tcpMaxConnectionsPerSource) {
+    /** The port of a listen address written without one (the DNS port). */
+    public static final int DEFAULT_PORT = 53;
+
     public static final ListenerSettings DEFAULTS = new ListenerSettings(
             List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 5353)), 0, Duration.ofSeconds(10),
             Duration.ofSeconds(2), 1024, 64);

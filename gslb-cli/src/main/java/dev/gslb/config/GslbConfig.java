@@ -1,0 +1,99 @@
+package dev.gslb.config;
+
+import dev.gslb.server.admin.AdminSettings;
+import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.zone.Zone;
+import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.dns.site.DataCenter;
+import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.sync.SyncSettings;
+import dev.gslb.topology.LiveTopology;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/** A whole deployment, validated: what {@code gslb serve} runs. */
+public record GslbConfig(
+        InstanceIdentity instance,
+        ListenerSettings dns,
+        AnswerSettings answers,
+        AdminSettings admin,
+        List<DataCenter> dataCenters,
+        List<Zone> zones,
+        List<WideIpSpec> wideIps,
+        LoadBalancing loadBalancing,
+        Topology topology,
+        Probing probing,
+        List<HealthTarget> health,
+        SyncSettings sync) {
+
+    /**
+     * Method settings shared by all pools (README "Load balancing").
+     *
+     * @param unknownIsAvailable a virtual server no check has judged yet may be answered
+     */
+    public record LoadBalancing(int rttMarginPercent, long rttMarginMicros, int persistPrefixV4, int persistPrefixV6,
+                                boolean unknownIsAvailable) {
+        public static final LoadBalancing DEFAULTS = new LoadBalancing(0, 0, 24, 56, true);
+    }
+
+    /** The zones and wide IPs with their methods bound to the running server's tables. */
+    public Authority authority(MethodRegistry registry) {
+        return new Authority(zones, wideIps.stream().map(w -> w.build(registry)).toList());
+    }
+
+    /**
+     * Builds the topology table from the configured lists and records: what {@code serve} does at
+     * start and {@code config check} does too, so that both refuse the same configurations.
+     */
+    public LiveTopology loadTopology() throws dev.gslb.topology.TopologyException {
+        return new LiveTopology(topology.spec());
+    }
+
+    /** The same deployment on other listen addresses (command-line overrides, tests). */
+    public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress adminListen) {
+        return new GslbConfig(instance, dns, answers, admin.withListen(adminListen), dataCenters, zones, wideIps, loadBalancing, topology,
+                probing, health, sync);
+    }
+
+    /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
+    public GslbConfig withSync(SyncSettings sync) {
+        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+                probing, health, sync);
+    }
+
+    /** The same deployment with its proximity table in another H2 file; nothing else moves. */
+    public GslbConfig withStore(Path store) {
+        return withProbing(new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()));
+    }
+
+    /**
+     * The same deployment with all its state in {@code dir}: the proximity table ({@code proximity}),
+     * the peers file ({@code peers}) with the sync identity beside it, and the admin token unless
+     * the config turned it off.
+     */
+    public GslbConfig withStateDir(Path dir) {
+        AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
+        return new GslbConfig(instance, dns, answers, a, dataCenters, zones, wideIps, loadBalancing, topology,
+                new Probing(probing.probes(), probing.proximity(), dir.resolve("proximity"), probing.flushInterval()),
+                health, sync.withPeersFile(dir.resolve("peers")));
+    }
+
+    /** The same deployment probing otherwise (tests that probe loopback LDNS). */
+    public GslbConfig withProbing(Probing probing) {
+        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
+                probing, health, sync);
+    }
+
+    /** Probing of LDNS, the proximity table's TTLs, and its H2 file. */
+    public record Probing(ProbeSettings probes, ProximitySettings proximity, Path store, Duration flushInterval) {}
+
+    /** What the topology table is built from, and whether file changes reload it. */
+    public record Topology(LiveTopology.Spec spec, boolean watch) {}
+}

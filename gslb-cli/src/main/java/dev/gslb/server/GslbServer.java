@@ -1,0 +1,250 @@
+package dev.gslb.server;
+
+import dev.gslb.server.admin.AdminServer;
+import dev.gslb.api.Json;
+import dev.gslb.api.Refusal;
+import dev.gslb.api.Reloaded;
+import dev.gslb.api.ServiceHealth;
+import dev.gslb.server.admin.LdnsApi;
+import dev.gslb.server.admin.ResolveApi;
+import dev.gslb.config.ConfigException;
+import dev.gslb.server.admin.TopologyApi;
+import dev.gslb.config.GslbConfig;
+import dev.gslb.dns.answer.DnsMetrics;
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.server.DnsServer;
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.wideip.MemberHealth;
+import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.probe.health.HealthState;
+import dev.gslb.probe.Prober;
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.probers.DnsProber;
+import dev.gslb.probe.probers.IcmpProber;
+import dev.gslb.probe.probers.TcpProber;
+import dev.gslb.probe.probers.UdpProber;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.probe.store.ProximityStore;
+import dev.gslb.sync.PeerSync;
+import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.TopologyWatcher;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running instance, wired from a {@link GslbConfig}: DNS listeners, topology table, LDNS
+ * proximity table with its probers, scheduler and H2 store, health monitors, admin API.
+ */
+public final class GslbServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
+
+    private final GslbConfig config;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final LiveTopology topology;
+    private final ProximityTable proximity;
+    private final ProximityStore store;
+    private final IcmpProber icmp;
+    private final ProbeScheduler scheduler;
+    private final HealthMonitor health;
+    private final PeerSync sync;
+    private final MethodRegistry methods;
+    private final WideIpResolver resolver;
+    private final Responder responder;
+    private final DnsServer dns;
+    private final AdminServer admin;
+    private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("housekeeping").factory());
+    private TopologyWatcher watcher;
+
+    public GslbServer(GslbConfig config) throws IOException, TopologyException, SQLException {
+        this.config = config;
+        this.reloadSource = () -> config;
+        this.topology = config.loadTopology();
+        GslbConfig.Probing probing = config.probing();
+        this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
+        this.store = new ProximityStore(probing.store(), proximity);
+        ProbeSettings ps = probing.probes();
+        this.icmp = new IcmpProber(ps.source());
+        List<Prober> probers = List.of(DnsProber.dot(ps.source(), ps.dnsPort()), DnsProber.rev(ps.source(), ps.dnsPort()),
+                new UdpProber(ps.source(), ps.udpPort()), new TcpProber(ps.source(), ps.dnsPort()), icmp);
+        this.scheduler = new ProbeScheduler(proximity, ps, config.instance().dataCenter(), config.instance().name(),
+                probers, registry);
+        this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
+        GslbConfig.LoadBalancing lb = config.loadBalancing();
+        this.methods = new MethodRegistry(new MethodRegistry.Services(proximity, topology::table,
+                probing.proximity().pathTtl().toMillis(), lb.rttMarginPercent(), lb.rttMarginMicros(),
+                lb.persistPrefixV4(), lb.persistPrefixV6()));
+        this.sync = new PeerSync(config.sync(), config.instance().name(), config.instance().dataCenter(), proximity,
+                health, scheduler, Clock.systemUTC(), registry);
+        this.resolver = new WideIpResolver(memberHealth(sync, lb.unknownIsAvailable()), sync.probeRequests(), registry);
+        DnsMetrics metrics = new DnsMetrics(registry);
+        this.responder = new Responder(config.authority(methods), resolver, config.instance(), metrics,
+                config.answers());
+        this.dns = new DnsServer(config.dns(), responder, metrics);
+        List<AdminServer.Route> routes = new ArrayList<>();
+        routes.add(new AdminServer.Route("GET", "/health", r -> AdminServer.Response.json(200, Json.compact(
+                new ServiceHealth("up", config.instance().name(), config.instance().dataCenter(),
+                        authority().zones().all().size(), authority().wideIps().size())))));
+        routes.add(new AdminServer.Route("GET", "/metrics", r -> new AdminServer.Response(200, registry.scrape(),
+                "text/plain; version=0.0.4; charset=utf-8")));
+        routes.addAll(new TopologyApi(topology).routes());
+        routes.addAll(new LdnsApi(proximity, scheduler).routes());
+        routes.addAll(new ResolveApi(this::authority, resolver).routes());
+        routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
+        routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
+        routes.add(new AdminServer.Route("GET", "/health/servers",
+                r -> AdminServer.Response.ok(health.statuses())));
+        this.admin = new AdminServer(config.admin(), routes);
+        for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
+                Map.entry("admitted", ProximityTable::admitted), Map.entry("evicted", ProximityTable::evicted),
+                Map.entry("refused", ProximityTable::refused))) {
+            io.micrometer.core.instrument.FunctionCounter.builder("ldns_entries", proximity, c.getValue())
+                    .tag("outcome", c.getKey()).description("New LDNS in the proximity table: admitted, evicted when full, refused")
+                    .register(registry);
+        }
+    }
+
+    /**
+     * UP answers, DOWN does not. Where this instance's own view is UNKNOWN (not checked yet, or no
+     * monitors) a peer's fresh view fills in; a peer never overrides a local DOWN. What is still
+     * unknown counts as configured.
+     */
+    static MemberHealth memberHealth(PeerSync sync, boolean unknownIsAvailable) {
+        return vs -> {
+            HealthState s = sync.mergedView(vs.name());
+            return s == HealthState.UP || s == HealthState.UNKNOWN && unknownIsAvailable;
+        };
+    }
+
+    public Authority authority() {
+        return responder.authority();
+    }
+
+    /**
+     * Re-reads the configuration and swaps in the new zones, wide IPs, pools and methods at once;
+     * a configuration that does not load changes nothing. Listeners, probing, monitors and the
+     * topology sources keep their start-up settings (a restart applies those).
+     */
+    public synchronized Authority reload() throws ConfigException {
+        GslbConfig next = reloadSource.get();
+        Authority a = next.authority(methods);
+        responder.replace(a);
+        log.info("configuration reloaded: {} zone(s), {} wide IP(s)", a.zones().all().size(), a.wideIps().size());
+        return a;
+    }
+
+    private AdminServer.Response reloadResponse() {
+        try {
+            Authority a = reload();
+            return AdminServer.Response.ok(new Reloaded(a.zones().all().size(), a.wideIps().size()));
+        } catch (ConfigException | IllegalArgumentException e) {
+            log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
+            return AdminServer.Response.refused(new Refusal(e.getMessage().lines().toList(),
+                    "the configuration in service is the previous one"));
+        }
+    }
+
+    /** Where a reload reads the configuration from (the --config file, or the embedded default). */
+    @FunctionalInterface
+    public interface ConfigSource {
+        GslbConfig get() throws ConfigException;
+    }
+
+    private ConfigSource reloadSource;
+
+    public void reloadFrom(ConfigSource source) {
+        this.reloadSource = source;
+    }
+
+    public void start() throws InterruptedException, IOException {
+        var t = topology.table();
+        log.info("topology: {} regions, {} prefixes, {} records{}", t.regions().size(), t.prefixCount(),
+                t.records().size(), t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
+        if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
+            watcher = new TopologyWatcher(topology);
+        }
+        store.startFlushing(config.probing().flushInterval());
+        housekeeping.scheduleWithFixedDelay(this::expireInactiveLdns, 1, 1, TimeUnit.HOURS);
+        health.start();
+        sync.start();
+        dns.start();
+        admin.start();
+    }
+
+    private void expireInactiveLdns() {
+        int removed = proximity.expireInactive();
+        if (removed > 0) {
+            log.info("removed {} LDNS inactive for {}", removed, proximity.settings().inactiveTtl());
+        }
+    }
+
+    public DnsServer dns() {
+        return dns;
+    }
+
+    public AdminServer admin() {
+        return admin;
+    }
+
+    public LiveTopology topology() {
+        return topology;
+    }
+
+    public ProximityTable proximity() {
+        return proximity;
+    }
+
+    public PeerSync sync() {
+        return sync;
+    }
+
+    public ProbeScheduler scheduler() {
+        return scheduler;
+    }
+
+    /** A counter's value (0 when it was never registered): for tests and figures. */
+    public double metric(String name, String tag, String value) {
+        var c = registry.find(name).tag(tag, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        dns.close();
+        responder.close();
+        health.close();
+        sync.close();
+        scheduler.close();
+        housekeeping.shutdownNow();
+        icmp.close();
+        try {
+            store.close(); // the last flush: a clean stop loses nothing
+        } catch (SQLException e) {
+            log.warn("proximity store: last flush failed: {}", e.toString());
+        }
+        if (watcher != null) {
+            try {
+                watcher.close();
+            } catch (IOException e) {
+                log.debug("closing the topology watcher: {}", e.toString());
+            }
+        }
+    }
+}

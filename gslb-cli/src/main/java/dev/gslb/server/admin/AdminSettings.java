@@ -1,0 +1,46 @@
+package dev.gslb.server.admin;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Who may use the admin API (README "The admin API").
+ *
+ * @param listen         where it listens (loopback by default)
+ * @param tokenFile      the bearer token every request but the open paths needs; generated at first
+ *                       start (mode 600); null only on loopback (no token asked)
+ * @param allowedHosts   Host names accepted besides the listen address and localhost (DNS rebinding)
+ * @param allowedOrigins browser origins accepted; a request with any other Origin gets 403
+ * @param openPaths      GET paths readable without the token (Prometheus scrapes /metrics)
+ * @param maxBody        request bodies beyond this many bytes get 413
+ */
+public record AdminSettings(InetSocketAddress listen, Path tokenFile, List<String> allowedHosts,
+                            List<String> allowedOrigins, List<String> openPaths, int maxBody) {
+    public static final int DEFAULT_PORT = 8053;
+    public static final List<String> DEFAULT_OPEN_PATHS = List.of("/health", "/metrics");
+    public static final int DEFAULT_MAX_BODY = 16 << 20; // a whole ISP CIDR list fits
+
+    public AdminSettings {
+        allowedHosts = List.copyOf(allowedHosts);
+        allowedOrigins = List.copyOf(allowedOrigins);
+        openPaths = List.copyOf(openPaths);
+        if (tokenFile == null && !listen.getAddress().isLoopbackAddress()) {
+            throw new IllegalArgumentException("the admin API listens on " + listen.getAddress().getHostAddress()
+                    + " without a token file: set admin.token-file, or listen on loopback");
+        }
+    }
+
+    /** The defaults on {@code listen}, the token in {@code tokenFile}. */
+    public static AdminSettings of(InetSocketAddress listen, Path tokenFile) {
+        return new AdminSettings(listen, tokenFile, List.of(), List.of(), DEFAULT_OPEN_PATHS, DEFAULT_MAX_BODY);
+    }
+
+    public AdminSettings withListen(InetSocketAddress address) {
+        return new AdminSettings(address, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody);
+    }
+
+    public AdminSettings withTokenFile(Path file) {
+        return new AdminSettings(listen, file, allowedHosts, allowedOrigins, openPaths, maxBody);
+    }
+}

@@ -1,0 +1,184 @@
+package dev.gslb.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.Name;
+
+/** The embedded default loads; every kind of config mistake names file, line and what is wrong. */
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private Path config(String yaml) throws Exception {
+        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path p = dir.resolve("gslb.yaml");
+        Files.writeString(p, yaml);
+        return p;
+    }
+
+    private static final String GOOD = """
+            instance:
+              name: gslb-tel-1
+              datacenter: TEL
+            dns:
+              listen: ["127.0.0.1:5300", "[::1]:5300"]
+              tcp-idle-timeout: 5s
+            zones:
+              - file: example.com.zone
+            datacenters: [CNC, TEL]
+            virtual-servers:
+              - {name: vs1, address: 202.106.83.177, datacenter: CNC}
+              - {name: vs2, address: 219.17.66.100, datacenter: TEL}
+            pools:
+              - {name: www, members: [vs1, vs2]}
+            wide-ips:
+              - {name: www.example.com, pools: [www]}
+            """;
+
+    @Test
+    void embeddedDefaultIsTheSourceExample() throws Exception {
+        GslbConfig c = ConfigLoader.loadEmbedded(Path.of(".."));
+        assertThat(c.dataCenters()).extracting(dc -> dc.name()).containsExactly("CNC", "TEL");
+        assertThat(c.dns().addresses()).hasToString("[/127.0.0.1:5353]");
+        assertThat(c.admin().listen().getPort()).isEqualTo(8053);
+        var www = c.wideIps().getFirst();
+        assertThat(www.name()).isEqualTo(Name.fromString("www.example.com."));
+        assertThat(www.ttl()).isEqualTo(30);
+        assertThat(www.pools().getFirst().members()).extracting(vs -> vs.address().getHostAddress())
+                .containsExactly("202.106.83.177", "219.17.66.100");
+        assertThat(www.pools().getFirst().methods()).as("the source's chain")
+                .containsExactly("lowest-round-trip-time", "topology", "global-availability");
+    }
+
+    @Test
+    void aRealConfigLoadsWithRelativeZonePaths() throws Exception {
+        GslbConfig c = ConfigLoader.load(config(GOOD));
+        assertThat(c.instance().name()).isEqualTo("gslb-tel-1");
+        assertThat(c.instance().dataCenter()).isEqualTo("TEL");
+        assertThat(c.dns().addresses()).hasSize(2);
+        assertThat(c.dns().tcpIdle()).hasSeconds(5);
+    }
+
+    @Test
+    void theDnsPortDefencesBindWithTheirDefaultsAndOverrides() throws Exception {
+        GslbConfig defaults = ConfigLoader.load(config(GOOD));
+        assertThat(defaults.answers()).isEqualTo(dev.gslb.dns.answer.AnswerSettings.DEFAULTS);
+        assertThat(defaults.dns().tcpQueryTimeout()).hasSeconds(2);
+        assertThat(defaults.dns().tcpMaxConnectionsPerSource()).isEqualTo(64);
+
+        GslbConfig c = ConfigLoader.load(config(GOOD.replace("tcp-idle-timeout: 5s", """
+                tcp-idle-timeout: 5s
+                  tcp-query-timeout: 500ms
+                  tcp-max-connections-per-source: 8
+                  cookies: false
+                  cookie-rotation: 6h
+                  answer-cache: 8MiB
+                  rate-limit:
+                    responses-per-second: 50
+                    slip: 3
+                    window: 5s
+                    ipv4-prefix: 22
+                    ipv6-prefix: 48
+                    exempt: [198.51.100.0/24]
+                    table-size: 4096""")));
+        assertThat(c.dns().tcpQueryTimeout()).hasMillis(500);
+        assertThat(c.dns().tcpMaxConnectionsPerSource()).isEqualTo(8);
+        var a = c.answers();
+        assertThat(a.cookies()).isFalse();
+        assertThat(a.cookieRotation()).hasHours(6);
+        assertThat(a.cacheBytes()).isEqualTo(8L << 20);
+        var r = a.rateLimit();
+        assertThat(List.of(r.responsesPerSecond(), r.slip(), r.ipv4Prefix(), r.ipv6Prefix(), r.tableSize()))
+                .containsExactly(50, 3, 22, 48, 4096);
+        assertThat(r.window()).hasSeconds(5);
+        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("198.51.100.7"))).isTrue();
+        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("127.0.0.1"))).as("the list replaces loopback")
+                .isFalse();
+
+        Path bad = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timeout: 5s\n  rate-limit: {slip: 99}"));
+        assertThatThrownBy(() -> ConfigLoader.load(bad)).hasMessageStartingWith(bad + ":7: slip must be between 0 and 15");
+    }
+
+    @Test
+    void theAdminApiOffLoopbackNeedsATokenAndProbeExclusionsReplaceTheDefault() throws Exception {
+        Path open = config(GOOD.replace("zones:\n", "admin: {listen: \"0.0.0.0:8053\", token-file: none}\nzones:\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(open)).hasMessageStartingWith(open + ":7: the admin API listens on 0.0.0.0"
+                + " without a token file");
+        Files.delete(dir.resolve("example.com.zone"));
+        GslbConfig d = ConfigLoader.load(config(GOOD));
+        assertThat(d.admin().tokenFile()).isEqualTo(dir.resolve("var/admin.token"));
+        assertThat(d.probing().probes().exclusions()).contains("127.0.0.0/8", "own-addresses");
+        Files.delete(dir.resolve("example.com.zone"));
+        GslbConfig lab = ConfigLoader.load(config(GOOD + "probe: {exclude: [own-addresses, 198.18.0.0/15], max-ldns: 5000}\n"));
+        assertThat(lab.probing().probes().exclusions()).containsExactly("own-addresses", "198.18.0.0/15");
+        assertThat(lab.probing().proximity().maxLdns()).isEqualTo(5000);
+    }
+
+    @Test
+    void unknownKeysAreRefusedAtTheirLine() throws Exception {
+        Path p = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timout: 5s"));
+        assertThatThrownBy(() -> ConfigLoader.load(p))
+                .hasMessageStartingWith(p + ":6: unknown key 'tcp-idle-timout' in dns");
+    }
+
+    @Test
+    void unknownDataCentersAndPoolsAreRefusedAtTheirLine() throws Exception {
+        Path dc = config(GOOD.replace("datacenter: TEL}", "datacenter: TELECOM}"));
+        assertThatThrownBy(() -> ConfigLoader.load(dc))
+                .hasMessageStartingWith(dc + ":12: data center TELECOM is not defined");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path pool = config(GOOD.replace("pools: [www]}", "pools: [web]}"));
+        assertThatThrownBy(() -> ConfigLoader.load(pool))
+                .hasMessageStartingWith(pool + ":16: wide IP www.example.com. names pool web");
+    }
+
+    @Test
+    void badValuesAndSyntaxAreRefusedAtTheirLine() throws Exception {
+        Path addr = config(GOOD.replace("202.106.83.177", "202.106.83.377"));
+        assertThatThrownBy(() -> ConfigLoader.load(addr))
+                .hasMessageStartingWith(addr + ":11: '202.106.83.377' is not an IPv4 or IPv6 address");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path yaml = config(GOOD.replace("pools:\n", "pools:\n  - [unclosed\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(yaml)).hasMessageContaining(yaml + ":").hasMessageContaining("YAML syntax");
+    }
+
+    @Test
+    void aWideIpOutsideTheZonesOrClashingWithZoneDataIsRefused() throws Exception {
+        Path outside = config(GOOD.replace("name: www.example.com", "name: www.example.org"));
+        assertThatThrownBy(() -> ConfigLoader.load(outside))
+                .hasMessageStartingWith(outside + ":16: wide IP www.example.org. is not inside any served zone");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path clash = config(GOOD.replace("name: www.example.com", "name: ftp.example.com"));
+        assertThatThrownBy(() -> ConfigLoader.load(clash))
+                .hasMessageContaining("wide IP ftp.example.com. also has a CNAME in zone example.com.");
+    }
+
+    @Test
+    void topologyRecordsAreCheckedAtTheirLine() throws Exception {
+        String topo = "topology:\n  data: []\n  records:\n    - {cidr: 202.106.0.0/16, datacenter: CNC, score: 100}\n";
+        GslbConfig ok = ConfigLoader.load(config(GOOD + topo));
+        assertThat(ok.topology().spec().records()).singleElement()
+                .satisfies(r -> assertThat(r.origin()).endsWith("gslb.yaml:20"));
+        Files.delete(dir.resolve("example.com.zone"));
+        Path badDc = config(GOOD + topo.replace("datacenter: CNC", "datacenter: MOBILE"));
+        assertThatThrownBy(() -> ConfigLoader.load(badDc)).hasMessageStartingWith(badDc + ":20: data center MOBILE");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path badCidr = config(GOOD + topo.replace("202.106.0.0/16", "202.106.0.1/16"));
+        assertThatThrownBy(() -> ConfigLoader.load(badCidr)).hasMessageContaining(badCidr + ":20: '202.106.0.1/16' has host bits set");
+    }
+
+    @Test
+    void zoneErrorsNameTheZoneFileAndLine() throws Exception {
+        Path p = config(GOOD);
+        Files.writeString(dir.resolve("example.com.zone"), "$TTL 60\n@ IN SOA ns1 h 1 2 3 4 5\n@ IN NS ns1\nns1 IN A 1.2.3\n");
+        assertThatThrownBy(() -> ConfigLoader.load(p))
+                .hasMessageContaining(dir.resolve("example.com.zone") + ":4:");
+    }
+}
