@@ -3,9 +3,22 @@ package dev.gslb.api;
 import java.util.List;
 
 /** One LDNS of the proximity table (GET /ldns/list, /ldns/show). */
-public record LdnsView(String address, String state, String probeProtocol, long ttl, String lastUsed, String retryAt,
-                       List<PathView> paths) {
+public record LdnsView(
+        String address,
+        String state,
+        String probeProtocol,
+        long ttl,
+        String lastUsed,
+        String retryAt,
+        List<PathView> paths) {
     /** One data center's path to the LDNS. */
-    public record PathView(String dataCenter, int rttMicros, int completion, int hops, String protocol,
-                           String measuredAt, String measuredBy, boolean fresh) {}
+    public record PathView(
+            String dataCenter,
+            int rttMicros,
+            int completion,
+            int hops,
+            String protocol,
+            String measuredAt,
+            String measuredBy,
+            boolean fresh) {}
 }

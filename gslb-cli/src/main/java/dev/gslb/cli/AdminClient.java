@@ -18,7 +18,8 @@ public final class AdminClient {
 
     private final String base;
     private final String token;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     /** A client of the API at {@code base}; {@code token} (null: none) goes in every request. */
     public AdminClient(String base, String token) {
@@ -43,8 +44,8 @@ public final class AdminClient {
 
     private Reply send(HttpRequest.Builder request) throws IOException {
         try {
-            HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(60)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r =
+                    http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.body());
         } catch (ConnectException e) {
             throw new IOException("cannot reach the admin API at " + base + "; is `gslb serve` running?");

@@ -1,9 +1,8 @@
 package dev.gslb.cli;
 
-import dev.gslb.cli.AdminClient;
+import dev.gslb.config.ListenAddress;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.server.admin.AdminToken;
-import dev.gslb.config.ListenAddress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -15,11 +14,18 @@ import picocli.CommandLine.Option;
  * to. ADDR is written as for `serve --admin` (127.0.0.1:8053, [::1]:8053) or as a URL.
  */
 final class AdminOption {
-    @Option(names = "--admin", paramLabel = "ADDR", defaultValue = "${GSLB_ADMIN:-127.0.0.1:8053}",
-            description = "Admin API of the running server: host:port or URL (default: $GSLB_ADMIN, else 127.0.0.1:8053).")
+    @Option(
+            names = "--admin",
+            paramLabel = "ADDR",
+            defaultValue = "${GSLB_ADMIN:-127.0.0.1:8053}",
+            description =
+                    "Admin API of the running server: host:port or URL (default: $GSLB_ADMIN, else 127.0.0.1:8053).")
     String url;
 
-    @Option(names = "--token-file", paramLabel = "FILE", defaultValue = "${env:GSLB_TOKEN_FILE}",
+    @Option(
+            names = "--token-file",
+            paramLabel = "FILE",
+            defaultValue = "${env:GSLB_TOKEN_FILE}",
             description = "The server's admin token (default: $GSLB_TOKEN_FILE, else var/admin.token of this"
                     + " installation when it exists).")
     Path tokenFile;
@@ -40,15 +46,16 @@ final class AdminOption {
     static String baseUrl(String text) {
         String t = text.strip();
         if (t.startsWith("https://")) {
-            throw new IllegalArgumentException("--admin " + text + ": the admin API speaks plain HTTP (use ssh -L or a"
-                    + " proxy for TLS)");
+            throw new IllegalArgumentException(
+                    "--admin " + text + ": the admin API speaks plain HTTP (use ssh -L or a" + " proxy for TLS)");
         }
         t = t.startsWith("http://") ? t.substring("http://".length()) : t;
         t = t.endsWith("/") ? t.substring(0, t.length() - 1) : t;
         String hostPart = t.startsWith("[") ? t.substring(0, t.indexOf(']') + 1) : t;
         boolean hasPort = t.startsWith("[") ? t.length() > hostPart.length() : t.indexOf(':') >= 0;
         if (t.isEmpty() || t.contains("/") || (!t.startsWith("[") && t.indexOf(':') != t.lastIndexOf(':'))) {
-            throw new IllegalArgumentException("--admin " + text + ": expected host:port, [v6]:port or http://host:port");
+            throw new IllegalArgumentException(
+                    "--admin " + text + ": expected host:port, [v6]:port or http://host:port");
         }
         String url = "http://" + (hasPort ? t : t + ":" + AdminSettings.DEFAULT_PORT);
         try {
@@ -56,7 +63,8 @@ final class AdminOption {
                 throw new IllegalArgumentException();
             }
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--admin " + text + ": expected host:port, [v6]:port or http://host:port");
+            throw new IllegalArgumentException(
+                    "--admin " + text + ": expected host:port, [v6]:port or http://host:port");
         }
         return url;
     }

@@ -1,7 +1,7 @@
 package dev.gslb.cli;
 
-import dev.gslb.config.ConfigException;
 import dev.gslb.api.Reloaded;
+import dev.gslb.config.ConfigException;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.topology.TopologyException;
 import java.nio.file.Path;
@@ -11,10 +11,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "config", description = "Configuration tools.", subcommands = {ConfigCommand.Check.class,
-        ConfigCommand.Reload.class})
+@Command(
+        name = "config",
+        description = "Configuration tools.",
+        subcommands = {ConfigCommand.Check.class, ConfigCommand.Reload.class})
 final class ConfigCommand {
-    @Command(name = "check", description = "Validate a YAML configuration (and its zone files); errors are file:line: message.")
+    @Command(
+            name = "check",
+            description = "Validate a YAML configuration (and its zone files); errors are file:line: message.")
     static final class Check implements Callable<Integer> {
         @Parameters(paramLabel = "FILE")
         Path file;
@@ -24,9 +28,14 @@ final class ConfigCommand {
             try {
                 var c = ConfigLoader.load(file);
                 var t = c.loadTopology().table();
-                System.out.printf("%s: OK: %d zone(s), %d wide IP(s), %d data center(s), topology %d regions,"
-                                + " %d prefixes%n", file, c.zones().size(), c.wideIps().size(), c.dataCenters().size(),
-                        t.regions().size(), t.prefixCount());
+                System.out.printf(
+                        "%s: OK: %d zone(s), %d wide IP(s), %d data center(s), topology %d regions," + " %d prefixes%n",
+                        file,
+                        c.zones().size(),
+                        c.wideIps().size(),
+                        c.dataCenters().size(),
+                        t.regions().size(),
+                        t.prefixCount());
                 return 0;
             } catch (ConfigException e) {
                 System.err.println(e.getMessage());
@@ -38,8 +47,10 @@ final class ConfigCommand {
         }
     }
 
-    @Command(name = "reload", description = "Make the running server re-read its configuration (also: kill -HUP). "
-            + "A configuration that does not load changes nothing.")
+    @Command(
+            name = "reload",
+            description = "Make the running server re-read its configuration (also: kill -HUP). "
+                    + "A configuration that does not load changes nothing.")
     static final class Reload implements Callable<Integer> {
         @Mixin
         AdminOption admin;
@@ -49,7 +60,10 @@ final class ConfigCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/config/reload", "{}"), json, Reloaded.class,
+            return AdminReply.print(
+                    admin.client().post("/config/reload", "{}"),
+                    json,
+                    Reloaded.class,
                     r -> System.out.println("reloaded: " + r.zones() + " zone(s), " + r.wideIps() + " wide IP(s)"));
         }
     }

@@ -13,10 +13,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** The {@code gslb} command. */
-@Command(name = "gslb", mixinStandardHelpOptions = true, version = "gslb 0.1.0",
+@Command(
+        name = "gslb",
+        mixinStandardHelpOptions = true,
+        version = "gslb 0.1.0",
         description = "Authoritative GSLB / smart-DNS server.",
-        subcommands = {ServeCommand.class, ZoneCommand.class, TopologyCommand.class, LdnsCommand.class,
-                HealthCommand.class, ResolveCommand.class, ConfigCommand.class, PeerCommand.class, Gslb.Help.class})
+        subcommands = {
+            ServeCommand.class,
+            ZoneCommand.class,
+            TopologyCommand.class,
+            LdnsCommand.class,
+            HealthCommand.class,
+            ResolveCommand.class,
+            ConfigCommand.class,
+            PeerCommand.class,
+            Gslb.Help.class
+        })
 public final class Gslb {
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -27,7 +39,9 @@ public final class Gslb {
         CommandLine cli = new CommandLine(new Gslb());
         addHelpOption(cli);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof IOException || e instanceof UncheckedIOException || e instanceof ConfigException
+            if (e instanceof IOException
+                    || e instanceof UncheckedIOException
+                    || e instanceof ConfigException
                     || e instanceof IllegalArgumentException) { // unreachable server, bad address, bad file
                 commandLine.getErr().println("gslb: " + e.getMessage());
                 return 1;
@@ -40,7 +54,10 @@ public final class Gslb {
     private static void addHelpOption(CommandLine c) {
         CommandSpec spec = c.getCommandSpec();
         if (spec.findOption("--help") == null) {
-            spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help.").build());
+            spec.addOption(OptionSpec.builder("-h", "--help")
+                    .usageHelp(true)
+                    .description("Show this help.")
+                    .build());
         }
         c.getSubcommands().values().forEach(Gslb::addHelpOption);
     }
@@ -61,7 +78,8 @@ public final class Gslb {
                 CommandLine sub = c.getSubcommands().get(name);
                 if (sub == null) {
                     throw new IllegalArgumentException("no command '" + name + "' under '"
-                            + c.getCommandSpec().qualifiedName() + "'; it has " + c.getSubcommands().keySet());
+                            + c.getCommandSpec().qualifiedName() + "'; it has "
+                            + c.getSubcommands().keySet());
                 }
                 c = sub;
             }

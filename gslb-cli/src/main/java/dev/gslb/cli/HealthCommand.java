@@ -18,13 +18,20 @@ final class HealthCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return AdminReply.print(admin.client().get("/health/servers"), json,
-                new TypeReference<List<HealthMonitor.Status>>() {}, r -> {
-                    System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", "SERVER", "ADDRESS", "DC", "STATE",
-                            "LAST CHECK", "REASON");
+        return AdminReply.print(
+                admin.client().get("/health/servers"), json, new TypeReference<List<HealthMonitor.Status>>() {}, r -> {
+                    System.out.printf(
+                            "%-16s %-40s %-6s %-8s %-25s %s%n",
+                            "SERVER", "ADDRESS", "DC", "STATE", "LAST CHECK", "REASON");
                     for (var s : r) {
-                        System.out.printf("%-16s %-40s %-6s %-8s %-25s %s%n", s.name(), s.address(), s.dataCenter(),
-                                s.state(), s.lastCheck() == null ? "-" : s.lastCheck(), s.reason());
+                        System.out.printf(
+                                "%-16s %-40s %-6s %-8s %-25s %s%n",
+                                s.name(),
+                                s.address(),
+                                s.dataCenter(),
+                                s.state(),
+                                s.lastCheck() == null ? "-" : s.lastCheck(),
+                                s.reason());
                     }
                 });
     }

@@ -4,34 +4,48 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.gslb.api.LdnsView;
 import dev.gslb.api.ProbeReport;
 import dev.gslb.api.Removed;
-import java.util.List;
-import java.util.function.Consumer;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "ldns", description = "The LDNS proximity table: what each data center measured to each resolver.",
-        subcommands = {LdnsCommand.ListCmd.class, LdnsCommand.Show.class, LdnsCommand.Probe.class,
-                LdnsCommand.Delete.class})
+@Command(
+        name = "ldns",
+        description = "The LDNS proximity table: what each data center measured to each resolver.",
+        subcommands = {
+            LdnsCommand.ListCmd.class,
+            LdnsCommand.Show.class,
+            LdnsCommand.Probe.class,
+            LdnsCommand.Delete.class
+        })
 final class LdnsCommand {
     static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     static void printEntry(LdnsView e) {
-        System.out.printf("%s  state %s, probe_protocol %s, ttl %d s, last used %s%n", e.address(), e.state(),
-                e.probeProtocol() == null ? "none" : e.probeProtocol(), e.ttl(), e.lastUsed());
+        System.out.printf(
+                "%s  state %s, probe_protocol %s, ttl %d s, last used %s%n",
+                e.address(), e.state(), e.probeProtocol() == null ? "none" : e.probeProtocol(), e.ttl(), e.lastUsed());
         if (e.paths().isEmpty()) {
             System.out.println("  no paths yet" + (e.retryAt() == null ? "" : "; unprobeable until " + e.retryAt()));
         }
         for (LdnsView.PathView p : e.paths()) {
-            System.out.printf("  %-8s rtt %9d us  completion %6.2f %%  hops %2d  %-7s measured %s by %s%s%n",
-                    p.dataCenter(), p.rttMicros(), p.completion() / 100.0, p.hops(), p.protocol(), p.measuredAt(),
-                    p.measuredBy(), p.fresh() ? "" : "  (stale)");
+            System.out.printf(
+                    "  %-8s rtt %9d us  completion %6.2f %%  hops %2d  %-7s measured %s by %s%s%n",
+                    p.dataCenter(),
+                    p.rttMicros(),
+                    p.completion() / 100.0,
+                    p.hops(),
+                    p.protocol(),
+                    p.measuredAt(),
+                    p.measuredBy(),
+                    p.fresh() ? "" : "  (stale)");
         }
     }
 
@@ -40,7 +54,10 @@ final class LdnsCommand {
         @Option(names = "--json", description = "Print JSON.")
         boolean json;
 
-        @Option(names = "--format", paramLabel = "3dns", description = "Print the 3DNS ldns { ... path { ... } } shape.")
+        @Option(
+                names = "--format",
+                paramLabel = "3dns",
+                description = "Print the 3DNS ldns { ... path { ... } } shape.")
         String format;
 
         String query() {
@@ -95,17 +112,25 @@ final class LdnsCommand {
 
         @Override
         public Integer call() throws Exception {
-            return show(admin.client().get("/ldns/show?ip=" + enc(ip) + out.query()), out,
-                    new TypeReference<LdnsView>() {}, LdnsCommand::printEntry);
+            return show(
+                    admin.client().get("/ldns/show?ip=" + enc(ip) + out.query()),
+                    out,
+                    new TypeReference<LdnsView>() {},
+                    LdnsCommand::printEntry);
         }
     }
 
-    @Command(name = "probe", description = "Probe an LDNS now (rate cap and exclusions still apply) and print the result.")
+    @Command(
+            name = "probe",
+            description = "Probe an LDNS now (rate cap and exclusions still apply) and print the result.")
     static final class Probe implements Callable<Integer> {
         @Parameters(paramLabel = "IP")
         String ip;
 
-        @Option(names = "--protocol", paramLabel = "P", description = "Only this protocol: dns_dot, dns_rev, udp, tcp or icmp.")
+        @Option(
+                names = "--protocol",
+                paramLabel = "P",
+                description = "Only this protocol: dns_dot, dns_rev, udp, tcp or icmp.")
         String protocol;
 
         @Option(names = "--json", description = "Print JSON.")
@@ -119,8 +144,15 @@ final class LdnsCommand {
             String q = "/ldns/probe?ip=" + enc(ip) + (protocol == null ? "" : "&protocol=" + enc(protocol));
             return AdminReply.print(admin.client().post(q, ""), json, ProbeReport.class, r -> {
                 if (r.probeable()) {
-                    System.out.printf("%s answered %s: rtt %d us, completion %.2f %% (%d of %d), hops %d%n", r.ip(),
-                            r.protocol(), r.rttMicros(), r.completion() / 100.0, r.replies(), r.sent(), r.hops());
+                    System.out.printf(
+                            "%s answered %s: rtt %d us, completion %.2f %% (%d of %d), hops %d%n",
+                            r.ip(),
+                            r.protocol(),
+                            r.rttMicros(),
+                            r.completion() / 100.0,
+                            r.replies(),
+                            r.sent(),
+                            r.hops());
                 } else {
                     System.out.printf("%s answered no probe (%d sent): unprobeable%n", r.ip(), r.sent());
                 }

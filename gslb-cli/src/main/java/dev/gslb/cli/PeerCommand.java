@@ -15,21 +15,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "peer", description = "Peer sync between the instances of the data centers.",
-        subcommands = {PeerCommand.Pair.class, PeerCommand.Join.class, PeerCommand.ListPeers.class,
-                PeerCommand.Remove.class})
+@Command(
+        name = "peer",
+        description = "Peer sync between the instances of the data centers.",
+        subcommands = {
+            PeerCommand.Pair.class,
+            PeerCommand.Join.class,
+            PeerCommand.ListPeers.class,
+            PeerCommand.Remove.class
+        })
 final class PeerCommand {
     @Command(name = "pair", description = "Print a one-time join token for the other instance (expires in 15 minutes).")
     static final class Pair implements Callable<Integer> {
-        @Option(names = "--advertise", paramLabel = "ADDR",
-                description = "This instance's sync address on an ISP link, as the peer dials it (repeatable; default: sync.advertise).")
+        @Option(
+                names = "--advertise",
+                paramLabel = "ADDR",
+                description =
+                        "This instance's sync address on an ISP link, as the peer dials it (repeatable; default: sync.advertise).")
         List<String> advertise = new ArrayList<>();
 
         @Mixin
@@ -44,21 +52,28 @@ final class PeerCommand {
                 System.out.println();
                 System.out.println("  " + r.token());
                 System.out.println();
-                System.out.println("On the other instance, run this and paste the token (or add --join-token-file FILE):");
+                System.out.println(
+                        "On the other instance, run this and paste the token (or add --join-token-file FILE):");
                 System.out.println();
                 System.out.println("  gslb peer join");
                 System.out.println();
-                System.out.println("(its admin API is found as for every command there: --admin ADDR, else $GSLB_ADMIN, else"
-                        + " 127.0.0.1:8053)");
+                System.out.println(
+                        "(its admin API is found as for every command there: --admin ADDR, else $GSLB_ADMIN, else"
+                                + " 127.0.0.1:8053)");
                 System.out.println("It lets one instance pair with this one: pass it over a channel you trust.");
                 System.out.println("This instance's certificate (SHA-256): " + r.fingerprint());
             });
         }
     }
 
-    @Command(name = "join", description = "Pair with the instance whose join token is read from standard input (or --join-token-file).")
+    @Command(
+            name = "join",
+            description = "Pair with the instance whose join token is read from standard input (or --join-token-file).")
     static final class Join implements Callable<Integer> {
-        @Option(names = "--join-token-file", paramLabel = "FILE", description = "Read the join token from FILE instead of standard input.")
+        @Option(
+                names = "--join-token-file",
+                paramLabel = "FILE",
+                description = "Read the join token from FILE instead of standard input.")
         Path tokenFile;
 
         @Mixin
@@ -70,7 +85,7 @@ final class PeerCommand {
             if (tokenFile != null) {
                 token = Files.readString(tokenFile);
             } else {
-                if (System.console() != null) {
+                if (System.console() != null && System.console().isTerminal()) {
                     System.err.print("Paste the join token printed by `gslb peer pair`: ");
                 }
                 token = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
@@ -85,8 +100,12 @@ final class PeerCommand {
                 AdminReply.printError(reply);
                 return 1;
             }
-            return AdminReply.print(reply, false, Joined.class, r -> System.out.println("paired with " + r.peer()
-                    + " (connected and authenticated); `gslb peer list` shows the link"));
+            return AdminReply.print(
+                    reply,
+                    false,
+                    Joined.class,
+                    r -> System.out.println("paired with " + r.peer()
+                            + " (connected and authenticated); `gslb peer list` shows the link"));
         }
     }
 
@@ -119,19 +138,25 @@ final class PeerCommand {
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().get("/peer/list"), json, new TypeReference<List<PeerSync.Status>>() {},
-                    r -> {
+            return AdminReply.print(
+                    admin.client().get("/peer/list"), json, new TypeReference<List<PeerSync.Status>>() {}, r -> {
                         if (r.isEmpty()) {
                             System.out.println("no peers: pair with `gslb peer pair` on one instance, then its command"
                                     + " on the other");
                         }
                         for (var p : r) {
-                            System.out.printf("%s (%s): %s via %s%n", p.name(), p.dataCenter(), p.state(),
-                                    p.inUse() == null ? "-" : p.inUse());
+                            System.out.printf(
+                                    "%s (%s): %s via %s%n",
+                                    p.name(), p.dataCenter(), p.state(), p.inUse() == null ? "-" : p.inUse());
                             System.out.printf("  addresses %s%n", p.addresses());
-                            System.out.printf("  last heartbeat %s, items sent %d, received %d, dropped %d, queued %d,"
-                                            + " lag %s ms%n", p.lastHeartbeat() == null ? "-" : p.lastHeartbeat(),
-                                    p.itemsSent(), p.itemsReceived(), p.dropped(), p.queued(),
+                            System.out.printf(
+                                    "  last heartbeat %s, items sent %d, received %d, dropped %d, queued %d,"
+                                            + " lag %s ms%n",
+                                    p.lastHeartbeat() == null ? "-" : p.lastHeartbeat(),
+                                    p.itemsSent(),
+                                    p.itemsReceived(),
+                                    p.dropped(),
+                                    p.queued(),
                                     p.lagMillis() == null ? "-" : p.lagMillis());
                         }
                     });

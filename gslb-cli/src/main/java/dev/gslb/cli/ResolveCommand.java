@@ -7,8 +7,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "resolve", description = "Explain the answer a wide IP gives an LDNS: candidates, health, paths or "
-        + "scores, which method decided and why, the answer and its TTL. Raises no probe.")
+@Command(
+        name = "resolve",
+        description = "Explain the answer a wide IP gives an LDNS: candidates, health, paths or "
+                + "scores, which method decided and why, the answer and its TTL. Raises no probe.")
 final class ResolveCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", description = "The wide IP, e.g. www.example.com")
     String name;
@@ -36,8 +38,9 @@ final class ResolveCommand implements Callable<Integer> {
         String q = "/resolve?name=" + LdnsCommand.enc(name) + "&ldns=" + LdnsCommand.enc(ldns) + "&type="
                 + LdnsCommand.enc(type) + (ecs == null ? "" : "&ecs=" + LdnsCommand.enc(ecs));
         return AdminReply.print(admin.client().get(q), json, Explanation.class, r -> {
-            System.out.printf("%s %s asked by LDNS %s%s%n", r.name(), r.type(), r.ldns(),
-                    r.ecs() == null ? "" : " for client subnet " + r.ecs());
+            System.out.printf(
+                    "%s %s asked by LDNS %s%s%n",
+                    r.name(), r.type(), r.ldns(), r.ecs() == null ? "" : " for client subnet " + r.ecs());
             for (var step : r.steps()) {
                 System.out.printf("  %-24s %s%n", step.topic().equals("tier") ? "" : step.topic(), step.detail());
             }
@@ -45,11 +48,15 @@ final class ResolveCommand implements Callable<Integer> {
             if (by == null) {
                 System.out.println("no pool decided: failure behaviour " + r.failure());
             } else {
-                System.out.printf("decided by %s (%s tier of pool %s): %s%n", by.method(), by.tier(), by.pool(),
-                        by.outcome().name().toLowerCase(java.util.Locale.ROOT));
+                System.out.printf(
+                        "decided by %s (%s tier of pool %s): %s%n",
+                        by.method(), by.tier(), by.pool(), by.outcome().name().toLowerCase(java.util.Locale.ROOT));
             }
             for (var a : r.answers()) {
-                System.out.printf("answer: %s %s%s, TTL %d%n", r.type(), a.address(),
+                System.out.printf(
+                        "answer: %s %s%s, TTL %d%n",
+                        r.type(),
+                        a.address(),
                         a.dataCenter() == null ? " (fallback IP)" : " (" + a.server() + " in " + a.dataCenter() + ")",
                         r.ttl());
             }

@@ -1,12 +1,11 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import dev.gslb.config.ConfigException;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.config.ListenAddress;
 import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.server.GslbServer;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.TopologyException;
 import java.net.InetSocketAddress;
@@ -27,23 +26,39 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration of a real deployment.")
     Path config;
 
-    @Option(names = "--listen", paramLabel = "ADDR", description = "DNS listen address (repeatable); replaces dns.listen.")
+    @Option(
+            names = "--listen",
+            paramLabel = "ADDR",
+            description = "DNS listen address (repeatable); replaces dns.listen.")
     List<String> listen;
 
-    @Option(names = "--admin", paramLabel = "ADDR", description = "Admin API address (host:port or URL); replaces admin.listen.")
+    @Option(
+            names = "--admin",
+            paramLabel = "ADDR",
+            description = "Admin API address (host:port or URL); replaces admin.listen.")
     String adminListen;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Event loops (0 = one per core); replaces dns.threads.")
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            description = "Event loops (0 = one per core); replaces dns.threads.")
     Integer threads;
 
-    @Option(names = "--sync", paramLabel = "ADDR", description = "Peer-sync listen address (repeatable); replaces sync.listen.")
+    @Option(
+            names = "--sync",
+            paramLabel = "ADDR",
+            description = "Peer-sync listen address (repeatable); replaces sync.listen.")
     List<String> syncListen;
 
     @Option(names = "--store", paramLabel = "FILE", description = "Proximity-table H2 file; replaces probe.store only.")
     Path store;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Keep all state here: proximity table, peers,"
-            + " sync identity, admin token (replaces probe.store, sync.peers-file, sync.identity, admin.token-file).")
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            description =
+                    "Keep all state here: proximity table, peers,"
+                            + " sync identity, admin token (replaces probe.store, sync.peers-file, sync.identity, admin.token-file).")
     Path stateDir;
 
     @Override
@@ -73,7 +88,8 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }));
         Path file = config;
-        server.reloadFrom(() -> withOverrides(file != null ? ConfigLoader.load(file) : ConfigLoader.loadEmbedded(Gslb.home())));
+        server.reloadFrom(
+                () -> withOverrides(file != null ? ConfigLoader.load(file) : ConfigLoader.loadEmbedded(Gslb.home())));
         reloadOnHangup(server);
         try {
             server.start();
@@ -81,9 +97,12 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("gslb: " + e.getMessage());
             return 1;
         }
-        log.info("serving {} zone(s), {} wide IP(s) as instance {} in data center {}",
-                cfg.zones().size(), cfg.wideIps().size(),
-                cfg.instance().name(), cfg.instance().dataCenter());
+        log.info(
+                "serving {} zone(s), {} wide IP(s) as instance {} in data center {}",
+                cfg.zones().size(),
+                cfg.wideIps().size(),
+                cfg.instance().name(),
+                cfg.instance().dataCenter());
         stopped.await();
         return 0;
     }
@@ -92,13 +111,17 @@ final class ServeCommand implements Callable<Integer> {
     @SuppressWarnings("restriction")
     private static void reloadOnHangup(GslbServer server) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> Thread.ofVirtual().start(() -> {
-                try {
-                    server.reload();
-                } catch (ConfigException | IllegalArgumentException e) {
-                    log.warn("SIGHUP: configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
-                }
-            }));
+            sun.misc.Signal.handle(
+                    new sun.misc.Signal("HUP"),
+                    sig -> Thread.ofVirtual().start(() -> {
+                        try {
+                            server.reload();
+                        } catch (ConfigException | IllegalArgumentException e) {
+                            log.warn(
+                                    "SIGHUP: configuration reload refused; the previous one stays in service:\n{}",
+                                    e.getMessage());
+                        }
+                    }));
         } catch (IllegalArgumentException e) {
             log.debug("SIGHUP is not available here: {}", e.toString());
         }
@@ -107,8 +130,11 @@ final class ServeCommand implements Callable<Integer> {
     private GslbConfig withOverrides(GslbConfig c) {
         ListenerSettings dns = c.dns();
         if (listen != null || threads != null) {
-            List<InetSocketAddress> addresses = listen == null ? dns.addresses()
-                    : listen.stream().map(a -> ListenAddress.parse(a, ListenerSettings.DEFAULT_PORT)).toList();
+            List<InetSocketAddress> addresses = listen == null
+                    ? dns.addresses()
+                    : listen.stream()
+                            .map(a -> ListenAddress.parse(a, ListenerSettings.DEFAULT_PORT))
+                            .toList();
             dns = dns.withAddresses(addresses, threads == null ? dns.threads() : threads);
         }
         InetSocketAddress admin = adminListen == null ? c.admin().listen() : AdminOption.listenAddress(adminListen);
@@ -120,7 +146,10 @@ final class ServeCommand implements Callable<Integer> {
             out = out.withStore(store.toAbsolutePath());
         }
         if (syncListen != null) {
-            out = out.withSync(out.sync().listeningOn(syncListen.stream().map(a -> ListenAddress.parse(a, SyncSettings.DEFAULT_PORT)).toList()));
+            out = out.withSync(out.sync()
+                    .listeningOn(syncListen.stream()
+                            .map(a -> ListenAddress.parse(a, SyncSettings.DEFAULT_PORT))
+                            .toList()));
         }
         return out;
     }

@@ -1,15 +1,14 @@
 package dev.gslb.cli;
 
+import dev.gslb.api.Json;
 import dev.gslb.api.TopologyListing;
 import dev.gslb.api.TopologyLoad;
 import dev.gslb.api.TopologyLookup;
 import dev.gslb.api.TopologyReport;
-import dev.gslb.cli.AdminClient;
-import dev.gslb.api.Json;
-import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.config.ConfigException;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.TopologyFiles;
@@ -31,9 +30,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "topology", description = "The topology table: ISP CIDR lists -> regions -> data-center scores.",
-        subcommands = {TopologyCommand.Load.class, TopologyCommand.Lookup.class, TopologyCommand.ListRegions.class,
-                TopologyCommand.Reload.class})
+@Command(
+        name = "topology",
+        description = "The topology table: ISP CIDR lists -> regions -> data-center scores.",
+        subcommands = {
+            TopologyCommand.Load.class,
+            TopologyCommand.Lookup.class,
+            TopologyCommand.ListRegions.class,
+            TopologyCommand.Reload.class
+        })
 final class TopologyCommand {
     /** Lists above this size get a progress bar while they are read and sent. */
     static final long PROGRESS_BAR_BYTES = 256 * 1024;
@@ -53,8 +58,8 @@ final class TopologyCommand {
 
     static void printReport(TopologyReport r) {
         r.loaded().forEach((region, n) -> System.out.printf("  %-16s %7d prefixes%n", region, n));
-        System.out.printf("table in service: %d regions, %d prefixes (built in %d ms)%n", r.regions(), r.prefixes(),
-                r.millis());
+        System.out.printf(
+                "table in service: %d regions, %d prefixes (built in %d ms)%n", r.regions(), r.prefixes(), r.millis());
         printWarnings(r.warnings());
     }
 
@@ -69,12 +74,17 @@ final class TopologyCommand {
         }
     }
 
-    @Command(name = "load", description = "Load CIDR lists, 3DNS topology files or APNIC stats into the running server.")
+    @Command(
+            name = "load",
+            description = "Load CIDR lists, 3DNS topology files or APNIC stats into the running server.")
     static final class Load implements Callable<Integer> {
         @Parameters(paramLabel = "FILE|DIR", arity = "1..*", description = "Files, or folders of files.")
         List<Path> paths;
 
-        @Option(names = "--region", paramLabel = "NAME", description = "Region of every prefix loaded (default: file name).")
+        @Option(
+                names = "--region",
+                paramLabel = "NAME",
+                description = "Region of every prefix loaded (default: file name).")
         String region;
 
         @Mixin
@@ -89,10 +99,15 @@ final class TopologyCommand {
                 for (Path p : list) {
                     total += Files.size(p);
                 }
-                try (ProgressBar bar = total >= PROGRESS_BAR_BYTES && !admin.json ? new ProgressBarBuilder()
-                        .setTaskName("reading").setInitialMax(total).setUnit(" KiB", 1024)
-                        .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
-                        .build() : null) {
+                try (ProgressBar bar = total >= PROGRESS_BAR_BYTES && !admin.json
+                        ? new ProgressBarBuilder()
+                                .setTaskName("reading")
+                                .setInitialMax(total)
+                                .setUnit(" KiB", 1024)
+                                .setStyle(ProgressBarStyle.ASCII)
+                                .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
+                                .build()
+                        : null) {
                     for (Path p : list) {
                         files.put(p.toAbsolutePath().toString(), read(p, bar));
                     }
@@ -129,10 +144,16 @@ final class TopologyCommand {
         @Parameters(paramLabel = "IP")
         String ip;
 
-        @Option(names = "--data", paramLabel = "DIR", description = "Build the table from these lists here, no server needed.")
+        @Option(
+                names = "--data",
+                paramLabel = "DIR",
+                description = "Build the table from these lists here, no server needed.")
         List<Path> data;
 
-        @Option(names = "--config", paramLabel = "FILE", description = "With --data: records and data centers from this config (default: embedded).")
+        @Option(
+                names = "--config",
+                paramLabel = "FILE",
+                description = "With --data: records and data centers from this config (default: embedded).")
         Path config;
 
         @Mixin
@@ -143,9 +164,11 @@ final class TopologyCommand {
             if (data != null) {
                 TopologyLookup r;
                 try {
-                    GslbConfig cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
+                    GslbConfig cfg =
+                            config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
                     LiveTopology.Spec spec = cfg.topology().spec();
-                    LiveTopology local = new LiveTopology(new LiveTopology.Spec(data, spec.records(), spec.dataCenters()));
+                    LiveTopology local =
+                            new LiveTopology(new LiveTopology.Spec(data, spec.records(), spec.dataCenters()));
                     r = TopologyApi.lookup(local.table(), ip);
                 } catch (ConfigException | IllegalArgumentException e) {
                     System.err.println("gslb: " + e.getMessage());
@@ -154,11 +177,11 @@ final class TopologyCommand {
                     e.problems().forEach(System.err::println);
                     return 1;
                 }
-                return AdminReply.print(new AdminClient.Reply(200, Json.write(r)), admin.json, TopologyLookup.class,
-                        Lookup::human);
+                return AdminReply.print(
+                        new AdminClient.Reply(200, Json.write(r)), admin.json, TopologyLookup.class, Lookup::human);
             }
-            AdminClient.Reply reply = admin.client().get("/topology/lookup?ip="
-                    + java.net.URLEncoder.encode(ip, StandardCharsets.UTF_8));
+            AdminClient.Reply reply =
+                    admin.client().get("/topology/lookup?ip=" + java.net.URLEncoder.encode(ip, StandardCharsets.UTF_8));
             return AdminReply.print(reply, admin.json, TopologyLookup.class, Lookup::human);
         }
 
@@ -172,8 +195,9 @@ final class TopologyCommand {
                 System.out.println("  no records for this region (topology makes no decision)");
             }
             for (var s : r.scores()) {
-                System.out.printf("  %-10s score %d%s%n", s.dataCenter(), s.score(),
-                        s.dataCenter().equals(r.best()) ? "  <- answer" : "");
+                System.out.printf(
+                        "  %-10s score %d%s%n",
+                        s.dataCenter(), s.score(), s.dataCenter().equals(r.best()) ? "  <- answer" : "");
             }
         }
     }
@@ -192,8 +216,8 @@ final class TopologyCommand {
                 }
                 System.out.println("records (region -> data center, score; highest score wins):");
                 for (var rec : r.records()) {
-                    System.out.printf("  %-20s -> %-8s %6d   (%s)%n", rec.region(), rec.dataCenter(), rec.score(),
-                            rec.origin());
+                    System.out.printf(
+                            "  %-20s -> %-8s %6d   (%s)%n", rec.region(), rec.dataCenter(), rec.score(), rec.origin());
                 }
                 System.out.printf("%d prefixes, loaded at %s%n", r.prefixes(), r.loadedAt());
                 printWarnings(r.warnings());
@@ -201,17 +225,20 @@ final class TopologyCommand {
         }
     }
 
-    @Command(name = "reload", description = "Re-read the configured topology files; a failure keeps the table in service.")
+    @Command(
+            name = "reload",
+            description = "Re-read the configured topology files; a failure keeps the table in service.")
     static final class Reload implements Callable<Integer> {
         @Mixin
         AdminOptions admin;
 
         @Override
         public Integer call() throws Exception {
-            return AdminReply.print(admin.client().post("/topology/reload", "{}"), admin.json, TopologyReport.class, r -> {
-                System.out.println("reloaded:");
-                printReport(r);
-            });
+            return AdminReply.print(
+                    admin.client().post("/topology/reload", "{}"), admin.json, TopologyReport.class, r -> {
+                        System.out.println("reloaded:");
+                        printReport(r);
+                    });
         }
     }
 }

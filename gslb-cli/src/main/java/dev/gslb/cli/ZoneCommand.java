@@ -13,9 +13,13 @@ import picocli.CommandLine.Parameters;
 @Command(name = "zone", description = "Zone file tools.", subcommands = ZoneCommand.Check.class)
 final class ZoneCommand {
 
-    @Command(name = "check", description = "Validate an RFC 1035 zone file; problems are printed as file:line: message.")
+    @Command(
+            name = "check",
+            description = "Validate an RFC 1035 zone file; problems are printed as file:line: message.")
     static final class Check implements Callable<Integer> {
-        @Parameters(paramLabel = "FILE", description = "Zone file; the origin is the file name without .zone unless --origin.")
+        @Parameters(
+                paramLabel = "FILE",
+                description = "Zone file; the origin is the file name without .zone unless --origin.")
         Path file;
 
         @Option(names = "--origin", paramLabel = "NAME", description = "Zone origin (apex).")
@@ -25,12 +29,15 @@ final class ZoneCommand {
         public Integer call() throws Exception {
             try {
                 Zone zone = ZoneFile.load(file, origin == null ? null : Name.fromString(origin, Name.root));
-                System.out.printf("%s: zone %s OK, %d records, SOA serial %d%n", file, zone.origin(),
-                        zone.recordCount(), zone.soa().getSerial());
+                System.out.printf(
+                        "%s: zone %s OK, %d records, SOA serial %d%n",
+                        file, zone.origin(), zone.recordCount(), zone.soa().getSerial());
                 return 0;
             } catch (ZoneException e) {
                 e.problems().forEach(p -> System.err.println(p));
-                System.err.printf("%s: %d problem(s); the zone was not loaded%n", file, e.problems().size());
+                System.err.printf(
+                        "%s: %d problem(s); the zone was not loaded%n",
+                        file, e.problems().size());
                 return 1;
             }
         }

@@ -1,18 +1,13 @@
 package dev.gslb.config;
 
-import dev.gslb.sync.SyncSettings;
-
-import dev.gslb.dns.answer.InstanceIdentity;
-import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.rrl.RateLimitSettings;
-import dev.gslb.topology.Cidr;
-import dev.gslb.topology.CidrSet;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.method.MethodRegistry;
-import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
@@ -28,6 +23,10 @@ import dev.gslb.probe.health.TcpCheck;
 import dev.gslb.probe.probers.IcmpProber;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.server.admin.AdminSettings;
+import dev.gslb.sync.SyncSettings;
+import dev.gslb.topology.Cidr;
+import dev.gslb.topology.CidrSet;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyRecord;
 import java.io.IOException;
@@ -64,9 +63,18 @@ public final class ConfigLoader {
     /** Methods built to check a configuration, never run. */
     private static final MethodRegistry UNBOUND_METHODS = new MethodRegistry(MethodRegistry.Services.UNBOUND);
 
-    private static final Set<String> DNS_KEYS = Set.of("listen", "threads", "edns-udp-size", "cookies",
-            "cookie-rotation", "answer-cache", "tcp-idle-timeout", "tcp-query-timeout", "tcp-max-connections",
-            "tcp-max-connections-per-source", "rate-limit");
+    private static final Set<String> DNS_KEYS = Set.of(
+            "listen",
+            "threads",
+            "edns-udp-size",
+            "cookies",
+            "cookie-rotation",
+            "answer-cache",
+            "tcp-idle-timeout",
+            "tcp-query-timeout",
+            "tcp-max-connections",
+            "tcp-max-connections-per-source",
+            "rate-limit");
 
     private ConfigLoader() {}
 
@@ -138,9 +146,22 @@ public final class ConfigLoader {
         }
 
         GslbConfig build(YamlNode root) throws ConfigException {
-            Map<String, YamlNode> top = root.map("the configuration", Set.of("instance", "dns", "admin", "zones",
-                    "datacenters", "virtual-servers", "pools", "wide-ips", "topology", "probe", "monitors",
-                    "load-balancing", "sync"));
+            Map<String, YamlNode> top = root.map(
+                    "the configuration",
+                    Set.of(
+                            "instance",
+                            "dns",
+                            "admin",
+                            "zones",
+                            "datacenters",
+                            "virtual-servers",
+                            "pools",
+                            "wide-ips",
+                            "topology",
+                            "probe",
+                            "monitors",
+                            "load-balancing",
+                            "sync"));
             for (YamlNode n : listOf(top, "datacenters")) {
                 DataCenter dc = new DataCenter(n.scalar("a data center name"));
                 if (dataCenters.put(dc.name(), dc) != null) {
@@ -182,14 +203,27 @@ public final class ConfigLoader {
             GslbConfig.Topology topology = topology(top.get("topology"));
             GslbConfig.Probing probing = probing(top.get("probe"));
             dev.gslb.sync.SyncSettings sync = sync(top.get("sync"), probing);
-            GslbConfig config = new GslbConfig(instance, dns, answers, admin, List.copyOf(dataCenters.values()),
-                    List.copyOf(zones), List.copyOf(wideIps), lb, topology, probing, List.copyOf(healthTargets), sync);
+            GslbConfig config = new GslbConfig(
+                    instance,
+                    dns,
+                    answers,
+                    admin,
+                    List.copyOf(dataCenters.values()),
+                    List.copyOf(zones),
+                    List.copyOf(wideIps),
+                    lb,
+                    topology,
+                    probing,
+                    List.copyOf(healthTargets),
+                    sync);
             try { // a trial build: wide IPs inside served zones, methods allowed in their tiers
                 config.authority(UNBOUND_METHODS);
             } catch (IllegalArgumentException e) {
                 YamlNode where = wideIpNodes.entrySet().stream()
                         .filter(en -> e.getMessage().contains(en.getKey().name().toString()))
-                        .map(Map.Entry::getValue).findFirst().orElse(root);
+                        .map(Map.Entry::getValue)
+                        .findFirst()
+                        .orElse(root);
                 throw where.error(e.getMessage());
             }
             return config;
@@ -197,14 +231,18 @@ public final class ConfigLoader {
 
         /** admin: listen, token-file, allowed-hosts, allowed-origins, open-paths, max-body (README "The admin API"). */
         private AdminSettings admin(YamlNode n) throws ConfigException {
-            AdminSettings d = AdminSettings.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), AdminSettings.DEFAULT_PORT),
+            AdminSettings d = AdminSettings.of(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), AdminSettings.DEFAULT_PORT),
                     base.resolve("var/admin.token"));
             if (n == null) {
                 return d;
             }
-            Map<String, YamlNode> m = n.map("admin", Set.of("listen", "token-file", "allowed-hosts", "allowed-origins",
-                    "open-paths", "max-body"));
-            InetSocketAddress listen = m.containsKey("listen") ? address(m.get("listen"), "admin listen", AdminSettings.DEFAULT_PORT) : d.listen();
+            Map<String, YamlNode> m = n.map(
+                    "admin",
+                    Set.of("listen", "token-file", "allowed-hosts", "allowed-origins", "open-paths", "max-body"));
+            InetSocketAddress listen = m.containsKey("listen")
+                    ? address(m.get("listen"), "admin listen", AdminSettings.DEFAULT_PORT)
+                    : d.listen();
             Path token = d.tokenFile();
             if (m.containsKey("token-file")) {
                 String t = m.get("token-file").scalar("token-file");
@@ -212,9 +250,11 @@ public final class ConfigLoader {
             }
             List<String> hosts = strings(m.get("allowed-hosts"), "allowed-hosts");
             List<String> origins = strings(m.get("allowed-origins"), "allowed-origins");
-            List<String> open = m.containsKey("open-paths") ? strings(m.get("open-paths"), "open-paths") : d.openPaths();
+            List<String> open =
+                    m.containsKey("open-paths") ? strings(m.get("open-paths"), "open-paths") : d.openPaths();
             int maxBody = m.containsKey("max-body")
-                    ? (int) Math.min(Integer.MAX_VALUE, m.get("max-body").bytes("max-body")) : d.maxBody();
+                    ? (int) Math.min(Integer.MAX_VALUE, m.get("max-body").bytes("max-body"))
+                    : d.maxBody();
             try {
                 return new AdminSettings(listen, token, hosts, origins, open, maxBody);
             } catch (IllegalArgumentException e) {
@@ -246,7 +286,8 @@ public final class ConfigLoader {
                     }
                     data.add(p);
                 }
-                for (YamlNode r : m.containsKey("records") ? m.get("records").list("topology records") : List.<YamlNode>of()) {
+                for (YamlNode r :
+                        m.containsKey("records") ? m.get("records").list("topology records") : List.<YamlNode>of()) {
                     records.add(topologyRecord(r));
                 }
                 if (m.containsKey("watch")) {
@@ -272,37 +313,62 @@ public final class ConfigLoader {
             } else {
                 source = m.get("region").scalar("topology region");
             }
-            String dc = dataCenter(required(n, m, "datacenter", "topology record")).name();
+            String dc =
+                    dataCenter(required(n, m, "datacenter", "topology record")).name();
             long score = m.containsKey("score") ? m.get("score").integer("topology score", 0, Integer.MAX_VALUE) : 100;
             return new TopologyRecord(source, dc, score, label + ":" + n.line());
         }
 
         /** monitors: [{name, type: icmp|tcp|http|https|external, ...}] (README "Health monitors"). */
         private void monitor(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("monitor", Set.of("name", "type", "port", "path", "host", "expect-status",
-                    "expect-body", "command", "interval", "timeout", "up", "down"));
+            Map<String, YamlNode> m = n.map(
+                    "monitor",
+                    Set.of(
+                            "name",
+                            "type",
+                            "port",
+                            "path",
+                            "host",
+                            "expect-status",
+                            "expect-body",
+                            "command",
+                            "interval",
+                            "timeout",
+                            "up",
+                            "down"));
             String name = required(n, m, "name", "monitor").scalar("monitor name");
             String type = required(n, m, "type", "monitor").scalar("monitor type");
             Check check = switch (type) {
-                case "icmp" -> new IcmpCheck(icmp == null ? icmp = new IcmpProber(InetAddress.ofLiteral("0.0.0.0")) : icmp);
-                case "tcp" -> new TcpCheck(required(n, m, "port", "a tcp monitor").integer("port", 1, 65535));
-                case "http", "https" -> new HttpCheck(type.equals("https"),
-                        m.containsKey("port") ? m.get("port").integer("port", 1, 65535) : type.equals("https") ? 443 : 80,
-                        m.containsKey("path") ? m.get("path").scalar("path") : "/",
-                        m.containsKey("host") ? m.get("host").scalar("host") : null,
-                        m.containsKey("expect-status") ? m.get("expect-status").integer("expect-status", 100, 599) : 200,
-                        m.containsKey("expect-body") ? m.get("expect-body").scalar("expect-body") : null);
+                case "icmp" ->
+                    new IcmpCheck(icmp == null ? icmp = new IcmpProber(InetAddress.ofLiteral("0.0.0.0")) : icmp);
+                case "tcp" ->
+                    new TcpCheck(required(n, m, "port", "a tcp monitor").integer("port", 1, 65535));
+                case "http", "https" ->
+                    new HttpCheck(
+                            type.equals("https"),
+                            m.containsKey("port")
+                                    ? m.get("port").integer("port", 1, 65535)
+                                    : type.equals("https") ? 443 : 80,
+                            m.containsKey("path") ? m.get("path").scalar("path") : "/",
+                            m.containsKey("host") ? m.get("host").scalar("host") : null,
+                            m.containsKey("expect-status")
+                                    ? m.get("expect-status").integer("expect-status", 100, 599)
+                                    : 200,
+                            m.containsKey("expect-body") ? m.get("expect-body").scalar("expect-body") : null);
                 case "external" -> {
                     List<String> cmd = new ArrayList<>();
-                    for (YamlNode c : required(n, m, "command", "an external monitor").list("command")) {
+                    for (YamlNode c :
+                            required(n, m, "command", "an external monitor").list("command")) {
                         cmd.add(c.scalar("command argument"));
                     }
                     yield new ExternalCheck(cmd);
                 }
-                default -> throw m.get("type").error("unknown monitor type '" + type
-                        + "'; expected icmp, tcp, http, https or external");
+                default ->
+                    throw m.get("type")
+                            .error("unknown monitor type '" + type + "'; expected icmp, tcp, http, https or external");
             };
-            var interval = m.containsKey("interval") ? m.get("interval").duration("interval") : MonitorSpec.DEFAULT_INTERVAL;
+            var interval =
+                    m.containsKey("interval") ? m.get("interval").duration("interval") : MonitorSpec.DEFAULT_INTERVAL;
             var timeout = m.containsKey("timeout") ? m.get("timeout").duration("timeout") : interval.dividedBy(2);
             int up = m.containsKey("up") ? m.get("up").integer("up", 1, 1000) : MonitorSpec.DEFAULT_UP;
             int down = m.containsKey("down") ? m.get("down").integer("down", 1, 1000) : MonitorSpec.DEFAULT_DOWN;
@@ -324,9 +390,28 @@ public final class ConfigLoader {
             if (n == null) {
                 return new GslbConfig.Probing(d, p, store, flush);
             }
-            Map<String, YamlNode> m = n.map("probe", Set.of("source", "protocols", "samples", "timeout", "rate",
-                    "concurrency", "min-interval", "dns-port", "udp-port", "exclude", "queue", "path-ttl", "retry",
-                    "inactive-ttl", "store", "flush-interval", "max-ldns", "new-ldns-per-network", "per-network"));
+            Map<String, YamlNode> m = n.map(
+                    "probe",
+                    Set.of(
+                            "source",
+                            "protocols",
+                            "samples",
+                            "timeout",
+                            "rate",
+                            "concurrency",
+                            "min-interval",
+                            "dns-port",
+                            "udp-port",
+                            "exclude",
+                            "queue",
+                            "path-ttl",
+                            "retry",
+                            "inactive-ttl",
+                            "store",
+                            "flush-interval",
+                            "max-ldns",
+                            "new-ldns-per-network",
+                            "per-network"));
             InetAddress source = m.containsKey("source") ? ip(m.get("source")) : d.source();
             List<ProbeProtocol> protocols = new ArrayList<>();
             if (m.containsKey("protocols")) {
@@ -341,25 +426,33 @@ public final class ConfigLoader {
                 protocols.addAll(d.protocols());
             }
             List<String> exclude = m.containsKey("exclude") ? exclusions(m.get("exclude")) : d.exclusions();
-            ProbeSettings probes = new ProbeSettings(source, protocols,
+            ProbeSettings probes = new ProbeSettings(
+                    source,
+                    protocols,
                     m.containsKey("samples") ? m.get("samples").integer("samples", 1, 100) : d.samples(),
                     m.containsKey("timeout") ? m.get("timeout").duration("timeout") : d.timeout(),
                     m.containsKey("rate") ? m.get("rate").integer("rate", 1, 100_000) : d.ratePerSecond(),
-                    m.containsKey("concurrency") ? m.get("concurrency").integer("concurrency", 1, 10_000) : d.concurrency(),
+                    m.containsKey("concurrency")
+                            ? m.get("concurrency").integer("concurrency", 1, 10_000)
+                            : d.concurrency(),
                     m.containsKey("min-interval") ? m.get("min-interval").duration("min-interval") : d.minInterval(),
                     m.containsKey("dns-port") ? m.get("dns-port").integer("dns-port", 1, 65535) : d.dnsPort(),
                     m.containsKey("udp-port") ? m.get("udp-port").integer("udp-port", 1, 65535) : d.udpPort(),
                     exclude,
                     m.containsKey("queue") ? m.get("queue").integer("queue", 1, 10_000_000) : d.queueCapacity(),
-                    m.containsKey("per-network") ? m.get("per-network").integer("per-network", 1, 100_000) : d.perNetwork());
+                    m.containsKey("per-network")
+                            ? m.get("per-network").integer("per-network", 1, 100_000)
+                            : d.perNetwork());
             int newPerNetwork = m.containsKey("new-ldns-per-network")
-                    ? m.get("new-ldns-per-network").integer("new-ldns-per-network", 1, 1_000_000) : p.newPerNetwork();
+                    ? m.get("new-ldns-per-network").integer("new-ldns-per-network", 1, 1_000_000)
+                    : p.newPerNetwork();
             ProximitySettings proximity = new ProximitySettings(
                     m.containsKey("path-ttl") ? m.get("path-ttl").duration("path-ttl") : p.pathTtl(),
                     m.containsKey("retry") ? m.get("retry").duration("retry") : p.retry(),
                     m.containsKey("inactive-ttl") ? m.get("inactive-ttl").duration("inactive-ttl") : p.inactiveTtl(),
                     m.containsKey("max-ldns") ? m.get("max-ldns").integer("max-ldns", 1, 100_000_000) : p.maxLdns(),
-                    newPerNetwork, Math.max(p.newPerNetworkBurst(), newPerNetwork));
+                    newPerNetwork,
+                    Math.max(p.newPerNetworkBurst(), newPerNetwork));
             if (m.containsKey("store")) {
                 store = base.resolve(m.get("store").scalar("store"));
             }
@@ -407,7 +500,8 @@ public final class ConfigLoader {
 
         private InstanceIdentity instance(YamlNode n) throws ConfigException {
             String name = defaultInstanceName();
-            String dc = dataCenters.isEmpty() ? "" : dataCenters.keySet().iterator().next();
+            String dc =
+                    dataCenters.isEmpty() ? "" : dataCenters.keySet().iterator().next();
             if (n != null) {
                 Map<String, YamlNode> m = n.map("instance", Set.of("name", "datacenter"));
                 if (m.containsKey("name")) {
@@ -434,15 +528,21 @@ public final class ConfigLoader {
                 }
             }
             try {
-                return new ListenerSettings(listen,
+                return new ListenerSettings(
+                        listen,
                         m.containsKey("threads") ? m.get("threads").integer("dns threads", 0, 256) : d.threads(),
-                        m.containsKey("tcp-idle-timeout") ? m.get("tcp-idle-timeout").duration("tcp-idle-timeout") : d.tcpIdle(),
-                        m.containsKey("tcp-query-timeout") ? m.get("tcp-query-timeout").duration("tcp-query-timeout")
+                        m.containsKey("tcp-idle-timeout")
+                                ? m.get("tcp-idle-timeout").duration("tcp-idle-timeout")
+                                : d.tcpIdle(),
+                        m.containsKey("tcp-query-timeout")
+                                ? m.get("tcp-query-timeout").duration("tcp-query-timeout")
                                 : d.tcpQueryTimeout(),
                         m.containsKey("tcp-max-connections")
-                                ? m.get("tcp-max-connections").integer("tcp-max-connections", 1, 1_000_000) : d.tcpMaxConnections(),
+                                ? m.get("tcp-max-connections").integer("tcp-max-connections", 1, 1_000_000)
+                                : d.tcpMaxConnections(),
                         m.containsKey("tcp-max-connections-per-source")
-                                ? m.get("tcp-max-connections-per-source").integer("tcp-max-connections-per-source", 1, 1_000_000)
+                                ? m.get("tcp-max-connections-per-source")
+                                        .integer("tcp-max-connections-per-source", 1, 1_000_000)
                                 : d.tcpMaxConnectionsPerSource());
             } catch (IllegalArgumentException e) {
                 throw n.error(e.getMessage());
@@ -456,10 +556,12 @@ public final class ConfigLoader {
             }
             try {
                 return new AnswerSettings(
-                        m.containsKey("edns-udp-size") ? m.get("edns-udp-size").integer("edns-udp-size", 512, 4096)
+                        m.containsKey("edns-udp-size")
+                                ? m.get("edns-udp-size").integer("edns-udp-size", 512, 4096)
                                 : d.ednsUdpSize(),
                         m.containsKey("cookies") ? bool(m.get("cookies"), "cookies") : d.cookies(),
-                        m.containsKey("cookie-rotation") ? m.get("cookie-rotation").duration("cookie-rotation")
+                        m.containsKey("cookie-rotation")
+                                ? m.get("cookie-rotation").duration("cookie-rotation")
                                 : d.cookieRotation(),
                         m.containsKey("answer-cache") ? m.get("answer-cache").bytes("answer-cache") : d.cacheBytes(),
                         rateLimit(m.get("rate-limit")));
@@ -474,20 +576,36 @@ public final class ConfigLoader {
             if (n == null) {
                 return d;
             }
-            Map<String, YamlNode> m = n.map("rate-limit", Set.of("responses-per-second", "slip", "window",
-                    "ipv4-prefix", "ipv6-prefix", "exempt", "table-size"));
+            Map<String, YamlNode> m = n.map(
+                    "rate-limit",
+                    Set.of(
+                            "responses-per-second",
+                            "slip",
+                            "window",
+                            "ipv4-prefix",
+                            "ipv6-prefix",
+                            "exempt",
+                            "table-size"));
             CidrSet exempt = m.containsKey("exempt")
-                    ? CidrSet.of(cidrs(m.get("exempt"), "rate-limit exempt"), "rate-limit exempt") : d.exempt();
+                    ? CidrSet.of(cidrs(m.get("exempt"), "rate-limit exempt"), "rate-limit exempt")
+                    : d.exempt();
             try {
                 return new RateLimitSettings(
-                        m.containsKey("responses-per-second") ? m.get("responses-per-second").integer(
-                                "responses-per-second", 0, RateLimitSettings.MAX_RATE) : d.responsesPerSecond(),
+                        m.containsKey("responses-per-second")
+                                ? m.get("responses-per-second")
+                                        .integer("responses-per-second", 0, RateLimitSettings.MAX_RATE)
+                                : d.responsesPerSecond(),
                         m.containsKey("slip") ? m.get("slip").integer("slip", 0, RateLimitSettings.MAX_SLIP) : d.slip(),
                         m.containsKey("window") ? m.get("window").duration("window") : d.window(),
-                        m.containsKey("ipv4-prefix") ? m.get("ipv4-prefix").integer("ipv4-prefix", 8, 32) : d.ipv4Prefix(),
-                        m.containsKey("ipv6-prefix") ? m.get("ipv6-prefix").integer("ipv6-prefix", 16, 128) : d.ipv6Prefix(),
+                        m.containsKey("ipv4-prefix")
+                                ? m.get("ipv4-prefix").integer("ipv4-prefix", 8, 32)
+                                : d.ipv4Prefix(),
+                        m.containsKey("ipv6-prefix")
+                                ? m.get("ipv6-prefix").integer("ipv6-prefix", 16, 128)
+                                : d.ipv6Prefix(),
                         exempt,
-                        m.containsKey("table-size") ? m.get("table-size").integer("table-size", 1024, 1 << 26)
+                        m.containsKey("table-size")
+                                ? m.get("table-size").integer("table-size", 1024, 1 << 26)
                                 : d.tableSize());
             } catch (IllegalArgumentException e) {
                 throw n.error(e.getMessage());
@@ -515,8 +633,8 @@ public final class ConfigLoader {
         }
 
         private void virtualServer(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("virtual server", Set.of("name", "address", "datacenter", "monitors", "ratio",
-                    "order"));
+            Map<String, YamlNode> m =
+                    n.map("virtual server", Set.of("name", "address", "datacenter", "monitors", "ratio", "order"));
             String name = required(n, m, "name", "virtual server").scalar("virtual server name");
             InetAddress address = ip(required(n, m, "address", "virtual server"));
             DataCenter dc = dataCenter(required(n, m, "datacenter", "virtual server"));
@@ -529,7 +647,8 @@ public final class ConfigLoader {
             for (YamlNode mon : m.containsKey("monitors") ? m.get("monitors").list("monitors") : List.<YamlNode>of()) {
                 String monitor = mon.scalar("monitor name");
                 if (!monitors.containsKey(monitor)) {
-                    throw mon.error("monitor " + monitor + " is not defined under 'monitors:'; defined: " + monitors.keySet());
+                    throw mon.error(
+                            "monitor " + monitor + " is not defined under 'monitors:'; defined: " + monitors.keySet());
                 }
                 specs.add(monitors.get(monitor));
             }
@@ -537,8 +656,17 @@ public final class ConfigLoader {
         }
 
         private void pool(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("pool", Set.of("name", "members", "preferred", "alternate", "fallback",
-                    "max-answers", "ttl", "fallback-ip"));
+            Map<String, YamlNode> m = n.map(
+                    "pool",
+                    Set.of(
+                            "name",
+                            "members",
+                            "preferred",
+                            "alternate",
+                            "fallback",
+                            "max-answers",
+                            "ttl",
+                            "fallback-ip"));
             String name = required(n, m, "name", "pool").scalar("pool name");
             List<VirtualServer> members = new ArrayList<>();
             for (YamlNode member : required(n, m, "members", "pool").list("pool members")) {
@@ -556,7 +684,9 @@ public final class ConfigLoader {
             List<dev.gslb.dns.method.LoadBalancingMethod> trial = new ArrayList<>();
             for (int t = 0; t < 3; t++) {
                 String tier = dev.gslb.dns.wideip.Pool.TIER_NAMES.get(t);
-                String method = m.containsKey(tier) ? m.get(tier).scalar(tier + " method") : MethodRegistry.DEFAULT_CHAIN.get(t);
+                String method = m.containsKey(tier)
+                        ? m.get(tier).scalar(tier + " method")
+                        : MethodRegistry.DEFAULT_CHAIN.get(t);
                 try {
                     trial.add(UNBOUND_METHODS.create(method));
                 } catch (IllegalArgumentException e) {
@@ -565,7 +695,8 @@ public final class ConfigLoader {
                 methods.add(method);
             }
             List<InetAddress> fallback = new ArrayList<>();
-            for (YamlNode f : m.containsKey("fallback-ip") ? m.get("fallback-ip").list("fallback-ip") : List.<YamlNode>of()) {
+            for (YamlNode f :
+                    m.containsKey("fallback-ip") ? m.get("fallback-ip").list("fallback-ip") : List.<YamlNode>of()) {
                 fallback.add(ip(f));
             }
             int maxAnswers = m.containsKey("max-answers") ? m.get("max-answers").integer("max-answers", 1, 16) : 1;
@@ -581,8 +712,8 @@ public final class ConfigLoader {
         }
 
         private WideIpSpec wideIp(YamlNode n) throws ConfigException {
-            Map<String, YamlNode> m = n.map("wide IP", Set.of("name", "pools", "ttl", "pool-method", "failure",
-                    "decision-log"));
+            Map<String, YamlNode> m =
+                    n.map("wide IP", Set.of("name", "pools", "ttl", "pool-method", "failure", "decision-log"));
             Name name = name(required(n, m, "name", "wide IP"), "wide IP name");
             List<PoolSpec> wipPools = new ArrayList<>();
             for (YamlNode p : required(n, m, "pools", "wide IP").list("wide IP pools")) {
@@ -593,14 +724,16 @@ public final class ConfigLoader {
                 }
                 wipPools.add(pools.get(pool));
             }
-            long ttl = m.containsKey("ttl") ? m.get("ttl").duration("wide IP ttl").toSeconds() : WideIp.DEFAULT_TTL;
+            long ttl =
+                    m.containsKey("ttl") ? m.get("ttl").duration("wide IP ttl").toSeconds() : WideIp.DEFAULT_TTL;
             WideIp.PoolMethod poolMethod = WideIp.PoolMethod.GLOBAL_AVAILABILITY;
             if (m.containsKey("pool-method")) {
                 String pm = m.get("pool-method").scalar("pool-method");
                 poolMethod = switch (pm) {
                     case "global-availability" -> WideIp.PoolMethod.GLOBAL_AVAILABILITY;
                     case "round-robin" -> WideIp.PoolMethod.ROUND_ROBIN;
-                    default -> throw m.get("pool-method").error("pool-method must be global-availability or round-robin");
+                    default ->
+                        throw m.get("pool-method").error("pool-method must be global-availability or round-robin");
                 };
             }
             Failure failure = m.containsKey("failure") ? failure(m.get("failure")) : Failure.DEFAULT;
@@ -611,7 +744,8 @@ public final class ConfigLoader {
         /** failure: {rcode: noerror|nxdomain|refused|servfail, ttl: 30} or {fallback-ip: [addr...], ttl: 30}. */
         private Failure failure(YamlNode n) throws ConfigException {
             Map<String, YamlNode> m = n.map("failure", Set.of("rcode", "fallback-ip", "ttl"));
-            long ttl = m.containsKey("ttl") ? m.get("ttl").duration("failure ttl").toSeconds() : 30;
+            long ttl =
+                    m.containsKey("ttl") ? m.get("ttl").duration("failure ttl").toSeconds() : 30;
             if (m.containsKey("fallback-ip")) {
                 List<InetAddress> addresses = new ArrayList<>();
                 for (YamlNode a : m.get("fallback-ip").list("fallback-ip")) {
@@ -632,15 +766,35 @@ public final class ConfigLoader {
 
         /** sync: peer protocol settings (README "Peer sync"). */
         private dev.gslb.sync.SyncSettings sync(YamlNode n, GslbConfig.Probing probing) throws ConfigException {
-            List<InetSocketAddress> listen = List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), SyncSettings.DEFAULT_PORT));
-            var d = dev.gslb.sync.SyncSettings.of(listen, base.resolve("var/peers"), java.time.Duration.ofSeconds(10),
-                    java.time.Duration.ofSeconds(30), probing.proximity().pathTtl());
+            List<InetSocketAddress> listen =
+                    List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), SyncSettings.DEFAULT_PORT));
+            var d = dev.gslb.sync.SyncSettings.of(
+                    listen,
+                    base.resolve("var/peers"),
+                    java.time.Duration.ofSeconds(10),
+                    java.time.Duration.ofSeconds(30),
+                    probing.proximity().pathTtl());
             if (n == null) {
                 return d;
             }
-            Map<String, YamlNode> m = n.map("sync", Set.of("listen", "advertise", "peers-file", "identity", "heartbeat",
-                    "dead-after", "path-ttl", "health-ttl", "probe-ttl", "queue", "join-token-ttl", "handshake-timeout",
-                    "max-handshakes", "max-clock-skew", "peer-items-per-second"));
+            Map<String, YamlNode> m = n.map(
+                    "sync",
+                    Set.of(
+                            "listen",
+                            "advertise",
+                            "peers-file",
+                            "identity",
+                            "heartbeat",
+                            "dead-after",
+                            "path-ttl",
+                            "health-ttl",
+                            "probe-ttl",
+                            "queue",
+                            "join-token-ttl",
+                            "handshake-timeout",
+                            "max-handshakes",
+                            "max-clock-skew",
+                            "peer-items-per-second"));
             if (m.containsKey("listen")) {
                 listen = new ArrayList<>();
                 for (YamlNode a : m.get("listen").list("sync listen")) {
@@ -653,20 +807,32 @@ public final class ConfigLoader {
                     advertise.add(address(a, "sync advertise address", SyncSettings.DEFAULT_PORT));
                 }
             }
-            Path peers = m.containsKey("peers-file") ? base.resolve(m.get("peers-file").scalar("peers-file")) : d.peersFile();
-            Path identity = m.containsKey("identity") ? base.resolve(m.get("identity").scalar("identity"))
+            Path peers = m.containsKey("peers-file")
+                    ? base.resolve(m.get("peers-file").scalar("peers-file"))
+                    : d.peersFile();
+            Path identity = m.containsKey("identity")
+                    ? base.resolve(m.get("identity").scalar("identity"))
                     : peers.resolveSibling("sync-identity.pem");
             var heartbeat = duration(m, "heartbeat", d.heartbeat());
             var dead = duration(m, "dead-after", d.deadAfter());
             if (dead.compareTo(heartbeat.multipliedBy(2)) < 0) {
                 throw n.error("sync dead-after must be at least twice the heartbeat");
             }
-            return new dev.gslb.sync.SyncSettings(listen, advertise, peers, identity, heartbeat, dead,
-                    duration(m, "path-ttl", d.pathTtl()), duration(m, "health-ttl", d.healthTtl()),
+            return new dev.gslb.sync.SyncSettings(
+                    listen,
+                    advertise,
+                    peers,
+                    identity,
+                    heartbeat,
+                    dead,
+                    duration(m, "path-ttl", d.pathTtl()),
+                    duration(m, "health-ttl", d.healthTtl()),
                     duration(m, "probe-ttl", d.probeTtl()),
                     m.containsKey("queue") ? m.get("queue").integer("queue", 1, 10_000_000) : d.queue(),
-                    duration(m, "join-token-ttl", d.joinTokenTtl()), duration(m, "handshake-timeout", d.handshakeTimeout()),
-                    m.containsKey("max-handshakes") ? m.get("max-handshakes").integer("max-handshakes", 1, 100_000)
+                    duration(m, "join-token-ttl", d.joinTokenTtl()),
+                    duration(m, "handshake-timeout", d.handshakeTimeout()),
+                    m.containsKey("max-handshakes")
+                            ? m.get("max-handshakes").integer("max-handshakes", 1, 100_000)
                             : d.maxHandshakes(),
                     duration(m, "max-clock-skew", d.maxClockSkew()),
                     m.containsKey("peer-items-per-second")
@@ -684,17 +850,32 @@ public final class ConfigLoader {
             if (n == null) {
                 return d;
             }
-            Map<String, YamlNode> m = n.map("load-balancing", Set.of("rtt-margin-percent", "rtt-margin", "persistence-prefix-v4",
-                    "persistence-prefix-v6", "unknown-health"));
-            String unknown = m.containsKey("unknown-health") ? m.get("unknown-health").scalar("unknown-health") : "available";
+            Map<String, YamlNode> m = n.map(
+                    "load-balancing",
+                    Set.of(
+                            "rtt-margin-percent",
+                            "rtt-margin",
+                            "persistence-prefix-v4",
+                            "persistence-prefix-v6",
+                            "unknown-health"));
+            String unknown =
+                    m.containsKey("unknown-health") ? m.get("unknown-health").scalar("unknown-health") : "available";
             if (!unknown.equals("available") && !unknown.equals("unavailable")) {
                 throw m.get("unknown-health").error("unknown-health must be available or unavailable");
             }
             return new GslbConfig.LoadBalancing(
-                    m.containsKey("rtt-margin-percent") ? m.get("rtt-margin-percent").integer("rtt-margin-percent", 0, 99) : 0,
-                    m.containsKey("rtt-margin") ? m.get("rtt-margin").duration("rtt-margin").toNanos() / 1000 : 0,
-                    m.containsKey("persistence-prefix-v4") ? m.get("persistence-prefix-v4").integer("persistence-prefix-v4", 1, 32) : 24,
-                    m.containsKey("persistence-prefix-v6") ? m.get("persistence-prefix-v6").integer("persistence-prefix-v6", 1, 128) : 56,
+                    m.containsKey("rtt-margin-percent")
+                            ? m.get("rtt-margin-percent").integer("rtt-margin-percent", 0, 99)
+                            : 0,
+                    m.containsKey("rtt-margin")
+                            ? m.get("rtt-margin").duration("rtt-margin").toNanos() / 1000
+                            : 0,
+                    m.containsKey("persistence-prefix-v4")
+                            ? m.get("persistence-prefix-v4").integer("persistence-prefix-v4", 1, 32)
+                            : 24,
+                    m.containsKey("persistence-prefix-v6")
+                            ? m.get("persistence-prefix-v6").integer("persistence-prefix-v6", 1, 128)
+                            : 56,
                     unknown.equals("available"));
         }
 

@@ -1,21 +1,21 @@
 package dev.gslb.config;
 
-import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
-import dev.gslb.dns.method.MethodRegistry;
-import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.site.DataCenter;
+import dev.gslb.dns.zone.Zone;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.LiveTopology;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.net.InetSocketAddress;
 import java.util.List;
 
 /** A whole deployment, validated: what {@code gslb serve} runs. */
@@ -38,8 +38,12 @@ public record GslbConfig(
      *
      * @param unknownIsAvailable a virtual server no check has judged yet may be answered
      */
-    public record LoadBalancing(int rttMarginPercent, long rttMarginMicros, int persistPrefixV4, int persistPrefixV6,
-                                boolean unknownIsAvailable) {
+    public record LoadBalancing(
+            int rttMarginPercent,
+            long rttMarginMicros,
+            int persistPrefixV4,
+            int persistPrefixV6,
+            boolean unknownIsAvailable) {
         public static final LoadBalancing DEFAULTS = new LoadBalancing(0, 0, 24, 56, true);
     }
 
@@ -58,14 +62,36 @@ public record GslbConfig(
 
     /** The same deployment on other listen addresses (command-line overrides, tests). */
     public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress adminListen) {
-        return new GslbConfig(instance, dns, answers, admin.withListen(adminListen), dataCenters, zones, wideIps, loadBalancing, topology,
-                probing, health, sync);
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                admin.withListen(adminListen),
+                dataCenters,
+                zones,
+                wideIps,
+                loadBalancing,
+                topology,
+                probing,
+                health,
+                sync);
     }
 
     /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
     public GslbConfig withSync(SyncSettings sync) {
-        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
-                probing, health, sync);
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                admin,
+                dataCenters,
+                zones,
+                wideIps,
+                loadBalancing,
+                topology,
+                probing,
+                health,
+                sync);
     }
 
     /** The same deployment with its proximity table in another H2 file; nothing else moves. */
@@ -80,15 +106,36 @@ public record GslbConfig(
      */
     public GslbConfig withStateDir(Path dir) {
         AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
-        return new GslbConfig(instance, dns, answers, a, dataCenters, zones, wideIps, loadBalancing, topology,
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                a,
+                dataCenters,
+                zones,
+                wideIps,
+                loadBalancing,
+                topology,
                 new Probing(probing.probes(), probing.proximity(), dir.resolve("proximity"), probing.flushInterval()),
-                health, sync.withPeersFile(dir.resolve("peers")));
+                health,
+                sync.withPeersFile(dir.resolve("peers")));
     }
 
     /** The same deployment probing otherwise (tests that probe loopback LDNS). */
     public GslbConfig withProbing(Probing probing) {
-        return new GslbConfig(instance, dns, answers, admin, dataCenters, zones, wideIps, loadBalancing, topology,
-                probing, health, sync);
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                admin,
+                dataCenters,
+                zones,
+                wideIps,
+                loadBalancing,
+                topology,
+                probing,
+                health,
+                sync);
     }
 
     /** Probing of LDNS, the proximity table's TTLs, and its H2 file. */

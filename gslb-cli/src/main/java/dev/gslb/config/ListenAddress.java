@@ -29,7 +29,8 @@ public final class ListenAddress {
         try {
             return new InetSocketAddress(InetAddress.ofLiteral(host), port);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + host + "' is not an IP address (write 127.0.0.1:5353 or [::1]:5353)");
+            throw new IllegalArgumentException(
+                    "'" + host + "' is not an IP address (write 127.0.0.1:5353 or [::1]:5353)");
         }
     }
 

@@ -7,10 +7,10 @@ import java.util.List;
 import org.xbill.DNS.Name;
 
 /** A wide IP as configured (see the README for every key). */
-public record WideIpSpec(Name name, List<PoolSpec> pools, WideIp.PoolMethod poolMethod, long ttl, Failure failure,
-                         boolean decisionLog) {
+public record WideIpSpec(
+        Name name, List<PoolSpec> pools, WideIp.PoolMethod poolMethod, long ttl, Failure failure, boolean decisionLog) {
     public WideIp build(MethodRegistry registry) {
-        return new WideIp(name, pools.stream().map(p -> p.build(registry)).toList(), poolMethod, ttl, failure,
-                decisionLog);
+        return new WideIp(
+                name, pools.stream().map(p -> p.build(registry)).toList(), poolMethod, ttl, failure, decisionLog);
     }
 }

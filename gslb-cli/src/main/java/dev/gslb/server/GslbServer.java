@@ -1,25 +1,21 @@
 package dev.gslb.server;
 
-import dev.gslb.server.admin.AdminServer;
 import dev.gslb.api.Json;
 import dev.gslb.api.Refusal;
 import dev.gslb.api.Reloaded;
 import dev.gslb.api.ServiceHealth;
-import dev.gslb.server.admin.LdnsApi;
-import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.config.ConfigException;
-import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
-import dev.gslb.dns.server.DnsServer;
-import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.server.DnsServer;
 import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.WideIpResolver;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.probers.IcmpProber;
 import dev.gslb.probe.probers.TcpProber;
@@ -28,6 +24,10 @@ import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.probe.store.ProximityStore;
+import dev.gslb.server.admin.AdminServer;
+import dev.gslb.server.admin.LdnsApi;
+import dev.gslb.server.admin.ResolveApi;
+import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.sync.PeerSync;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
@@ -38,7 +38,6 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -81,41 +80,68 @@ public final class GslbServer implements AutoCloseable {
         this.store = new ProximityStore(probing.store(), proximity);
         ProbeSettings ps = probing.probes();
         this.icmp = new IcmpProber(ps.source());
-        List<Prober> probers = List.of(DnsProber.dot(ps.source(), ps.dnsPort()), DnsProber.rev(ps.source(), ps.dnsPort()),
-                new UdpProber(ps.source(), ps.udpPort()), new TcpProber(ps.source(), ps.dnsPort()), icmp);
-        this.scheduler = new ProbeScheduler(proximity, ps, config.instance().dataCenter(), config.instance().name(),
-                probers, registry);
+        List<Prober> probers = List.of(
+                DnsProber.dot(ps.source(), ps.dnsPort()),
+                DnsProber.rev(ps.source(), ps.dnsPort()),
+                new UdpProber(ps.source(), ps.udpPort()),
+                new TcpProber(ps.source(), ps.dnsPort()),
+                icmp);
+        this.scheduler = new ProbeScheduler(
+                proximity, ps, config.instance().dataCenter(), config.instance().name(), probers, registry);
         this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
-        this.methods = new MethodRegistry(new MethodRegistry.Services(proximity, topology::table,
-                probing.proximity().pathTtl().toMillis(), lb.rttMarginPercent(), lb.rttMarginMicros(),
-                lb.persistPrefixV4(), lb.persistPrefixV6()));
-        this.sync = new PeerSync(config.sync(), config.instance().name(), config.instance().dataCenter(), proximity,
-                health, scheduler, Clock.systemUTC(), registry);
+        this.methods = new MethodRegistry(new MethodRegistry.Services(
+                proximity,
+                topology::table,
+                probing.proximity().pathTtl().toMillis(),
+                lb.rttMarginPercent(),
+                lb.rttMarginMicros(),
+                lb.persistPrefixV4(),
+                lb.persistPrefixV6()));
+        this.sync = new PeerSync(
+                config.sync(),
+                config.instance().name(),
+                config.instance().dataCenter(),
+                proximity,
+                health,
+                scheduler,
+                Clock.systemUTC(),
+                registry);
         this.resolver = new WideIpResolver(memberHealth(sync, lb.unknownIsAvailable()), sync.probeRequests(), registry);
         DnsMetrics metrics = new DnsMetrics(registry);
-        this.responder = new Responder(config.authority(methods), resolver, config.instance(), metrics,
-                config.answers());
+        this.responder =
+                new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
         this.dns = new DnsServer(config.dns(), responder, metrics);
         List<AdminServer.Route> routes = new ArrayList<>();
-        routes.add(new AdminServer.Route("GET", "/health", r -> AdminServer.Response.json(200, Json.compact(
-                new ServiceHealth("up", config.instance().name(), config.instance().dataCenter(),
-                        authority().zones().all().size(), authority().wideIps().size())))));
-        routes.add(new AdminServer.Route("GET", "/metrics", r -> new AdminServer.Response(200, registry.scrape(),
-                "text/plain; version=0.0.4; charset=utf-8")));
+        routes.add(new AdminServer.Route(
+                "GET",
+                "/health",
+                r -> AdminServer.Response.json(
+                        200,
+                        Json.compact(new ServiceHealth(
+                                "up",
+                                config.instance().name(),
+                                config.instance().dataCenter(),
+                                authority().zones().all().size(),
+                                authority().wideIps().size())))));
+        routes.add(new AdminServer.Route(
+                "GET",
+                "/metrics",
+                r -> new AdminServer.Response(200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8")));
         routes.addAll(new TopologyApi(topology).routes());
         routes.addAll(new LdnsApi(proximity, scheduler).routes());
         routes.addAll(new ResolveApi(this::authority, resolver).routes());
         routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
-        routes.add(new AdminServer.Route("GET", "/health/servers",
-                r -> AdminServer.Response.ok(health.statuses())));
+        routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(health.statuses())));
         this.admin = new AdminServer(config.admin(), routes);
         for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
-                Map.entry("admitted", ProximityTable::admitted), Map.entry("evicted", ProximityTable::evicted),
+                Map.entry("admitted", ProximityTable::admitted),
+                Map.entry("evicted", ProximityTable::evicted),
                 Map.entry("refused", ProximityTable::refused))) {
             io.micrometer.core.instrument.FunctionCounter.builder("ldns_entries", proximity, c.getValue())
-                    .tag("outcome", c.getKey()).description("New LDNS in the proximity table: admitted, evicted when full, refused")
+                    .tag("outcome", c.getKey())
+                    .description("New LDNS in the proximity table: admitted, evicted when full, refused")
                     .register(registry);
         }
     }
@@ -145,18 +171,22 @@ public final class GslbServer implements AutoCloseable {
         GslbConfig next = reloadSource.get();
         Authority a = next.authority(methods);
         responder.replace(a);
-        log.info("configuration reloaded: {} zone(s), {} wide IP(s)", a.zones().all().size(), a.wideIps().size());
+        log.info(
+                "configuration reloaded: {} zone(s), {} wide IP(s)",
+                a.zones().all().size(),
+                a.wideIps().size());
         return a;
     }
 
     private AdminServer.Response reloadResponse() {
         try {
             Authority a = reload();
-            return AdminServer.Response.ok(new Reloaded(a.zones().all().size(), a.wideIps().size()));
+            return AdminServer.Response.ok(
+                    new Reloaded(a.zones().all().size(), a.wideIps().size()));
         } catch (ConfigException | IllegalArgumentException e) {
             log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
-            return AdminServer.Response.refused(new Refusal(e.getMessage().lines().toList(),
-                    "the configuration in service is the previous one"));
+            return AdminServer.Response.refused(
+                    new Refusal(e.getMessage().lines().toList(), "the configuration in service is the previous one"));
         }
     }
 
@@ -174,8 +204,12 @@ public final class GslbServer implements AutoCloseable {
 
     public void start() throws InterruptedException, IOException {
         var t = topology.table();
-        log.info("topology: {} regions, {} prefixes, {} records{}", t.regions().size(), t.prefixCount(),
-                t.records().size(), t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
+        log.info(
+                "topology: {} regions, {} prefixes, {} records{}",
+                t.regions().size(),
+                t.prefixCount(),
+                t.records().size(),
+                t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
         if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
             watcher = new TopologyWatcher(topology);
         }
@@ -190,7 +224,10 @@ public final class GslbServer implements AutoCloseable {
     private void expireInactiveLdns() {
         int removed = proximity.expireInactive();
         if (removed > 0) {
-            log.info("removed {} LDNS inactive for {}", removed, proximity.settings().inactiveTtl());
+            log.info(
+                    "removed {} LDNS inactive for {}",
+                    removed,
+                    proximity.settings().inactiveTtl());
         }
     }
 

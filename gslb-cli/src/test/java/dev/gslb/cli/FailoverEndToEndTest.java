@@ -1,10 +1,9 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.ConfigLoader;
+import dev.gslb.server.GslbServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -69,7 +68,8 @@ class FailoverEndToEndTest {
     }
 
     static Predicate<Message> answers(String address) {
-        return m -> m.getSection(Section.ANSWER).stream().anyMatch(r -> r.rdataToString().equals(address));
+        return m -> m.getSection(Section.ANSWER).stream()
+                .anyMatch(r -> r.rdataToString().equals(address));
     }
 
     static ServerSocket listen(String address, int port) throws Exception {
@@ -102,32 +102,45 @@ class FailoverEndToEndTest {
         try (GslbServer s = new GslbServer(ConfigLoader.load(file))) {
             s.reloadFrom(() -> ConfigLoader.load(file));
             s.start();
-            assertThat(await(s, answers("127.0.1.1")).getSection(Section.ANSWER).getFirst().rdataToString())
+            assertThat(await(s, answers("127.0.1.1"))
+                            .getSection(Section.ANSWER)
+                            .getFirst()
+                            .rdataToString())
                     .isEqualTo("127.0.1.1");
 
             cnc.close();
             Message second = await(s, answers("127.0.1.2"));
-            assertThat(second.getSection(Section.ANSWER)).singleElement()
+            assertThat(second.getSection(Section.ANSWER))
+                    .singleElement()
                     .satisfies(r -> assertThat(r.rdataToString()).isEqualTo("127.0.1.2"));
 
             tel.close();
             Message failed = await(s, m -> m.getRcode() == Rcode.SERVFAIL);
-            assertThat(failed.getRcode()).as("both down: the wide IP's failure rcode").isEqualTo(Rcode.SERVFAIL);
+            assertThat(failed.getRcode())
+                    .as("both down: the wide IP's failure rcode")
+                    .isEqualTo(Rcode.SERVFAIL);
 
             Files.writeString(file, config(port, "{fallback-ip: [198.18.9.9], ttl: 5}"));
             assertThat(s.reload().wideIps()).hasSize(1);
             Message fallback = ask(s);
-            assertThat(fallback.getSection(Section.ANSWER).getFirst().rdataToString()).isEqualTo("198.18.9.9");
+            assertThat(fallback.getSection(Section.ANSWER).getFirst().rdataToString())
+                    .isEqualTo("198.18.9.9");
             assertThat(fallback.getSection(Section.ANSWER).getFirst().getTTL()).isEqualTo(5);
 
             Files.writeString(file, config(port, "{rcode: bogus}"));
-            org.assertj.core.api.Assertions.assertThatThrownBy(s::reload).hasMessageContaining(file + ":16: failure rcode must be");
-            assertThat(ask(s).getSection(Section.ANSWER).getFirst().rdataToString()).as("the old config serves on")
+            org.assertj.core.api.Assertions.assertThatThrownBy(s::reload)
+                    .hasMessageContaining(file + ":16: failure rcode must be");
+            assertThat(ask(s).getSection(Section.ANSWER).getFirst().rdataToString())
+                    .as("the old config serves on")
                     .isEqualTo("198.18.9.9");
 
             cnc = listen("127.0.1.1", port);
-            assertThat(await(s, answers("127.0.1.1")).getSection(Section.ANSWER).getFirst().rdataToString())
-                    .as("a member that passes again is answered again").isEqualTo("127.0.1.1");
+            assertThat(await(s, answers("127.0.1.1"))
+                            .getSection(Section.ANSWER)
+                            .getFirst()
+                            .rdataToString())
+                    .as("a member that passes again is answered again")
+                    .isEqualTo("127.0.1.1");
         } finally {
             cnc.close();
             tel.close();

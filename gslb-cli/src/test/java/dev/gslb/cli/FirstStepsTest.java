@@ -1,12 +1,11 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.server.GslbServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -82,9 +81,12 @@ class FirstStepsTest {
     void theAdminAddressIsWrittenOneWayEverywhere() {
         String hostPort = admin;
         for (String form : List.of(hostPort, "http://" + hostPort, "http://" + hostPort + "/")) {
-            assertThat(gslb("topology", "list", "--admin", form).exit()).as(form).isZero();
+            assertThat(gslb("topology", "list", "--admin", form).exit())
+                    .as(form)
+                    .isZero();
         }
-        assertThat(AdminOption.listenAddress("http://127.0.0.1:6080/")).isEqualTo(AdminOption.listenAddress("127.0.0.1:6080"));
+        assertThat(AdminOption.listenAddress("http://127.0.0.1:6080/"))
+                .isEqualTo(AdminOption.listenAddress("127.0.0.1:6080"));
         assertThat(AdminOption.baseUrl("[::1]")).isEqualTo("http://[::1]:8053");
         System.setProperty("GSLB_ADMIN", hostPort); // picocli reads ${GSLB_ADMIN} from properties, then the environment
         try {
@@ -93,7 +95,8 @@ class FirstStepsTest {
             System.clearProperty("GSLB_ADMIN");
         }
         plainError(gslb("topology", "list", "--admin", "a b c"), "--admin a b c: expected host:port");
-        plainError(gslb("topology", "list", "--admin", "127.0.0.1:1"), "cannot reach the admin API at http://127.0.0.1:1");
+        plainError(
+                gslb("topology", "list", "--admin", "127.0.0.1:1"), "cannot reach the admin API at http://127.0.0.1:1");
     }
 
     @Test
@@ -138,8 +141,12 @@ class FirstStepsTest {
         assertThat(store.sync().identityFile()).isEqualTo(c.sync().identityFile());
         assertThat(store.admin().tokenFile()).isEqualTo(c.admin().tokenFile());
         GslbConfig state = c.withStateDir(dir);
-        assertThat(List.of(state.probing().store(), state.sync().peersFile(), state.sync().identityFile(),
-                state.admin().tokenFile())).allMatch(p -> p.getParent().equals(dir));
+        assertThat(List.of(
+                        state.probing().store(),
+                        state.sync().peersFile(),
+                        state.sync().identityFile(),
+                        state.admin().tokenFile()))
+                .allMatch(p -> p.getParent().equals(dir));
     }
 
     @Test

@@ -1,10 +1,9 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.GslbConfig;
+import dev.gslb.server.GslbServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,7 +21,8 @@ class GslbServerTest {
         GslbConfig cfg = Isolated.embedded();
         try (GslbServer server = new GslbServer(cfg)) {
             server.start();
-            SimpleResolver resolver = new SimpleResolver(server.dns().boundAddresses().getFirst());
+            SimpleResolver resolver =
+                    new SimpleResolver(server.dns().boundAddresses().getFirst());
             Lookup lookup = new Lookup("www.example.com.", Type.A);
             lookup.setResolver(resolver);
             lookup.setCache(null);
@@ -31,11 +31,13 @@ class GslbServerTest {
 
             HttpClient http = HttpClient.newHttpClient();
             String admin = "http://" + server.admin().address();
-            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(admin + "/health")).build(),
+            HttpResponse<String> health = http.send(
+                    HttpRequest.newBuilder(URI.create(admin + "/health")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).contains("\"status\":\"up\"", "\"dataCenter\":\"CNC\"", "\"wideIps\":1");
-            HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(admin + "/metrics")).build(),
+            HttpResponse<String> metrics = http.send(
+                    HttpRequest.newBuilder(URI.create(admin + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(metrics.body()).contains("dns_responses_total{rcode=\"noerror\",transport=\"udp\"} 1.0");
         }

@@ -1,13 +1,12 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
+import dev.gslb.server.GslbServer;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -44,34 +43,64 @@ class HostileStateTest {
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
+    /** Sends {@code request} as is on a new connection; the status line of the answer. */
+    static String raw(GslbServer s, String request) throws Exception {
+        String address = s.admin().address();
+        try (var socket = new java.net.Socket(
+                InetAddress.getLoopbackAddress(), Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)))) {
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.shutdownOutput(); // no more body: the server need not wait for what Content-Length promised
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines()
+                    .findFirst()
+                    .orElse("");
+        }
+    }
+
     @Test
     void theAdminApiRefusesWhatABrowserOrAStrangerSends() throws Exception {
         try (GslbServer s = Isolated.started()) {
             String token = Isolated.bearer(s);
             String json = "application/json";
             assertThat(post(s, "/peer/pair", null, json, "{}")).as("no token").isEqualTo(401);
-            assertThat(post(s, "/peer/pair", "Bearer wrong-token-000000000000", json, "{}")).isEqualTo(401);
+            assertThat(post(s, "/peer/pair", "Bearer wrong-token-000000000000", json, "{}"))
+                    .isEqualTo(401);
             assertThat(post(s, "/peer/pair", token, json, "{}", "Origin", "https://evil.example"))
-                    .as("a page in the operator's browser").isEqualTo(403);
-            assertThat(post(s, "/topology/load", token, "text/plain", "{\"files\":{}}")).as("no-preflight body")
+                    .as("a page in the operator's browser")
+                    .isEqualTo(403);
+            assertThat(post(s, "/topology/load", token, "text/plain", "{\"files\":{}}"))
+                    .as("no-preflight body")
                     .isEqualTo(415);
-            assertThat(post(s, "/peer/join", token, json, "{\"token\":\"" + "x".repeat(17 << 20) + "\"}"))
-                    .as("a body over max-body").isEqualTo(413);
-            var rebinding = new java.net.Socket(InetAddress.getLoopbackAddress(), s.admin().address().endsWith(":0") ? 0
-                    : Integer.parseInt(s.admin().address().substring(s.admin().address().lastIndexOf(':') + 1)));
-            try (rebinding) { // HttpClient will not send another Host header: write the request by hand
-                rebinding.getOutputStream().write(("POST /peer/pair HTTP/1.1\r\nHost: evil.example:8053\r\nAuthorization: "
-                        + token + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-                        .getBytes());
-                String status = new String(rebinding.getInputStream().readAllBytes()).lines().findFirst().orElse("");
-                assertThat(status).as("DNS rebinding").contains(" 403 ");
-            }
-            assertThat(post(s, "/peer/pair", token, json, "{}")).as("the operator").isEqualTo(200);
-            HttpResponse<String> metrics = HTTP.send(HttpRequest.newBuilder(URI.create(Isolated.adminUrl(s) + "/metrics"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(metrics.statusCode()).as("Prometheus scrapes without a token").isEqualTo(200);
-            HttpResponse<String> list = HTTP.send(HttpRequest.newBuilder(URI.create(Isolated.adminUrl(s) + "/ldns/list"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            // Raw requests: the server answers from the headers, before any body is read, and
+            // HttpClient would not send another Host header.
+            assertThat(raw(
+                            s,
+                            "POST /peer/join HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + token
+                                    + "\r\nContent-Type: application/json\r\nContent-Length: " + (17 << 20)
+                                    + "\r\nConnection: close\r\n\r\n{"))
+                    .as("a body over max-body, refused from its Content-Length")
+                    .contains(" 413 ");
+            assertThat(
+                            raw(
+                                    s,
+                                    "POST /peer/pair HTTP/1.1\r\nHost: evil.example:8053\r\nAuthorization: " + token
+                                            + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
+                    .as("DNS rebinding")
+                    .contains(" 403 ");
+            assertThat(post(s, "/peer/pair", token, json, "{}"))
+                    .as("the operator")
+                    .isEqualTo(200);
+            HttpResponse<String> metrics = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(Isolated.adminUrl(s) + "/metrics"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(metrics.statusCode())
+                    .as("Prometheus scrapes without a token")
+                    .isEqualTo(200);
+            HttpResponse<String> list = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(Isolated.adminUrl(s) + "/ldns/list"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(list.statusCode()).as("other reads need the token").isEqualTo(401);
         }
     }
@@ -86,12 +115,16 @@ class HostileStateTest {
     void measuredLdnsSurviveAFloodOfSpoofedSourcesOverRealSockets() throws Exception {
         GslbConfig c = Isolated.embedded();
         GslbConfig.Probing p = c.probing();
-        c = c.withProbing(new GslbConfig.Probing(p.probes(), p.proximity().withMaxLdns(10_000)
-                .withNewPerNetwork(100_000, 100_000), p.store(), p.flushInterval()));
+        c = c.withProbing(new GslbConfig.Probing(
+                p.probes(),
+                p.proximity().withMaxLdns(10_000).withNewPerNetwork(100_000, 100_000),
+                p.store(),
+                p.flushInterval()));
         try (GslbServer s = new GslbServer(c)) {
             s.start();
             InetSocketAddress dns = s.dns().boundAddresses().getFirst();
-            byte[] wire = Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)).toWire();
+            byte[] wire = Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN))
+                    .toWire();
             long now = System.currentTimeMillis();
             for (int i = 0; i < 1000; i++) { // 1,000 resolvers this data center measured
                 InetAddress ldns = InetAddress.ofLiteral("127.1." + (i / 250) + "." + (i % 250 + 1));
@@ -99,7 +132,10 @@ class HostileStateTest {
             }
             int spoofed = 200_000;
             for (int i = 0; i < spoofed; i++) {
-                query(dns, InetAddress.ofLiteral("127.2" + (i >> 16) + "." + ((i >> 8) & 0xFF) + "." + (i & 0xFF)), wire);
+                query(
+                        dns,
+                        InetAddress.ofLiteral("127.2" + (i >> 16) + "." + ((i >> 8) & 0xFF) + "." + (i & 0xFF)),
+                        wire);
                 if (i % 20_000 == 0) { // the measured ones keep asking
                     for (int j = 0; j < 1000; j += 50) {
                         query(dns, InetAddress.ofLiteral("127.1." + (j / 250) + "." + (j % 250 + 1)), wire);
@@ -110,12 +146,19 @@ class HostileStateTest {
             assertThat(s.proximity().size()).isLessThanOrEqualTo(10_000);
             for (int i = 0; i < 1000; i++) {
                 assertThat(s.proximity().get(LdnsKey.parse("127.1." + (i / 250) + "." + (i % 250 + 1))))
-                        .as("measured LDNS %d", i).isNotNull();
+                        .as("measured LDNS %d", i)
+                        .isNotNull();
             }
-            assertThat(s.proximity().evicted()).as("the flood churned the full table (UDP may lose some on loopback)")
+            assertThat(s.proximity().evicted())
+                    .as("the flood churned the full table (UDP may lose some on loopback)")
                     .isGreaterThan(spoofed / 2);
-            System.out.printf("spoofed flood over UDP: %d sources, table %d, admitted %d, evicted %d, refused %d%n",
-                    spoofed, s.proximity().size(), s.proximity().admitted(), s.proximity().evicted(), s.proximity().refused());
+            System.out.printf(
+                    "spoofed flood over UDP: %d sources, table %d, admitted %d, evicted %d, refused %d%n",
+                    spoofed,
+                    s.proximity().size(),
+                    s.proximity().admitted(),
+                    s.proximity().evicted(),
+                    s.proximity().refused());
         }
     }
 
@@ -123,31 +166,43 @@ class HostileStateTest {
     void byDefaultNoProbeLeavesForLoopbackLinkLocalOrThisHost() throws Exception {
         GslbConfig c = Isolated.embedded();
         GslbConfig.Probing p = c.probing();
-        c = c.withProbing(new GslbConfig.Probing(p.probes().withExclusions(
-                dev.gslb.probe.schedule.ProbeSettings.DEFAULT_EXCLUDED), p.proximity(), p.store(), p.flushInterval()));
+        c = c.withProbing(new GslbConfig.Probing(
+                p.probes().withExclusions(dev.gslb.probe.schedule.ProbeSettings.DEFAULT_EXCLUDED),
+                p.proximity(),
+                p.store(),
+                p.flushInterval()));
         try (GslbServer s = new GslbServer(c)) {
             s.start();
-            for (String a : List.of("127.0.0.9", "169.254.1.1", "10.1.2.3", "192.168.1.1", "100.64.0.1", "::1",
-                    "fe80::1", "fd00::1")) {
-                assertThat(s.scheduler().isExcluded(InetAddress.ofLiteral(a))).as(a).isTrue();
+            for (String a : List.of(
+                    "127.0.0.9", "169.254.1.1", "10.1.2.3", "192.168.1.1", "100.64.0.1", "::1", "fe80::1", "fd00::1")) {
+                assertThat(s.scheduler().isExcluded(InetAddress.ofLiteral(a)))
+                        .as(a)
+                        .isTrue();
             }
             for (var i : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
                 for (var a : java.util.Collections.list(i.getInetAddresses())) {
-                    assertThat(s.scheduler().isExcluded(a)).as("this host's " + a).isTrue();
+                    assertThat(s.scheduler().isExcluded(a))
+                            .as("this host's " + a)
+                            .isTrue();
                 }
             }
-            assertThat(s.scheduler().isExcluded(InetAddress.ofLiteral("61.136.178.229"))).isFalse();
+            assertThat(s.scheduler().isExcluded(InetAddress.ofLiteral("61.136.178.229")))
+                    .isFalse();
             InetSocketAddress dns = s.dns().boundAddresses().getFirst();
-            byte[] wire = Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)).toWire();
+            byte[] wire = Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN))
+                    .toWire();
             for (int i = 1; i <= 50; i++) {
                 query(dns, InetAddress.ofLiteral("127.0.3." + i), wire);
             }
             Thread.sleep(500);
             assertThat(s.proximity().size()).as("excluded LDNS make no entries").isZero();
             assertThat(s.metric("probe_rounds", "result", "probed") + s.metric("probe_rounds", "result", "unprobeable"))
-                    .as("no probe left").isZero();
-            assertThat(s.metric("probe_requests_skipped", "reason", "excluded")).as("the queries that arrived")
-                    .isPositive().isLessThanOrEqualTo(50);
+                    .as("no probe left")
+                    .isZero();
+            assertThat(s.metric("probe_requests_skipped", "reason", "excluded"))
+                    .as("the queries that arrived")
+                    .isPositive()
+                    .isLessThanOrEqualTo(50);
         }
     }
 }

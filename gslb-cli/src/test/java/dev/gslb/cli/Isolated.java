@@ -1,9 +1,8 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.server.GslbServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -37,12 +36,11 @@ final class Isolated {
     static GslbConfig of(GslbConfig base) throws Exception {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         Path dir = Files.createTempDirectory("gslb");
-        GslbConfig c = base.withListeners(
-                base.dns().withAddresses(List.of(any), 1), any)
+        GslbConfig c = base.withListeners(base.dns().withAddresses(List.of(any), 1), any)
                 .withStateDir(dir);
         GslbConfig.Probing p = c.probing();
-        c = c.withProbing(new GslbConfig.Probing(p.probes().withExclusions(List.of()), p.proximity(), p.store(),
-                p.flushInterval()));
+        c = c.withProbing(new GslbConfig.Probing(
+                p.probes().withExclusions(List.of()), p.proximity(), p.store(), p.flushInterval()));
         System.setProperty("gslb.token-file", c.admin().tokenFile().toString());
         return c.withSync(c.sync().listeningOn(List.of(any)));
     }

@@ -1,10 +1,9 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.proximity.LdnsKey;
+import dev.gslb.server.GslbServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -44,20 +43,30 @@ class LdnsCommandTest {
         SimpleResolver r = new SimpleResolver(server.dns().boundAddresses().getFirst());
         r.setLocalAddress(new InetSocketAddress(ldns, 0));
         r.setTimeout(Duration.ofSeconds(2));
-        Message answer = r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
+        Message answer =
+                r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
         assertThat(answer.getSection(1)).isNotEmpty();
         var key = LdnsKey.of(ldns);
-        for (int i = 0; i < 100 && (server.proximity().get(key) == null || server.proximity().get(key).path("CNC") == null); i++) {
+        for (int i = 0;
+                i < 100
+                        && (server.proximity().get(key) == null
+                                || server.proximity().get(key).path("CNC") == null);
+                i++) {
             Thread.sleep(50);
         }
-        assertThat(server.proximity().get(key).path("CNC")).as("probed by this data center").isNotNull();
+        assertThat(server.proximity().get(key).path("CNC"))
+                .as("probed by this data center")
+                .isNotNull();
 
         TopologyCommandTest.Run show = gslb("ldns", "show", "127.0.0.44", "--admin", admin);
         assertThat(show.exit()).isZero();
         assertThat(show.out()).contains("127.0.0.44", "state probed", "CNC", "completion 100.00 %");
         TopologyCommandTest.Run threeDns = gslb("ldns", "list", "--format", "3dns", "--admin", admin);
-        assertThat(threeDns.out()).contains("ldns {\n   address 127.0.0.44\n   cur_target_state ",
-                "   path {\n      datacenter \"CNC\"\n      cur_rtt ", "      cur_completion_rate 10000\n      cur_last_hops ");
+        assertThat(threeDns.out())
+                .contains(
+                        "ldns {\n   address 127.0.0.44\n   cur_target_state ",
+                        "   path {\n      datacenter \"CNC\"\n      cur_rtt ",
+                        "      cur_completion_rate 10000\n      cur_last_hops ");
         assertThat(gslb("ldns", "list", "--dc", "TEL", "--admin", admin).out()).contains("0 LDNS");
         assertThat(gslb("ldns", "list", "--json", "--admin", admin).out()).contains("\"address\" : \"127.0.0.44\"");
     }

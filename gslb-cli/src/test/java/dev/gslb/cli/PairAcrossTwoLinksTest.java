@@ -54,10 +54,19 @@ class PairAcrossTwoLinksTest {
 
     /** The gslb command in namespace {@code ns}, with the admin token of the instance there. */
     List<String> gslb(String ns, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "env",
+        List<String> cmd = new ArrayList<>(List.of(
+                "ip",
+                "netns",
+                "exec",
+                ns,
+                "env",
                 "GSLB_TOKEN_FILE=" + dir.resolve(ns + "-admin.token"),
-                ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), "-Dgslb.home=..", "dev.gslb.cli.Gslb"));
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dgslb.home=..",
+                "dev.gslb.cli.Gslb"));
         cmd.addAll(List.of(args));
         return cmd;
     }
@@ -89,7 +98,10 @@ class PairAcrossTwoLinksTest {
     }
 
     Path config(String ns, String name, String dc, int hostOctet) throws IOException {
-        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+                Path.of("../zones/example.com.zone"),
+                dir.resolve("example.com.zone"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Path file = dir.resolve(name + ".yaml");
         Files.writeString(file, """
                 instance: {name: %s, datacenter: %s}
@@ -121,7 +133,8 @@ class PairAcrossTwoLinksTest {
     }
 
     static Predicate<JsonNode> connectedVia(String prefix) {
-        return n -> n.size() == 1 && n.get(0).path("state").asText().equals("connected")
+        return n -> n.size() == 1
+                && n.get(0).path("state").asText().equals("connected")
                 && n.get(0).path("inUse").asText().startsWith(prefix);
     }
 
@@ -136,10 +149,14 @@ class PairAcrossTwoLinksTest {
         network();
         Path ca = config(A, "gslb-cnc", "CNC", 1);
         Path cb = config(B, "gslb-tel", "TEL", 2);
-        servers.add(new ProcessBuilder(gslb(A, "serve", "--config", ca.toString())).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("a.log").toFile()).start());
-        servers.add(new ProcessBuilder(gslb(B, "serve", "--config", cb.toString())).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("b.log").toFile()).start());
+        servers.add(new ProcessBuilder(gslb(A, "serve", "--config", ca.toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("a.log").toFile())
+                .start());
+        servers.add(new ProcessBuilder(gslb(B, "serve", "--config", cb.toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("b.log").toFile())
+                .start());
         for (String ns : List.of(A, B)) {
             for (int i = 0; i < 60; i++) {
                 try {
@@ -151,19 +168,28 @@ class PairAcrossTwoLinksTest {
             }
         }
         List<String> pairOut = run(A, "peer", "pair").lines().toList();
-        String token = pairOut.get(pairOut.indexOf(pairOut.stream().filter(l -> l.startsWith("Join token")).findFirst()
-                .orElseThrow()) + 2).strip();
+        String token = pairOut.get(pairOut.indexOf(pairOut.stream()
+                                .filter(l -> l.startsWith("Join token"))
+                                .findFirst()
+                                .orElseThrow())
+                        + 2)
+                .strip();
         Path tokenFile = dir.resolve("join-token");
         Files.writeString(tokenFile, token);
-        assertThat(run(B, "peer", "join", "--join-token-file", tokenFile.toString())).contains("paired with gslb-cnc");
+        assertThat(run(B, "peer", "join", "--join-token-file", tokenFile.toString()))
+                .contains("paired with gslb-cnc");
 
-        assertThat(await(A, connectedVia("198.18.41.")).get(0).path("name").asText()).isEqualTo("gslb-tel");
-        assertThat(await(B, connectedVia("198.18.41.")).get(0).path("inUse").asText()).isEqualTo("198.18.41.1:8054");
+        assertThat(await(A, connectedVia("198.18.41.")).get(0).path("name").asText())
+                .isEqualTo("gslb-tel");
+        assertThat(await(B, connectedVia("198.18.41.")).get(0).path("inUse").asText())
+                .isEqualTo("198.18.41.1:8054");
         assertThat(peers(A).toString()).doesNotContain("key");
 
         sh("ip", "-n", A, "link", "set", "gslbt-a1", "down"); // the first ISP link fails
-        assertThat(await(A, connectedVia("198.18.42.")).get(0).path("inUse").asText()).isEqualTo("198.18.42.2:8054");
-        assertThat(await(B, connectedVia("198.18.42.")).get(0).path("inUse").asText()).isEqualTo("198.18.42.1:8054");
+        assertThat(await(A, connectedVia("198.18.42.")).get(0).path("inUse").asText())
+                .isEqualTo("198.18.42.2:8054");
+        assertThat(await(B, connectedVia("198.18.42.")).get(0).path("inUse").asText())
+                .isEqualTo("198.18.42.1:8054");
         run(A, "ldns", "probe", "198.18.42.2", "--protocol", "tcp");
         JsonNode synced = null;
         for (int i = 0; i < 40; i++) {
@@ -181,10 +207,13 @@ class PairAcrossTwoLinksTest {
         assertThat(synced.path("paths").get(0).path("measuredBy").asText()).isEqualTo("gslb-cnc");
 
         sh("ip", "-n", A, "link", "set", "gslbt-a2", "down"); // both links: a partition
-        assertThat(await(A, n -> !n.get(0).path("state").asText().equals("connected")).get(0).path("state").asText())
+        assertThat(await(A, n -> !n.get(0).path("state").asText().equals("connected"))
+                        .get(0)
+                        .path("state")
+                        .asText())
                 .isNotEqualTo("connected");
         run(A, "ldns", "probe", "127.0.0.1", "--protocol", "tcp"); // measured during the partition
-        sh("ip", "-n", A, "link", "set", "gslbt-a1", "up");       // heal
+        sh("ip", "-n", A, "link", "set", "gslbt-a1", "up"); // heal
         await(B, connectedVia("198.18.41."));
         JsonNode healed = null;
         for (int i = 0; i < 40; i++) {
@@ -198,7 +227,9 @@ class PairAcrossTwoLinksTest {
             }
             Thread.sleep(250);
         }
-        assertThat(healed).as("the snapshot after the heal carries what was measured meanwhile").isNotNull();
+        assertThat(healed)
+                .as("the snapshot after the heal carries what was measured meanwhile")
+                .isNotNull();
         assertThat(healed.path("paths").toString()).contains("CNC");
     }
 }

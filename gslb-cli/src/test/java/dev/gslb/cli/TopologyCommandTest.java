@@ -1,9 +1,8 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.GslbServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.server.GslbServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +57,8 @@ class TopologyCommandTest {
         assertThat(r.out()).contains("region chinanet", "prefix 61.136.128.0/17", "TEL", "<- answer");
         Run json = gslb("topology", "lookup", "202.106.0.20", "--admin", admin, "--json");
         assertThat(json.out()).contains("\"region\" : \"unicom\"", "\"best\" : \"CNC\"");
-        assertThat(gslb("topology", "lookup", "8.8.8.8", "--admin", admin).out()).contains("no match");
+        assertThat(gslb("topology", "lookup", "8.8.8.8", "--admin", admin).out())
+                .contains("no match");
     }
 
     @Test
@@ -83,7 +83,8 @@ class TopologyCommandTest {
         Run refused = gslb("topology", "load", bad.toString(), "--admin", admin);
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(refused.err()).contains(bad.toAbsolutePath() + ":2: '198.18.0.7/15' has host bits set");
-        assertThat(gslb("topology", "lookup", "2409:8000::1", "--admin", admin).out()).as("cmcc untouched")
+        assertThat(gslb("topology", "lookup", "2409:8000::1", "--admin", admin).out())
+                .as("cmcc untouched")
                 .contains("region cmcc");
 
         Path good = dir.resolve("lab.txt");
@@ -91,9 +92,11 @@ class TopologyCommandTest {
         Run loaded = gslb("topology", "load", good.toString(), "--region", "lab", "--admin", admin);
         assertThat(loaded.exit()).isZero();
         assertThat(loaded.out()).contains("lab", "1 prefixes");
-        assertThat(gslb("topology", "lookup", "198.18.3.4", "--admin", admin).out()).contains("region lab");
+        assertThat(gslb("topology", "lookup", "198.18.3.4", "--admin", admin).out())
+                .contains("region lab");
         assertThat(gslb("topology", "reload", "--admin", admin).exit()).isZero();
-        assertThat(gslb("topology", "lookup", "198.18.3.4", "--admin", admin).out()).contains("region lab");
+        assertThat(gslb("topology", "lookup", "198.18.3.4", "--admin", admin).out())
+                .contains("region lab");
     }
 
     @Test

@@ -16,7 +16,9 @@ class ConfigLoaderTest {
     Path dir;
 
     private Path config(String yaml) throws Exception {
-        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"),
+        Files.copy(
+                Path.of("../zones/example.com.zone"),
+                dir.resolve("example.com.zone"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Path p = dir.resolve("gslb.yaml");
         Files.writeString(p, yaml);
@@ -51,9 +53,11 @@ class ConfigLoaderTest {
         var www = c.wideIps().getFirst();
         assertThat(www.name()).isEqualTo(Name.fromString("www.example.com."));
         assertThat(www.ttl()).isEqualTo(30);
-        assertThat(www.pools().getFirst().members()).extracting(vs -> vs.address().getHostAddress())
+        assertThat(www.pools().getFirst().members())
+                .extracting(vs -> vs.address().getHostAddress())
                 .containsExactly("202.106.83.177", "219.17.66.100");
-        assertThat(www.pools().getFirst().methods()).as("the source's chain")
+        assertThat(www.pools().getFirst().methods())
+                .as("the source's chain")
                 .containsExactly("lowest-round-trip-time", "topology", "global-availability");
     }
 
@@ -98,25 +102,29 @@ class ConfigLoaderTest {
         assertThat(List.of(r.responsesPerSecond(), r.slip(), r.ipv4Prefix(), r.ipv6Prefix(), r.tableSize()))
                 .containsExactly(50, 3, 22, 48, 4096);
         assertThat(r.window()).hasSeconds(5);
-        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("198.51.100.7"))).isTrue();
-        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("127.0.0.1"))).as("the list replaces loopback")
+        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("198.51.100.7")))
+                .isTrue();
+        assertThat(r.exempt().contains(java.net.InetAddress.ofLiteral("127.0.0.1")))
+                .as("the list replaces loopback")
                 .isFalse();
 
         Path bad = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timeout: 5s\n  rate-limit: {slip: 99}"));
-        assertThatThrownBy(() -> ConfigLoader.load(bad)).hasMessageStartingWith(bad + ":7: slip must be between 0 and 15");
+        assertThatThrownBy(() -> ConfigLoader.load(bad))
+                .hasMessageStartingWith(bad + ":7: slip must be between 0 and 15");
     }
 
     @Test
     void theAdminApiOffLoopbackNeedsATokenAndProbeExclusionsReplaceTheDefault() throws Exception {
         Path open = config(GOOD.replace("zones:\n", "admin: {listen: \"0.0.0.0:8053\", token-file: none}\nzones:\n"));
-        assertThatThrownBy(() -> ConfigLoader.load(open)).hasMessageStartingWith(open + ":7: the admin API listens on 0.0.0.0"
-                + " without a token file");
+        assertThatThrownBy(() -> ConfigLoader.load(open))
+                .hasMessageStartingWith(open + ":7: the admin API listens on 0.0.0.0" + " without a token file");
         Files.delete(dir.resolve("example.com.zone"));
         GslbConfig d = ConfigLoader.load(config(GOOD));
         assertThat(d.admin().tokenFile()).isEqualTo(dir.resolve("var/admin.token"));
         assertThat(d.probing().probes().exclusions()).contains("127.0.0.0/8", "own-addresses");
         Files.delete(dir.resolve("example.com.zone"));
-        GslbConfig lab = ConfigLoader.load(config(GOOD + "probe: {exclude: [own-addresses, 198.18.0.0/15], max-ldns: 5000}\n"));
+        GslbConfig lab =
+                ConfigLoader.load(config(GOOD + "probe: {exclude: [own-addresses, 198.18.0.0/15], max-ldns: 5000}\n"));
         assertThat(lab.probing().probes().exclusions()).containsExactly("own-addresses", "198.18.0.0/15");
         assertThat(lab.probing().proximity().maxLdns()).isEqualTo(5000);
     }
@@ -146,7 +154,9 @@ class ConfigLoaderTest {
                 .hasMessageStartingWith(addr + ":11: '202.106.83.377' is not an IPv4 or IPv6 address");
         Files.delete(dir.resolve("example.com.zone"));
         Path yaml = config(GOOD.replace("pools:\n", "pools:\n  - [unclosed\n"));
-        assertThatThrownBy(() -> ConfigLoader.load(yaml)).hasMessageContaining(yaml + ":").hasMessageContaining("YAML syntax");
+        assertThatThrownBy(() -> ConfigLoader.load(yaml))
+                .hasMessageContaining(yaml + ":")
+                .hasMessageContaining("YAML syntax");
     }
 
     @Test
@@ -164,21 +174,23 @@ class ConfigLoaderTest {
     void topologyRecordsAreCheckedAtTheirLine() throws Exception {
         String topo = "topology:\n  data: []\n  records:\n    - {cidr: 202.106.0.0/16, datacenter: CNC, score: 100}\n";
         GslbConfig ok = ConfigLoader.load(config(GOOD + topo));
-        assertThat(ok.topology().spec().records()).singleElement()
+        assertThat(ok.topology().spec().records())
+                .singleElement()
                 .satisfies(r -> assertThat(r.origin()).endsWith("gslb.yaml:20"));
         Files.delete(dir.resolve("example.com.zone"));
         Path badDc = config(GOOD + topo.replace("datacenter: CNC", "datacenter: MOBILE"));
         assertThatThrownBy(() -> ConfigLoader.load(badDc)).hasMessageStartingWith(badDc + ":20: data center MOBILE");
         Files.delete(dir.resolve("example.com.zone"));
         Path badCidr = config(GOOD + topo.replace("202.106.0.0/16", "202.106.0.1/16"));
-        assertThatThrownBy(() -> ConfigLoader.load(badCidr)).hasMessageContaining(badCidr + ":20: '202.106.0.1/16' has host bits set");
+        assertThatThrownBy(() -> ConfigLoader.load(badCidr))
+                .hasMessageContaining(badCidr + ":20: '202.106.0.1/16' has host bits set");
     }
 
     @Test
     void zoneErrorsNameTheZoneFileAndLine() throws Exception {
         Path p = config(GOOD);
-        Files.writeString(dir.resolve("example.com.zone"), "$TTL 60\n@ IN SOA ns1 h 1 2 3 4 5\n@ IN NS ns1\nns1 IN A 1.2.3\n");
-        assertThatThrownBy(() -> ConfigLoader.load(p))
-                .hasMessageContaining(dir.resolve("example.com.zone") + ":4:");
+        Files.writeString(
+                dir.resolve("example.com.zone"), "$TTL 60\n@ IN SOA ns1 h 1 2 3 4 5\n@ IN NS ns1\nns1 IN A 1.2.3\n");
+        assertThatThrownBy(() -> ConfigLoader.load(p)).hasMessageContaining(dir.resolve("example.com.zone") + ":4:");
     }
 }

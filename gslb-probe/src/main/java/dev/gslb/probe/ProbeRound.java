@@ -49,8 +49,8 @@ public final class ProbeRound {
             if (replies > 0) {
                 long[] got = Arrays.copyOf(rtts, replies);
                 Arrays.sort(got);
-                long median = got.length % 2 == 1 ? got[got.length / 2]
-                        : (got[got.length / 2 - 1] + got[got.length / 2]) / 2;
+                long median =
+                        got.length % 2 == 1 ? got[got.length / 2] : (got[got.length / 2 - 1] + got[got.length / 2]) / 2;
                 return new ProbeResult(p.protocol(), median, replies * 10000 / samples, hopsFrom(ttl), sent, replies);
             }
         }

@@ -26,8 +26,14 @@ public final class DroppingNamespace implements AutoCloseable {
         Shell.run("ip", "netns", "exec", name, "ip", "addr", "add", inner + "/30", "dev", name + "-n");
         Shell.run("ip", "netns", "exec", name, "ip", "link", "set", name + "-n", "up");
         Shell.run("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up");
-        Shell.run("ip", "netns", "exec", name, "nft", "add table inet gslbdrop; "
-                + "add chain inet gslbdrop input { type filter hook input priority 0; policy drop; }");
+        Shell.run(
+                "ip",
+                "netns",
+                "exec",
+                name,
+                "nft",
+                "add table inet gslbdrop; "
+                        + "add chain inet gslbdrop input { type filter hook input priority 0; policy drop; }");
     }
 
     @Override

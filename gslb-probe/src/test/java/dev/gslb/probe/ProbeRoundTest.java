@@ -31,9 +31,14 @@ class ProbeRoundTest {
 
     @Test
     void theFirstProtocolWithAnyReplyWinsWithTheMedianAndCompletion() throws Exception {
-        ProbeRound round = new ProbeRound(List.of(Scripted.of(ProbeProtocol.DNS_DOT, -1L, -1L, -1L),
-                Scripted.of(ProbeProtocol.DNS_REV, 900L, -1L, 300L), Scripted.of(ProbeProtocol.UDP, 1L, 1L, 1L)),
-                3, Duration.ofMillis(10), FREE);
+        ProbeRound round = new ProbeRound(
+                List.of(
+                        Scripted.of(ProbeProtocol.DNS_DOT, -1L, -1L, -1L),
+                        Scripted.of(ProbeProtocol.DNS_REV, 900L, -1L, 300L),
+                        Scripted.of(ProbeProtocol.UDP, 1L, 1L, 1L)),
+                3,
+                Duration.ofMillis(10),
+                FREE);
         ProbeResult r = round.run(LDNS);
         assertThat(r.protocol()).isEqualTo(ProbeProtocol.DNS_REV);
         assertThat(r.rttMicros()).isEqualTo(600);
@@ -43,7 +48,8 @@ class ProbeRoundTest {
 
     @Test
     void noReplyAtAllIsUnprobeable() throws Exception {
-        ProbeResult r = new ProbeRound(List.of(Scripted.of(ProbeProtocol.TCP, -1L, -1L)), 2, Duration.ofMillis(10), FREE)
+        ProbeResult r = new ProbeRound(
+                        List.of(Scripted.of(ProbeProtocol.TCP, -1L, -1L)), 2, Duration.ofMillis(10), FREE)
                 .run(LDNS);
         assertThat(r.probeable()).isFalse();
         assertThat(r.sent()).isEqualTo(2);
@@ -61,12 +67,12 @@ class ProbeRoundTest {
     void rttOrderingIsMeasuredNotAssumed() throws Exception {
         InetAddress cnc = InetAddress.ofLiteral("127.0.0.2");
         InetAddress tel = InetAddress.ofLiteral("127.0.0.3");
-        try (DelayingResponder ldns = new DelayingResponder(LDNS)
-                .delay(cnc, Duration.ofMillis(60)).delay(tel, Duration.ofMillis(15))) {
-            ProbeResult fromCnc = new ProbeRound(List.of(DnsProber.dot(cnc, ldns.port())), 3, Duration.ofSeconds(1), FREE)
-                    .run(LDNS);
-            ProbeResult fromTel = new ProbeRound(List.of(DnsProber.dot(tel, ldns.port())), 3, Duration.ofSeconds(1), FREE)
-                    .run(LDNS);
+        try (DelayingResponder ldns =
+                new DelayingResponder(LDNS).delay(cnc, Duration.ofMillis(60)).delay(tel, Duration.ofMillis(15))) {
+            ProbeResult fromCnc =
+                    new ProbeRound(List.of(DnsProber.dot(cnc, ldns.port())), 3, Duration.ofSeconds(1), FREE).run(LDNS);
+            ProbeResult fromTel =
+                    new ProbeRound(List.of(DnsProber.dot(tel, ldns.port())), 3, Duration.ofSeconds(1), FREE).run(LDNS);
             assertThat(fromCnc.rttMicros()).isGreaterThanOrEqualTo(60_000);
             assertThat(fromTel.rttMicros()).isBetween(15_000L, 59_000L);
             assertThat(fromCnc.completion()).isEqualTo(10000);

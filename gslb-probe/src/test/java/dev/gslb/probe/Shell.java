@@ -10,7 +10,9 @@ public final class Shell {
 
     public static String run(String... command) {
         try {
-            Process p = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(List.of(command))
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (p.waitFor() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " failed: " + out);

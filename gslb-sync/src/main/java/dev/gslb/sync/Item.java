@@ -23,10 +23,12 @@ sealed interface Item {
 
     /** A path measured by the sender's data center (the only writer of it). */
     record PathItem(LdnsKey ldns, Path path, long ttlMillis) implements Item {
+        @Override
         public long at() {
             return path.measuredAt();
         }
 
+        @Override
         public Wire.Type type() {
             return Wire.Type.PATHS;
         }
@@ -34,6 +36,7 @@ sealed interface Item {
 
     /** The sender's view of one virtual server. */
     record HealthItem(String server, HealthState state, long at, long ttlMillis) implements Item {
+        @Override
         public Wire.Type type() {
             return Wire.Type.HEALTH;
         }
@@ -41,6 +44,7 @@ sealed interface Item {
 
     /** "Measure this LDNS from your side too"; never forwarded by the receiver. */
     record ProbeItem(LdnsKey ldns, long at, long ttlMillis) implements Item {
+        @Override
         public Wire.Type type() {
             return Wire.Type.PROBE;
         }
@@ -116,18 +120,22 @@ sealed interface Item {
                         int rtt = in.readInt();
                         int completion = in.readShort();
                         int hops = in.readUnsignedByte();
-                        ProbeProtocol proto = ProbeProtocol.values()[in.readUnsignedByte() % ProbeProtocol.values().length];
+                        ProbeProtocol proto =
+                                ProbeProtocol.values()[in.readUnsignedByte() % ProbeProtocol.values().length];
                         long at = in.readLong();
                         long ttl = in.readInt() * 1000L;
                         if (rtt < 0 || rtt > MAX_RTT_MICROS || completion < 0 || completion > 10_000) {
-                            throw new Wire.ProtocolException("a path out of range (rtt " + rtt + " us, completion "
-                                    + completion + ")");
+                            throw new Wire.ProtocolException(
+                                    "a path out of range (rtt " + rtt + " us, completion " + completion + ")");
                         }
                         items.add(new PathItem(k, Path.of(dc, rtt, completion, hops, proto, at, by), ttl));
                     }
-                    case HEALTH -> items.add(new HealthItem(Wire.readName(in, MAX_SERVER_NAME),
-                            HealthState.values()[in.readUnsignedByte() % HealthState.values().length], in.readLong(),
-                            in.readInt() * 1000L));
+                    case HEALTH ->
+                        items.add(new HealthItem(
+                                Wire.readName(in, MAX_SERVER_NAME),
+                                HealthState.values()[in.readUnsignedByte() % HealthState.values().length],
+                                in.readLong(),
+                                in.readInt() * 1000L));
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
                     default -> throw new Wire.ProtocolException("no items in a " + type + " frame");
                 }

@@ -44,7 +44,8 @@ final class PeerGuard {
 
     Path clamp(Path p, long now) {
         long at = clamp(p.measuredAt(), now);
-        return at == p.measuredAt() ? p
+        return at == p.measuredAt()
+                ? p
                 : new Path(p.dataCenter(), p.rttMicros(), p.completion(), p.hops(), p.protocol(), at, p.measuredBy());
     }
 

@@ -37,7 +37,11 @@ final class PeerLink {
     private static final long MIN_BACKOFF = 500;
     private static final long MAX_BACKOFF = 10_000;
 
-    enum State { CONNECTING, CONNECTED, DOWN }
+    enum State {
+        CONNECTING,
+        CONNECTED,
+        DOWN
+    }
 
     private final Peer peer;
     private final Hello.Factory me;
@@ -48,6 +52,7 @@ final class PeerLink {
     private volatile byte[] joinSecret;
     /** Completes with null at the first authenticated session, or with why none could be made (for `peer join`). */
     final CompletableFuture<String> first = new CompletableFuture<>();
+
     final AtomicLong sent = new AtomicLong();
     final AtomicLong dropped = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
@@ -63,8 +68,13 @@ final class PeerLink {
     private boolean woken;
     private final Thread thread;
 
-    PeerLink(Peer peer, Hello.Factory me, SyncSettings settings, SSLContext tls, Consumer<Consumer<Item>> snapshot,
-             byte[] joinSecret) {
+    PeerLink(
+            Peer peer,
+            Hello.Factory me,
+            SyncSettings settings,
+            SSLContext tls,
+            Consumer<Consumer<Item>> snapshot,
+            byte[] joinSecret) {
         this.peer = peer;
         this.me = me;
         this.settings = settings;
@@ -120,8 +130,8 @@ final class PeerLink {
                 } finally {
                     if (state == State.CONNECTED) {
                         backoff = MIN_BACKOFF;
-                        String why = lossReason != null ? lossReason : failures.isEmpty() ? "closed"
-                                : failures.getLast();
+                        String why =
+                                lossReason != null ? lossReason : failures.isEmpty() ? "closed" : failures.getLast();
                         log.warn("peer {} lost: {}", peer.name(), why);
                         lastFailure = null;
                     }
@@ -166,10 +176,11 @@ final class PeerLink {
             return "the peer closed the connection";
         }
         if (e instanceof Refused) {
-            return joinSecret != null ? "it refused this instance's certificate: the join token was already used or"
-                    + " has expired (run `gslb peer pair` there again)"
+            return joinSecret != null
+                    ? "it refused this instance's certificate: the join token was already used or"
+                            + " has expired (run `gslb peer pair` there again)"
                     : "it closed the connection after TLS: it refused this instance's certificate (not paired there:"
-                    + " pair again) or its hello (its log says which)";
+                            + " pair again) or its hello (its log says which)";
         }
         if (e instanceof SSLException) {
             String m = String.valueOf(e.getMessage());
@@ -177,8 +188,9 @@ final class PeerLink {
                 return "it presented a certificate other than " + peer.name() + "'s (not the paired instance)";
             }
             if (m.contains("certificate_unknown") || m.contains("bad_certificate")) {
-                return joinSecret != null ? "it refused this instance's certificate: the join token was already used or"
-                        + " has expired (run `gslb peer pair` there again)"
+                return joinSecret != null
+                        ? "it refused this instance's certificate: the join token was already used or"
+                                + " has expired (run `gslb peer pair` there again)"
                         : "it refused this instance's certificate (not paired there: pair again)";
             }
             return "TLS failed: " + m;
@@ -190,7 +202,8 @@ final class PeerLink {
         raw.setSoTimeout((int) settings.handshakeTimeout().toMillis());
         SSLSocket s = SyncIdentity.over(tls, raw, true);
         socket = s;
-        DataOutputStream out = new DataOutputStream(new CountingOutput(new BufferedOutputStream(s.getOutputStream(), 65536), bytes));
+        DataOutputStream out =
+                new DataOutputStream(new CountingOutput(new BufferedOutputStream(s.getOutputStream(), 65536), bytes));
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
         byte[] secret = joinSecret;
         Hello mine = secret == null ? me.hello() : me.join(secret);

@@ -64,9 +64,19 @@ public final class PeerSync implements AutoCloseable {
     private static final long JOIN_WAIT_MILLIS = 15_000;
 
     /** What `gslb peer list` shows for one peer. */
-    public record Status(String name, String dataCenter, List<String> addresses, String inUse, String state,
-                         String lastHeartbeat, long itemsSent, long itemsReceived, long dropped, int queued,
-                         Long lagMillis, String fingerprint) {}
+    public record Status(
+            String name,
+            String dataCenter,
+            List<String> addresses,
+            String inUse,
+            String state,
+            String lastHeartbeat,
+            long itemsSent,
+            long itemsReceived,
+            long dropped,
+            int queued,
+            Long lagMillis,
+            String fingerprint) {}
 
     /** A pairing offer: the token carries this instance's addresses, fingerprint and a one-time secret. */
     public record Pairing(String token, Instant expires, List<String> warnings) {}
@@ -115,8 +125,15 @@ public final class PeerSync implements AutoCloseable {
         }
     }
 
-    public PeerSync(SyncSettings settings, String instance, String dataCenter, ProximityTable table,
-                    HealthMonitor health, ProbeScheduler scheduler, Clock clock, MeterRegistry registry) {
+    public PeerSync(
+            SyncSettings settings,
+            String instance,
+            String dataCenter,
+            ProximityTable table,
+            HealthMonitor health,
+            ProbeScheduler scheduler,
+            Clock clock,
+            MeterRegistry registry) {
         this.settings = settings;
         this.instance = instance;
         this.dataCenter = dataCenter;
@@ -126,13 +143,18 @@ public final class PeerSync implements AutoCloseable {
         this.scheduler = scheduler;
         this.clock = clock;
         this.handshakes = new Semaphore(settings.maxHandshakes());
-        this.refused = Counter.builder("sync_connections_refused").description(
-                "Peer connections refused: not pinned, bad hello, wrong data center, handshake timeout or cap").register(registry);
+        this.refused = Counter.builder("sync_connections_refused")
+                .description(
+                        "Peer connections refused: not pinned, bad hello, wrong data center, handshake timeout or cap")
+                .register(registry);
         this.received = Counter.builder("sync_items_received").register(registry);
-        this.dropped = Counter.builder("sync_items_dropped").description(
-                "Items from peers dropped: over the peer's rate or new-LDNS cap, or about an unknown server").register(registry);
-        this.clamped = Counter.builder("sync_items_clamped").description(
-                "Items from peers whose measurement time was in the future beyond the allowed skew").register(registry);
+        this.dropped = Counter.builder("sync_items_dropped")
+                .description(
+                        "Items from peers dropped: over the peer's rate or new-LDNS cap, or about an unknown server")
+                .register(registry);
+        this.clamped = Counter.builder("sync_items_clamped")
+                .description("Items from peers whose measurement time was in the future beyond the allowed skew")
+                .register(registry);
     }
 
     public void start() throws IOException {
@@ -151,14 +173,19 @@ public final class PeerSync implements AutoCloseable {
             }
             servers.add(s);
             threads.add(Thread.ofVirtual().name("sync-accept").start(() -> accept(s)));
-            log.info("peer sync listening on {} (TLS, certificate {})", PeersFile.format((InetSocketAddress) s.getLocalSocketAddress()),
+            log.info(
+                    "peer sync listening on {} (TLS, certificate {})",
+                    PeersFile.format((InetSocketAddress) s.getLocalSocketAddress()),
                     identity.fingerprint());
         }
         // Advertise what was bound: a configured port 0 becomes the port the kernel gave.
         List<InetSocketAddress> advertised = new ArrayList<>();
         for (InetSocketAddress a : settings.advertise()) {
             int i = settings.listen().indexOf(a);
-            advertised.add(a.getPort() == 0 && i >= 0 ? (InetSocketAddress) servers.get(i).getLocalSocketAddress() : a);
+            advertised.add(
+                    a.getPort() == 0 && i >= 0
+                            ? (InetSocketAddress) servers.get(i).getLocalSocketAddress()
+                            : a);
         }
         me = new Hello.Factory(instance, dataCenter, advertised);
         for (Peer p : paired) {
@@ -175,7 +202,9 @@ public final class PeerSync implements AutoCloseable {
 
     /** The actual listen addresses (ports filled in when 0 was configured). */
     public List<InetSocketAddress> listening() {
-        return servers.stream().map(s -> (InetSocketAddress) s.getLocalSocketAddress()).toList();
+        return servers.stream()
+                .map(s -> (InetSocketAddress) s.getLocalSocketAddress())
+                .toList();
     }
 
     /** This instance's certificate fingerprint (what peers pin). */
@@ -204,7 +233,8 @@ public final class PeerSync implements AutoCloseable {
     }
 
     private Item.HealthItem healthItem(String server, HealthState state) {
-        return new Item.HealthItem(server, state, clock.millis(), settings.healthTtl().toMillis());
+        return new Item.HealthItem(
+                server, state, clock.millis(), settings.healthTtl().toMillis());
     }
 
     private void broadcast(Item item) {
@@ -321,18 +351,23 @@ public final class PeerSync implements AutoCloseable {
                 closeQuietly(s);
                 continue;
             }
-            Thread.ofVirtual().name("sync-from-" + s.getInetAddress().getHostAddress()).start(() -> serve(s));
+            Thread.ofVirtual()
+                    .name("sync-from-" + s.getInetAddress().getHostAddress())
+                    .start(() -> serve(s));
         }
     }
 
     private void serve(Socket raw) {
         String who = raw.getInetAddress().getHostAddress();
         boolean[] authenticated = {false};
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
-            if (!authenticated[0]) {
-                closeQuietly(raw);
-            }
-        }, settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> deadline = deadlines.schedule(
+                () -> {
+                    if (!authenticated[0]) {
+                        closeQuietly(raw);
+                    }
+                },
+                settings.handshakeTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
         Peer peer = null;
         try (raw) {
             raw.setSoTimeout((int) settings.handshakeTimeout().toMillis());
@@ -352,7 +387,9 @@ public final class PeerSync implements AutoCloseable {
             session(s, in, out, peer);
         } catch (SocketTimeoutException e) {
             if (peer != null) { // the link that dials it logs the loss, once
-                log.debug("peer {}: no heartbeat for {} s on its connection; closed", peer.name(),
+                log.debug(
+                        "peer {}: no heartbeat for {} s on its connection; closed",
+                        peer.name(),
                         settings.deadAfter().toSeconds());
             } else {
                 refuse(who, "no handshake within " + settings.handshakeTimeout().toSeconds() + " s");
@@ -405,11 +442,16 @@ public final class PeerSync implements AutoCloseable {
             throw new Wire.ProtocolException("the join secret is unknown, used or expired");
         }
         if (hello.instance().equals(instance) || links.containsKey(hello.instance())) {
-            throw new Wire.ProtocolException("an instance named " + hello.instance() + " is already this one or a peer");
+            throw new Wire.ProtocolException(
+                    "an instance named " + hello.instance() + " is already this one or a peer");
         }
         Peer peer = new Peer(hello.instance(), hello.dataCenter(), hello.addresses(), fingerprint);
         addPeer(peer, null);
-        log.info("paired with {} in {} at {} (certificate {})", peer.name(), peer.dataCenter(), peer.addresses(),
+        log.info(
+                "paired with {} in {} at {} (certificate {})",
+                peer.name(),
+                peer.dataCenter(),
+                peer.addresses(),
                 fingerprint);
         return peer;
     }
@@ -428,7 +470,8 @@ public final class PeerSync implements AutoCloseable {
 
     private void session(SSLSocket s, DataInputStream in, DataOutputStream out, Peer peer) throws IOException {
         s.setSoTimeout((int) settings.deadAfter().toMillis());
-        Inbound stats = inbound.computeIfAbsent(peer.name(),
+        Inbound stats = inbound.computeIfAbsent(
+                peer.name(),
                 k -> new Inbound(new PeerGuard(settings, table.settings().maxLdns())));
         Socket previous = stats.socket;
         stats.socket = s;
@@ -533,12 +576,14 @@ public final class PeerSync implements AutoCloseable {
         List<String> warnings = new ArrayList<>();
         for (InetSocketAddress a : addresses) {
             if (a.getAddress().isAnyLocalAddress()) {
-                throw new IllegalArgumentException("sync listens on " + PeersFile.format(a) + ", which no peer can dial: "
-                        + "set sync.advertise to this instance's address on each ISP link, or pass --advertise ADDR");
+                throw new IllegalArgumentException(
+                        "sync listens on " + PeersFile.format(a) + ", which no peer can dial: "
+                                + "set sync.advertise to this instance's address on each ISP link, or pass --advertise ADDR");
             }
             if (a.getAddress().isLoopbackAddress()) {
-                warnings.add(PeersFile.format(a) + " is a loopback address: only an instance on this same host can use it"
-                        + " (set sync.advertise or --advertise for another host)");
+                warnings.add(
+                        PeersFile.format(a) + " is a loopback address: only an instance on this same host can use it"
+                                + " (set sync.advertise or --advertise for another host)");
             }
         }
         if (addresses.isEmpty()) {
@@ -554,11 +599,19 @@ public final class PeerSync implements AutoCloseable {
             }
             pending.add(new Pending(secret, expires));
         }
-        String payload = String.join("|", "v2", me.instance(), me.dataCenter(),
-                String.join(",", addresses.stream().map(PeersFile::format).toList()), identity.fingerprint(),
-                Base64.getUrlEncoder().withoutPadding().encodeToString(secret), Long.toString(expires));
-        return new Pairing(Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8)),
-                Instant.ofEpochMilli(expires), warnings);
+        String payload = String.join(
+                "|",
+                "v2",
+                me.instance(),
+                me.dataCenter(),
+                String.join(",", addresses.stream().map(PeersFile::format).toList()),
+                identity.fingerprint(),
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret),
+                Long.toString(expires));
+        return new Pairing(
+                Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8)),
+                Instant.ofEpochMilli(expires),
+                warnings);
     }
 
     /**
@@ -575,7 +628,8 @@ public final class PeerSync implements AutoCloseable {
             throw new IllegalArgumentException(bad);
         }
         if (f.length == 5 && f[0].equals("v1")) {
-            throw new IllegalArgumentException("this token is from an older gslb (shared-key sync); upgrade that instance");
+            throw new IllegalArgumentException(
+                    "this token is from an older gslb (shared-key sync); upgrade that instance");
         }
         if (f.length != 7 || !f[0].equals("v2")) {
             throw new IllegalArgumentException(bad);
@@ -626,7 +680,10 @@ public final class PeerSync implements AutoCloseable {
 
     /** Saves {@code peer} with the others; connects to it unless {@code link} already does. */
     private synchronized void addPeer(Peer peer, PeerLink link) {
-        List<Peer> peers = new ArrayList<>(links.values().stream().map(PeerLink::peer).filter(p -> !p.equals(peer)).toList());
+        List<Peer> peers = new ArrayList<>(links.values().stream()
+                .map(PeerLink::peer)
+                .filter(p -> !p.equals(peer))
+                .toList());
         peers.add(peer);
         save(peers);
         if (link == null) {
@@ -664,10 +721,17 @@ public final class PeerSync implements AutoCloseable {
             Peer p = l.peer();
             Inbound in = inbound.get(p.name());
             long lastBeat = Math.max(l.lastHeard, in == null ? 0 : in.lastHeartbeat);
-            out.add(new Status(p.name(), p.dataCenter(), p.addresses().stream().map(PeersFile::format).toList(),
-                    l.inUse == null ? null : PeersFile.format(l.inUse), l.state.name().toLowerCase(),
-                    lastBeat == 0 ? null : Instant.ofEpochMilli(lastBeat).toString(), l.sent.get(),
-                    in == null ? 0 : in.items.get(), l.dropped.get(), l.queued(),
+            out.add(new Status(
+                    p.name(),
+                    p.dataCenter(),
+                    p.addresses().stream().map(PeersFile::format).toList(),
+                    l.inUse == null ? null : PeersFile.format(l.inUse),
+                    l.state.name().toLowerCase(java.util.Locale.ROOT),
+                    lastBeat == 0 ? null : Instant.ofEpochMilli(lastBeat).toString(),
+                    l.sent.get(),
+                    in == null ? 0 : in.items.get(),
+                    l.dropped.get(),
+                    l.queued(),
                     in == null || in.peerSentAt == 0 ? null : Math.max(0, in.lastHeartbeat - in.peerSentAt),
                     p.fingerprint()));
         }

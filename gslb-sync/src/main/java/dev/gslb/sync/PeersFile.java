@@ -1,14 +1,14 @@
 package dev.gslb.sync;
 
+import dev.gslb.probe.store.StateFile;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
-import dev.gslb.probe.store.StateFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -45,7 +45,10 @@ final class PeersFile {
                         + "remove this file and pair again with `gslb peer pair` / `gslb peer join`");
             }
             try {
-                peers.add(new Peer(p.getProperty(prefix + "name"), p.getProperty(prefix + "datacenter"), addresses,
+                peers.add(new Peer(
+                        p.getProperty(prefix + "name"),
+                        p.getProperty(prefix + "datacenter"),
+                        addresses,
                         p.getProperty(prefix + "fingerprint", "")));
             } catch (IllegalArgumentException e) {
                 throw new IOException(file + ": peer." + i + ": " + e.getMessage());
@@ -60,7 +63,11 @@ final class PeersFile {
             Peer peer = peers.get(i);
             p.setProperty("peer." + i + ".name", peer.name());
             p.setProperty("peer." + i + ".datacenter", peer.dataCenter());
-            p.setProperty("peer." + i + ".addresses", String.join(",", peer.addresses().stream().map(PeersFile::format).toList()));
+            p.setProperty(
+                    "peer." + i + ".addresses",
+                    String.join(
+                            ",",
+                            peer.addresses().stream().map(PeersFile::format).toList()));
             p.setProperty("peer." + i + ".fingerprint", peer.fingerprint());
         }
         StringWriter w = new StringWriter();

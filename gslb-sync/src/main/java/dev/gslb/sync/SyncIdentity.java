@@ -4,6 +4,7 @@ import dev.gslb.probe.store.StateFile;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,6 @@ import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.KeyManagerFactory;
-import java.net.Socket;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -72,15 +72,19 @@ public final class SyncIdentity {
             while (m.find()) {
                 byte[] der = Base64.getMimeDecoder().decode(m.group(2));
                 switch (m.group(1)) {
-                    case "PRIVATE KEY" -> key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
-                    case "CERTIFICATE" -> cert = (X509Certificate) CertificateFactory.getInstance("X.509")
-                            .generateCertificate(new ByteArrayInputStream(der));
+                    case "PRIVATE KEY" ->
+                        key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
+                    case "CERTIFICATE" ->
+                        cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+                                .generateCertificate(new ByteArrayInputStream(der));
                     default -> throw new IOException(file + ": unexpected PEM block " + m.group(1));
                 }
             }
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw new IOException(file + ": not a sync identity (" + e.getMessage() + "); move it aside to make a new one,"
-                    + " then pair again", e);
+            throw new IOException(
+                    file + ": not a sync identity (" + e.getMessage() + "); move it aside to make a new one,"
+                            + " then pair again",
+                    e);
         }
         if (key == null || cert == null) {
             throw new IOException(file + ": needs a PRIVATE KEY and a CERTIFICATE block");
@@ -95,10 +99,16 @@ public final class SyncIdentity {
             KeyPair pair = g.generateKeyPair();
             X500Name name = new X500Name("CN=gslb " + instance.replaceAll("[^A-Za-z0-9._-]", "_"));
             Instant now = Instant.now();
-            var builder = new JcaX509v3CertificateBuilder(name, new BigInteger(64, new SecureRandom()),
-                    Date.from(now.minus(Duration.ofDays(1))), Date.from(now.plus(VALIDITY)), name, pair.getPublic());
-            X509Certificate cert = new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+            var builder = new JcaX509v3CertificateBuilder(
+                    name,
+                    new BigInteger(64, new SecureRandom()),
+                    Date.from(now.minus(Duration.ofDays(1))),
+                    Date.from(now.plus(VALIDITY)),
+                    name,
+                    pair.getPublic());
+            X509Certificate cert = new JcaX509CertificateConverter()
+                    .getCertificate(
+                            builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
             return new SyncIdentity(pair.getPrivate(), cert);
         } catch (GeneralSecurityException | OperatorCreationException e) {
             throw new IllegalStateException("cannot make a sync identity: " + e.getMessage(), e);
@@ -108,7 +118,8 @@ public final class SyncIdentity {
     private String pem() {
         try {
             Base64.Encoder b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
-            return "-----BEGIN PRIVATE KEY-----\n" + b64.encodeToString(key.getEncoded()) + "\n-----END PRIVATE KEY-----\n"
+            return "-----BEGIN PRIVATE KEY-----\n" + b64.encodeToString(key.getEncoded())
+                    + "\n-----END PRIVATE KEY-----\n"
                     + "-----BEGIN CERTIFICATE-----\n" + b64.encodeToString(certificate.getEncoded())
                     + "\n-----END CERTIFICATE-----\n";
         } catch (GeneralSecurityException e) {
@@ -134,8 +145,8 @@ public final class SyncIdentity {
      * certificate (the acceptor requires one) and check it with the context's {@link PinnedTrust}.
      */
     static SSLSocket over(SSLContext tls, Socket raw, boolean dialler) throws IOException {
-        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(raw, raw.getInetAddress().getHostAddress(),
-                raw.getPort(), true);
+        SSLSocket s = (SSLSocket)
+                tls.getSocketFactory().createSocket(raw, raw.getInetAddress().getHostAddress(), raw.getPort(), true);
         s.setUseClientMode(dialler);
         s.setNeedClientAuth(!dialler);
         s.setEnabledProtocols(new String[] {"TLSv1.3"});

@@ -24,11 +24,22 @@ import java.util.List;
  * @param maxClockSkew     a peer's measurement time further ahead than this is clamped to now
  * @param peerItemsPerSecond items a peer may send a second (burst twice that); more are dropped and counted
  */
-public record SyncSettings(List<InetSocketAddress> listen, List<InetSocketAddress> advertise, Path peersFile,
-                           Path identityFile, Duration heartbeat, Duration deadAfter, Duration pathTtl,
-                           Duration healthTtl, Duration probeTtl, int queue, Duration joinTokenTtl,
-                           Duration handshakeTimeout, int maxHandshakes, Duration maxClockSkew,
-                           int peerItemsPerSecond) {
+public record SyncSettings(
+        List<InetSocketAddress> listen,
+        List<InetSocketAddress> advertise,
+        Path peersFile,
+        Path identityFile,
+        Duration heartbeat,
+        Duration deadAfter,
+        Duration pathTtl,
+        Duration healthTtl,
+        Duration probeTtl,
+        int queue,
+        Duration joinTokenTtl,
+        Duration handshakeTimeout,
+        int maxHandshakes,
+        Duration maxClockSkew,
+        int peerItemsPerSecond) {
     /** The port of a sync address written without one, and of the default listen address. */
     public static final int DEFAULT_PORT = 8054;
 
@@ -36,28 +47,69 @@ public record SyncSettings(List<InetSocketAddress> listen, List<InetSocketAddres
         listen = List.copyOf(listen);
         advertise = List.copyOf(advertise.isEmpty() ? listen : advertise);
         if (maxHandshakes < 1 || peerItemsPerSecond < 1 || queue < 1) {
-            throw new IllegalArgumentException("sync max-handshakes, peer-items-per-second and queue must be at least 1");
+            throw new IllegalArgumentException(
+                    "sync max-handshakes, peer-items-per-second and queue must be at least 1");
         }
     }
 
     /** The defaults, listening on {@code listen}, keeping peers and identity beside {@code peersFile}. */
-    public static SyncSettings of(List<InetSocketAddress> listen, Path peersFile, Duration heartbeat, Duration deadAfter,
-                                  Duration pathTtl) {
-        return new SyncSettings(listen, List.of(), peersFile, peersFile.resolveSibling("sync-identity.pem"), heartbeat,
-                deadAfter, pathTtl, Duration.ofSeconds(30), Duration.ofSeconds(10), 100_000, Duration.ofMinutes(15),
-                Duration.ofSeconds(5), 64, Duration.ofSeconds(10), 200_000);
+    public static SyncSettings of(
+            List<InetSocketAddress> listen, Path peersFile, Duration heartbeat, Duration deadAfter, Duration pathTtl) {
+        return new SyncSettings(
+                listen,
+                List.of(),
+                peersFile,
+                peersFile.resolveSibling("sync-identity.pem"),
+                heartbeat,
+                deadAfter,
+                pathTtl,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(10),
+                100_000,
+                Duration.ofMinutes(15),
+                Duration.ofSeconds(5),
+                64,
+                Duration.ofSeconds(10),
+                200_000);
     }
 
     /** The same settings listening (and advertising) elsewhere. */
     public SyncSettings listeningOn(List<InetSocketAddress> addresses) {
-        return new SyncSettings(addresses, List.of(), peersFile, identityFile, heartbeat, deadAfter, pathTtl, healthTtl,
-                probeTtl, queue, joinTokenTtl, handshakeTimeout, maxHandshakes, maxClockSkew, peerItemsPerSecond);
+        return new SyncSettings(
+                addresses,
+                List.of(),
+                peersFile,
+                identityFile,
+                heartbeat,
+                deadAfter,
+                pathTtl,
+                healthTtl,
+                probeTtl,
+                queue,
+                joinTokenTtl,
+                handshakeTimeout,
+                maxHandshakes,
+                maxClockSkew,
+                peerItemsPerSecond);
     }
 
     /** The same settings keeping the peers (and the identity beside them) in another folder. */
     public SyncSettings withPeersFile(Path file) {
-        return new SyncSettings(listen, advertise, file, file.resolveSibling("sync-identity.pem"), heartbeat, deadAfter,
-                pathTtl, healthTtl, probeTtl, queue, joinTokenTtl, handshakeTimeout, maxHandshakes, maxClockSkew,
+        return new SyncSettings(
+                listen,
+                advertise,
+                file,
+                file.resolveSibling("sync-identity.pem"),
+                heartbeat,
+                deadAfter,
+                pathTtl,
+                healthTtl,
+                probeTtl,
+                queue,
+                joinTokenTtl,
+                handshakeTimeout,
+                maxHandshakes,
+                maxClockSkew,
                 peerItemsPerSecond);
     }
 }

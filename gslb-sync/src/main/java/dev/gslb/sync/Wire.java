@@ -16,7 +16,12 @@ final class Wire {
     static final int MAX_FRAME = 1 << 20;
 
     enum Type {
-        HELLO, JOIN, PATHS, HEALTH, PROBE, HEARTBEAT;
+        HELLO,
+        JOIN,
+        PATHS,
+        HEALTH,
+        PROBE,
+        HEARTBEAT;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {

@@ -23,7 +23,8 @@ final class Node implements AutoCloseable {
     final String name;
     final String dc;
     final InetAddress source;
-    final ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+    final ProximityTable table =
+            new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final HealthMonitor health;
     final ProbeScheduler scheduler;
@@ -32,36 +33,91 @@ final class Node implements AutoCloseable {
     final Path identityFile;
 
     Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets) throws Exception {
-        this(name, dc, source, ldnsPort, dir, targets, List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)));
+        this(
+                name,
+                dc,
+                source,
+                ldnsPort,
+                dir,
+                targets,
+                List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)));
     }
 
-    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
-         List<InetSocketAddress> listen) throws Exception {
+    Node(
+            String name,
+            String dc,
+            String source,
+            int ldnsPort,
+            Path dir,
+            List<HealthTarget> targets,
+            List<InetSocketAddress> listen)
+            throws Exception {
         this(name, dc, source, ldnsPort, dir, targets, listen, Duration.ofSeconds(2400));
     }
 
-    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
-         List<InetSocketAddress> listen, Duration pathTtl) throws Exception {
+    Node(
+            String name,
+            String dc,
+            String source,
+            int ldnsPort,
+            Path dir,
+            List<HealthTarget> targets,
+            List<InetSocketAddress> listen,
+            Duration pathTtl)
+            throws Exception {
         this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, s -> s);
     }
 
     /** {@code tweak} changes the test's sync settings (short join-token TTL, small handshake cap...). */
-    Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets,
-         List<InetSocketAddress> listen, Duration pathTtl, java.util.function.UnaryOperator<SyncSettings> tweak)
+    Node(
+            String name,
+            String dc,
+            String source,
+            int ldnsPort,
+            Path dir,
+            List<HealthTarget> targets,
+            List<InetSocketAddress> listen,
+            Duration pathTtl,
+            java.util.function.UnaryOperator<SyncSettings> tweak)
             throws Exception {
         this.name = name;
         this.dc = dc;
         this.source = InetAddress.ofLiteral(source);
         this.peersFile = dir.resolve(name + ".peers");
         this.health = new HealthMonitor(targets, Clock.systemUTC(), registry);
-        ProbeSettings ps = new ProbeSettings(this.source, List.of(ProbeProtocol.DNS_DOT), 3, Duration.ofSeconds(1), 1000,
-                16, Duration.ofSeconds(60), ldnsPort, ldnsPort, List.of(), 200_000, 1_000_000);
-        this.scheduler = new ProbeScheduler(table, ps, dc, name, List.of(DnsProber.dot(this.source, ldnsPort)), registry);
+        ProbeSettings ps = new ProbeSettings(
+                this.source,
+                List.of(ProbeProtocol.DNS_DOT),
+                3,
+                Duration.ofSeconds(1),
+                1000,
+                16,
+                Duration.ofSeconds(60),
+                ldnsPort,
+                ldnsPort,
+                List.of(),
+                200_000,
+                1_000_000);
+        this.scheduler =
+                new ProbeScheduler(table, ps, dc, name, List.of(DnsProber.dot(this.source, ldnsPort)), registry);
         this.identityFile = dir.resolve(name + "-identity.pem");
         SyncSettings d = SyncSettings.of(listen, peersFile, Duration.ofMillis(200), Duration.ofSeconds(1), pathTtl);
-        SyncSettings settings = tweak.apply(new SyncSettings(d.listen(), List.of(), peersFile, identityFile, d.heartbeat(),
-                d.deadAfter(), pathTtl, d.healthTtl(), d.probeTtl(), 200_000, d.joinTokenTtl(), d.handshakeTimeout(),
-                d.maxHandshakes(), d.maxClockSkew(), 1_000_000));
+        SyncSettings settings = tweak.apply(new SyncSettings(
+                d.listen(),
+                List.of(),
+                peersFile,
+                identityFile,
+                d.heartbeat(),
+                d.deadAfter(),
+                pathTtl,
+                d.healthTtl(),
+                d.probeTtl(),
+                200_000,
+                d.joinTokenTtl(),
+                d.handshakeTimeout(),
+                d.maxHandshakes(),
+                d.maxClockSkew(),
+                1_000_000));
         this.sync = new PeerSync(settings, name, dc, table, health, scheduler, Clock.systemUTC(), registry);
         sync.start();
     }
@@ -76,7 +132,8 @@ final class Node implements AutoCloseable {
     }
 
     boolean connectedTo(String peer) {
-        return sync.status().stream().anyMatch(s -> s.name().equals(peer) && s.state().equals("connected"));
+        return sync.status().stream()
+                .anyMatch(s -> s.name().equals(peer) && s.state().equals("connected"));
     }
 
     @Override

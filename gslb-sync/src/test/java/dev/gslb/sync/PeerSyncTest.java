@@ -32,20 +32,29 @@ class PeerSyncTest {
     void theSourceFlowGivesBothInstancesBothPaths() throws Exception {
         InetAddress cncSource = InetAddress.ofLiteral("127.0.0.2");
         InetAddress telSource = InetAddress.ofLiteral("127.0.0.3");
-        try (DelayingResponder ldns = new DelayingResponder(LDNS).delay(cncSource, Duration.ofMillis(60))
-                .delay(telSource, Duration.ofMillis(10));
-             Node a = new Node("gslb-cnc", "CNC", "127.0.0.2", ldns.port(), dir, List.of());
-             Node b = new Node("gslb-tel", "TEL", "127.0.0.3", ldns.port(), dir, List.of())) {
+        try (DelayingResponder ldns = new DelayingResponder(LDNS)
+                        .delay(cncSource, Duration.ofMillis(60))
+                        .delay(telSource, Duration.ofMillis(10));
+                Node a = new Node("gslb-cnc", "CNC", "127.0.0.2", ldns.port(), dir, List.of());
+                Node b = new Node("gslb-tel", "TEL", "127.0.0.3", ldns.port(), dir, List.of())) {
             Node.pair(a, b);
             long start = System.nanoTime();
             a.sync.probeRequests().ldnsQueried(LDNS); // A meets an LDNS it has no entry for; answers, never waits
-            Node.await(() -> a.hasPath("127.0.0.50", "CNC") && a.hasPath("127.0.0.50", "TEL")
-                    && b.hasPath("127.0.0.50", "CNC") && b.hasPath("127.0.0.50", "TEL"), Duration.ofSeconds(5));
+            Node.await(
+                    () -> a.hasPath("127.0.0.50", "CNC")
+                            && a.hasPath("127.0.0.50", "TEL")
+                            && b.hasPath("127.0.0.50", "CNC")
+                            && b.hasPath("127.0.0.50", "TEL"),
+                    Duration.ofSeconds(5));
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf("source flow: both instances hold both paths %.2f s after the first query%n", seconds);
             for (Node n : List.of(a, b)) {
-                assertThat(n.entry("127.0.0.50").path("CNC").rttMicros()).as(n.name).isGreaterThanOrEqualTo(60_000);
-                assertThat(n.entry("127.0.0.50").path("TEL").rttMicros()).as(n.name).isBetween(10_000, 59_000);
+                assertThat(n.entry("127.0.0.50").path("CNC").rttMicros())
+                        .as(n.name)
+                        .isGreaterThanOrEqualTo(60_000);
+                assertThat(n.entry("127.0.0.50").path("TEL").rttMicros())
+                        .as(n.name)
+                        .isBetween(10_000, 59_000);
                 assertThat(n.entry("127.0.0.50").path("TEL").measuredBy()).isEqualTo("gslb-tel");
             }
             // probe time (3 samples at 60 ms) plus one second
@@ -57,8 +66,8 @@ class PeerSyncTest {
     @Test
     void threeInstancesConvergeAndAPathHasOneWriter() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of());
-             Node c = new Node("c", "CMCC", "127.0.0.4", 9, dir, List.of())) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of());
+                Node c = new Node("c", "CMCC", "127.0.0.4", 9, dir, List.of())) {
             Node.pair(a, b);
             Node.pair(a, c);
             Node.pair(b, c);
@@ -69,7 +78,8 @@ class PeerSyncTest {
             c.table.recordPath(k, Path.of("CMCC", 3000, 10000, 0, ProbeProtocol.TCP, now, "c"));
             for (Node n : List.of(a, b, c)) {
                 Node.await(() -> n.entry("198.18.7.7").paths().length == 3, Duration.ofSeconds(5));
-                assertThat(n.entry("198.18.7.7").pathList()).extracting(Path::dataCenter)
+                assertThat(n.entry("198.18.7.7").pathList())
+                        .extracting(Path::dataCenter)
                         .containsExactlyInAnyOrder("CNC", "TEL", "CMCC");
             }
             // b claims a CNC path: only CNC's instance writes CNC paths, so nobody takes it
@@ -83,12 +93,15 @@ class PeerSyncTest {
     @Test
     void aCertificateThatIsNotPinnedIsRefusedInTheHandshake() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
             double before = refused(a);
             SyncIdentity stranger = SyncIdentity.generate("b"); // same name, not the paired certificate
-            assertThatThrownBy(() -> Session.open(a, stranger, new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null))
-                    .reply()).as("no application data is exchanged").isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> Session.open(
+                                    a, stranger, new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null))
+                            .reply())
+                    .as("no application data is exchanged")
+                    .isInstanceOf(IOException.class);
             Node.await(() -> refused(a) > before, Duration.ofSeconds(2));
             assertThat(refused(a)).isEqualTo(before + 1);
             assertThat(a.connectedTo("b")).as("the real peer stays connected").isTrue();
@@ -102,24 +115,37 @@ class PeerSyncTest {
 
     @Test
     void aJoinTokenIsUsableOnceAndExpires() throws Exception {
-        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(), loop("127.0.0.2"), Duration.ofSeconds(2400),
-                s -> withJoinTtl(s, Duration.ofSeconds(1)));
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of());
-             Node c = new Node("c", "CMCC", "127.0.0.4", 9, dir, List.of())) {
+        try (Node a = new Node(
+                        "a",
+                        "CNC",
+                        "127.0.0.2",
+                        9,
+                        dir,
+                        List.of(),
+                        loop("127.0.0.2"),
+                        Duration.ofSeconds(2400),
+                        s -> withJoinTtl(s, Duration.ofSeconds(1)));
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of());
+                Node c = new Node("c", "CMCC", "127.0.0.4", 9, dir, List.of())) {
             String token = a.sync.pair(List.of()).token();
             assertThat(b.sync.join(token)).isEqualTo("a");
             assertThat(b.connectedTo("a")).as("join returns once connected").isTrue();
-            assertThatThrownBy(() -> c.sync.join(token)).as("replayed").isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> c.sync.join(token))
+                    .as("replayed")
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("already used or has expired");
             assertThat(c.sync.status()).isEmpty();
 
             String late = a.sync.pair(List.of()).token();
             Thread.sleep(1500);
-            assertThatThrownBy(() -> c.sync.join(late)).as("expired").isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> c.sync.join(late))
+                    .as("expired")
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("expired");
             // the issuer refuses it too, even when the joiner's clock says otherwise
             assertThatThrownBy(() -> c.sync.join(withExpiry(late, System.currentTimeMillis() + 600_000)))
-                    .isInstanceOf(IOException.class).hasMessageContaining("refused this instance's certificate");
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("refused this instance's certificate");
             assertThat(a.sync.status()).extracting(PeerSync.Status::name).containsExactly("b");
         }
     }
@@ -127,7 +153,7 @@ class PeerSyncTest {
     @Test
     void aPeerIsBoundByWhatItWasPairedAs() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
             b.sync.close(); // the test speaks as b from here on: the real b must not replace its connection
             SyncIdentity bId = SyncIdentity.loadOrCreate(b.identityFile, "b");
@@ -141,19 +167,37 @@ class PeerSyncTest {
             long now = System.currentTimeMillis();
             try (Session s = Session.open(a, bId, new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null))) {
                 s.reply();
-                s.send(Wire.Type.PATHS, Item.encode(Wire.Type.PATHS, List.of(
-                        new Item.PathItem(LdnsKey.parse("198.18.40.1"), Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP,
-                                now + 3_600_000, "b"), 60_000),
-                        new Item.PathItem(LdnsKey.parse("198.18.40.2"), Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP,
-                                now - 10_000, "b"), 2_000))));
+                s.send(
+                        Wire.Type.PATHS,
+                        Item.encode(
+                                Wire.Type.PATHS,
+                                List.of(
+                                        new Item.PathItem(
+                                                LdnsKey.parse("198.18.40.1"),
+                                                Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now + 3_600_000, "b"),
+                                                60_000),
+                                        new Item.PathItem(
+                                                LdnsKey.parse("198.18.40.2"),
+                                                Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now - 10_000, "b"),
+                                                2_000))));
                 Node.await(() -> a.hasPath("198.18.40.1", "TEL"), Duration.ofSeconds(2));
-                assertThat(a.entry("198.18.40.1").path("TEL").measuredAt()).as("a future time is clamped to now")
+                assertThat(a.entry("198.18.40.1").path("TEL").measuredAt())
+                        .as("a future time is clamped to now")
                         .isBetween(now, now + 5_000);
-                assertThat(a.entry("198.18.40.2")).as("already expired when it arrived").isNull();
-                assertThat(a.registry.get("sync_items_clamped").counter().count()).isEqualTo(1);
+                assertThat(a.entry("198.18.40.2"))
+                        .as("already expired when it arrived")
+                        .isNull();
+                assertThat(a.registry.get("sync_items_clamped").counter().count())
+                        .isEqualTo(1);
                 // an RTT no probe can measure ends the connection
-                s.send(Wire.Type.PATHS, Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.40.3"),
-                        Path.of("TEL", -5, 10000, 0, ProbeProtocol.TCP, now, "b"), 60_000))));
+                s.send(
+                        Wire.Type.PATHS,
+                        Item.encode(
+                                Wire.Type.PATHS,
+                                List.of(new Item.PathItem(
+                                        LdnsKey.parse("198.18.40.3"),
+                                        Path.of("TEL", -5, 10000, 0, ProbeProtocol.TCP, now, "b"),
+                                        60_000))));
                 assertThat(s.closed()).isTrue();
                 assertThat(a.entry("198.18.40.3")).isNull();
             }
@@ -163,7 +207,15 @@ class PeerSyncTest {
     @Test
     void preAuthenticationConnectionsAreCappedAndClosedAtTheDeadline() throws Exception {
         int n = 1000;
-        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(), loop("127.0.0.2"), Duration.ofSeconds(2400),
+        try (Node a = new Node(
+                "a",
+                "CNC",
+                "127.0.0.2",
+                9,
+                dir,
+                List.of(),
+                loop("127.0.0.2"),
+                Duration.ofSeconds(2400),
                 s -> withHandshakes(s, Duration.ofSeconds(2), 64))) {
             var address = a.sync.listening().getFirst();
             System.gc();
@@ -202,9 +254,12 @@ class PeerSyncTest {
                 }
                 s.close();
             }
-            System.out.printf("pre-auth: %d connections, %d still open after %.1f s, heap %+d KB%n", n, open,
-                    (System.nanoTime() - start) / 1e9, (heapAfter - heapBefore) / 1024);
-            assertThat(open).as("all closed: over the cap at once, the rest at the 2 s deadline").isZero();
+            System.out.printf(
+                    "pre-auth: %d connections, %d still open after %.1f s, heap %+d KB%n",
+                    n, open, (System.nanoTime() - start) / 1e9, (heapAfter - heapBefore) / 1024);
+            assertThat(open)
+                    .as("all closed: over the cap at once, the rest at the 2 s deadline")
+                    .isZero();
             assertThat(heapAfter - heapBefore).as("heap growth").isLessThan(64L << 20);
             assertThat(refused(a)).as("most were over the cap at accept").isGreaterThanOrEqualTo(n / 2);
         }
@@ -213,22 +268,28 @@ class PeerSyncTest {
     @Test
     void replayedTamperedAndReflectedConnectionsAreRefused() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
             b.sync.close(); // the test speaks as b
             SyncIdentity bId = SyncIdentity.loadOrCreate(b.identityFile, "b");
             Hello hello = new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null);
             long now = System.currentTimeMillis();
-            byte[] paths = Item.encode(Wire.Type.PATHS, List.of(new Item.PathItem(LdnsKey.parse("198.18.50.1"),
-                    Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now, "b"), 600_000)));
+            byte[] paths = Item.encode(
+                    Wire.Type.PATHS,
+                    List.of(new Item.PathItem(
+                            LdnsKey.parse("198.18.50.1"),
+                            Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now, "b"),
+                            600_000)));
             // 1. a genuine session through a recording proxy
             java.io.ByteArrayOutputStream recorded = new java.io.ByteArrayOutputStream();
             try (Proxy proxy = new Proxy(a.sync.listening().getFirst(), recorded);
-                 Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
+                    Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
                 s.reply();
                 s.send(Wire.Type.PATHS, paths);
                 Node.await(() -> a.hasPath("198.18.50.1", "TEL"), Duration.ofSeconds(2));
-                assertThat(a.hasPath("198.18.50.1", "TEL")).as("the genuine session is taken").isTrue();
+                assertThat(a.hasPath("198.18.50.1", "TEL"))
+                        .as("the genuine session is taken")
+                        .isTrue();
             }
             a.table.remove(LdnsKey.parse("198.18.50.1"));
             // 2. the same bytes replayed on a new connection: fresh TLS randoms, so the handshake fails
@@ -238,20 +299,26 @@ class PeerSyncTest {
                 replay.getOutputStream().write(recorded.toByteArray());
                 assertThat(drained(replay)).as("replayed: closed").isTrue();
             }
-            assertThat(a.entry("198.18.50.1")).as("nothing replayed was applied").isNull();
+            assertThat(a.entry("198.18.50.1"))
+                    .as("nothing replayed was applied")
+                    .isNull();
             // 3. one flipped bit after the handshake: TLS refuses the record and the connection ends
             try (Proxy proxy = new Proxy(a.sync.listening().getFirst(), new java.io.ByteArrayOutputStream());
-                 Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
+                    Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
                 s.reply();
                 proxy.flipNext = true;
                 s.send(Wire.Type.PATHS, paths);
                 assertThat(s.closed()).as("tampered: closed").isTrue();
             }
-            assertThat(a.entry("198.18.50.1")).as("nothing tampered was applied").isNull();
+            assertThat(a.entry("198.18.50.1"))
+                    .as("nothing tampered was applied")
+                    .isNull();
             // 4. a's own certificate reflected back at it is not a peer's
             SyncIdentity aId = SyncIdentity.loadOrCreate(a.identityFile, "a");
             assertThatThrownBy(() -> Session.open(a, aId, new Hello(Wire.PROTOCOL_VERSION, "a", "CNC", List.of(), null))
-                    .reply()).as("reflected").isInstanceOf(IOException.class);
+                            .reply())
+                    .as("reflected")
+                    .isInstanceOf(IOException.class);
         }
     }
 
@@ -276,7 +343,8 @@ class PeerSyncTest {
 
         Proxy(java.net.InetSocketAddress target, java.io.ByteArrayOutputStream recorded) throws IOException {
             Thread.ofVirtual().start(() -> {
-                try (Socket client = server.accept(); Socket upstream = new Socket(target.getAddress(), target.getPort())) {
+                try (Socket client = server.accept();
+                        Socket upstream = new Socket(target.getAddress(), target.getPort())) {
                     Thread back = Thread.ofVirtual().start(() -> pump(upstream, client, null));
                     pump(client, upstream, recorded);
                     back.join();
@@ -325,21 +393,23 @@ class PeerSyncTest {
     @Test
     void keyMaterialAndPeersFilesOthersCanReadAreRefused() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
             for (java.nio.file.Path f : List.of(a.identityFile, a.peersFile)) {
                 assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
-                        .as(f.toString()).isEqualTo("rw-------");
+                        .as(f.toString())
+                        .isEqualTo("rw-------");
             }
         }
-        Files.setPosixFilePermissions(dir.resolve("a-identity.pem"),
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(
+                dir.resolve("a-identity.pem"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
         assertThatThrownBy(() -> new Node("a", "CNC", "127.0.0.2", 9, dir, List.of()).close())
-                .hasMessageContaining("a-identity.pem is rw-r--r--").hasMessageContaining("chmod 600");
-        Files.setPosixFilePermissions(dir.resolve("a-identity.pem"),
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        Files.setPosixFilePermissions(dir.resolve("a.peers"),
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+                .hasMessageContaining("a-identity.pem is rw-r--r--")
+                .hasMessageContaining("chmod 600");
+        Files.setPosixFilePermissions(
+                dir.resolve("a-identity.pem"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(
+                dir.resolve("a.peers"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
         assertThatThrownBy(() -> new Node("a", "CNC", "127.0.0.2", 9, dir, List.of()).close())
                 .hasMessageContaining("a.peers is rw-rw-r--");
     }
@@ -347,12 +417,17 @@ class PeerSyncTest {
     @Test
     void aPairingNeverPutsAWildcardInATokenAndWarnsAboutLoopback() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of())) {
-            assertThatThrownBy(() -> a.sync.pair(List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral("0.0.0.0"), 8054))))
-                    .hasMessageContaining("sync.advertise").hasMessageContaining("--advertise");
-            assertThat(a.sync.pair(List.of()).warnings()).singleElement().asString()
+            assertThatThrownBy(() -> a.sync.pair(
+                            List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral("0.0.0.0"), 8054))))
+                    .hasMessageContaining("sync.advertise")
+                    .hasMessageContaining("--advertise");
+            assertThat(a.sync.pair(List.of()).warnings())
+                    .singleElement()
+                    .asString()
                     .contains("loopback", "only an instance on this same host");
             assertThat(a.sync.pair(List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral("198.18.41.1"), 8054)))
-                    .warnings()).isEmpty();
+                            .warnings())
+                    .isEmpty();
         }
     }
 
@@ -370,15 +445,41 @@ class PeerSyncTest {
     }
 
     static SyncSettings withJoinTtl(SyncSettings s, Duration ttl) {
-        return new SyncSettings(s.listen(), List.of(), s.peersFile(), s.identityFile(), s.heartbeat(), s.deadAfter(),
-                s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue(), ttl, s.handshakeTimeout(), s.maxHandshakes(),
-                s.maxClockSkew(), s.peerItemsPerSecond());
+        return new SyncSettings(
+                s.listen(),
+                List.of(),
+                s.peersFile(),
+                s.identityFile(),
+                s.heartbeat(),
+                s.deadAfter(),
+                s.pathTtl(),
+                s.healthTtl(),
+                s.probeTtl(),
+                s.queue(),
+                ttl,
+                s.handshakeTimeout(),
+                s.maxHandshakes(),
+                s.maxClockSkew(),
+                s.peerItemsPerSecond());
     }
 
     static SyncSettings withHandshakes(SyncSettings s, Duration timeout, int max) {
-        return new SyncSettings(s.listen(), List.of(), s.peersFile(), s.identityFile(), s.heartbeat(), s.deadAfter(),
-                s.pathTtl(), s.healthTtl(), s.probeTtl(), s.queue(), s.joinTokenTtl(), timeout, max,
-                s.maxClockSkew(), s.peerItemsPerSecond());
+        return new SyncSettings(
+                s.listen(),
+                List.of(),
+                s.peersFile(),
+                s.identityFile(),
+                s.heartbeat(),
+                s.deadAfter(),
+                s.pathTtl(),
+                s.healthTtl(),
+                s.probeTtl(),
+                s.queue(),
+                s.joinTokenTtl(),
+                timeout,
+                max,
+                s.maxClockSkew(),
+                s.peerItemsPerSecond());
     }
 
     /** The token with another expiry written in it (what a joiner with a wrong clock would believe). */
@@ -386,8 +487,9 @@ class PeerSyncTest {
         var b64 = java.util.Base64.getUrlDecoder();
         String[] f = new String(b64.decode(token), java.nio.charset.StandardCharsets.UTF_8).split("\\|");
         f[6] = Long.toString(epochMillis);
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                String.join("|", f).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(String.join("|", f).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** A test client doing a dialler's side by hand, over TLS as {@code as}, trusting only the node's certificate. */
@@ -398,7 +500,8 @@ class PeerSyncTest {
 
         static Session open(java.net.InetSocketAddress address, String fingerprint, SyncIdentity as, Hello hello)
                 throws Exception {
-            SSLSocket s = (SSLSocket) as.context(new PinnedTrust(fingerprint::equals)).getSocketFactory()
+            SSLSocket s = (SSLSocket) as.context(new PinnedTrust(fingerprint::equals))
+                    .getSocketFactory()
                     .createSocket(address.getAddress(), address.getPort());
             s.setSoTimeout(3000);
             s.startHandshake();
@@ -443,10 +546,13 @@ class PeerSyncTest {
             b.close();
             long now = System.currentTimeMillis();
             for (int i = 0; i < 100; i++) {
-                a.table.recordPath(LdnsKey.parse("198.18.20." + i), Path.of("CNC", 100 + i, 10000, 0, ProbeProtocol.UDP, now, "a"));
+                a.table.recordPath(
+                        LdnsKey.parse("198.18.20." + i),
+                        Path.of("CNC", 100 + i, 10000, 0, ProbeProtocol.UDP, now, "a"));
             }
             LdnsKey old = LdnsKey.parse("198.18.21.1");
-            a.table.recordPath(old, Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now - 3_000_000, "a")); // past the TTL
+            a.table.recordPath(
+                    old, Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now - 3_000_000, "a")); // past the TTL
             b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of()); // same peers file: reconnects by itself
             Node b2 = b;
             Node.await(() -> b2.table.size() >= 100, Duration.ofSeconds(10));
@@ -464,18 +570,21 @@ class PeerSyncTest {
     @Test
     void expiredItemsAreDroppedOnReceiptAndOnExpiry() throws Exception {
         var shortTtl = Duration.ofSeconds(2);
-        var loop = (java.util.function.Function<String, List<java.net.InetSocketAddress>>) ip ->
-                List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral(ip), 0));
+        var loop = (java.util.function.Function<String, List<java.net.InetSocketAddress>>)
+                ip -> List.of(new java.net.InetSocketAddress(InetAddress.ofLiteral(ip), 0));
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(), loop.apply("127.0.0.2"), shortTtl);
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(), loop.apply("127.0.0.3"), shortTtl)) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(), loop.apply("127.0.0.3"), shortTtl)) {
             Node.pair(a, b);
             long now = System.currentTimeMillis();
             b.table.recordPath(LdnsKey.parse("198.18.30.1"), Path.of("TEL", 9, 10000, 0, ProbeProtocol.UDP, now, "b"));
             Node.await(() -> a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(3));
-            assertThat(a.hasPath("198.18.30.1", "TEL")).as("received while fresh").isTrue();
+            assertThat(a.hasPath("198.18.30.1", "TEL"))
+                    .as("received while fresh")
+                    .isTrue();
             Node.await(() -> !a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(5));
-            assertThat(a.hasPath("198.18.30.1", "TEL")).as("dropped when it expired").isFalse();
-
+            assertThat(a.hasPath("198.18.30.1", "TEL"))
+                    .as("dropped when it expired")
+                    .isFalse();
         }
     }
 
@@ -488,25 +597,36 @@ class PeerSyncTest {
         Files.writeString(down, "#!/bin/sh\nexit 1\n");
         down.toFile().setExecutable(true);
         var fast = Duration.ofMillis(100);
-        HealthTarget seenUpByA = new HealthTarget("vs1", InetAddress.ofLiteral("127.0.1.1"), "CNC", List.of(
-                new MonitorSpec("x", new dev.gslb.probe.health.ExternalCheck(List.of(up.toString())), fast, fast, 1, 1)));
-        HealthTarget seenDownByB = new HealthTarget("vs1", InetAddress.ofLiteral("127.0.1.1"), "CNC", List.of(
-                new MonitorSpec("x", new dev.gslb.probe.health.ExternalCheck(List.of(down.toString())), fast, fast, 1, 1)));
+        HealthTarget seenUpByA = new HealthTarget(
+                "vs1",
+                InetAddress.ofLiteral("127.0.1.1"),
+                "CNC",
+                List.of(new MonitorSpec(
+                        "x", new dev.gslb.probe.health.ExternalCheck(List.of(up.toString())), fast, fast, 1, 1)));
+        HealthTarget seenDownByB = new HealthTarget(
+                "vs1",
+                InetAddress.ofLiteral("127.0.1.1"),
+                "CNC",
+                List.of(new MonitorSpec(
+                        "x", new dev.gslb.probe.health.ExternalCheck(List.of(down.toString())), fast, fast, 1, 1)));
         HealthTarget unmonitored = new HealthTarget("vs1", InetAddress.ofLiteral("127.0.1.1"), "CNC", List.of());
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(seenUpByA));
-             Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(seenDownByB));
-             Node c = new Node("c", "BGP", "127.0.0.4", 9, dir, List.of(unmonitored))) {
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(seenDownByB));
+                Node c = new Node("c", "BGP", "127.0.0.4", 9, dir, List.of(unmonitored))) {
             a.health.start();
             b.health.start();
             Node.pair(a, b);
             Node.pair(a, c);
-            Node.await(() -> c.sync.peerView("vs1") == HealthState.UP && b.sync.peerView("vs1") == HealthState.UP,
+            Node.await(
+                    () -> c.sync.peerView("vs1") == HealthState.UP && b.sync.peerView("vs1") == HealthState.UP,
                     Duration.ofSeconds(5));
             assertThat(c.health.state("vs1")).isEqualTo(HealthState.UNKNOWN);
             assertThat(c.sync.peerView("vs1")).as("fills unknown").isEqualTo(HealthState.UP);
             assertThat(b.health.state("vs1")).isEqualTo(HealthState.DOWN);
             assertThat(b.sync.peerView("vs1")).isEqualTo(HealthState.UP);
-            assertThat(c.sync.mergedView("vs1")).as("a peer's view fills unknown").isEqualTo(HealthState.UP);
+            assertThat(c.sync.mergedView("vs1"))
+                    .as("a peer's view fills unknown")
+                    .isEqualTo(HealthState.UP);
             assertThat(b.sync.mergedView("vs1")).as("a local DOWN wins").isEqualTo(HealthState.DOWN);
             assertThat(a.sync.mergedView("vs1")).isEqualTo(HealthState.UP);
         }

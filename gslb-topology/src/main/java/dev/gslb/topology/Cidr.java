@@ -70,7 +70,9 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
      * which spares the array copy of getAddress() on the query path.
      */
     public static long loOf(InetAddress ip) {
-        return ip instanceof Inet6Address ? wireLong(ip.getAddress(), 0, 16, 8) : V4_MAPPED_LO | (ip.hashCode() & 0xFFFF_FFFFL);
+        return ip instanceof Inet6Address
+                ? wireLong(ip.getAddress(), 0, 16, 8)
+                : V4_MAPPED_LO | (ip.hashCode() & 0xFFFF_FFFFL);
     }
 
     /**
@@ -136,7 +138,9 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
             b[8 + i] = (byte) (lo >>> (56 - 8 * i));
         }
         try {
-            return ipv4 ? InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16)) : InetAddress.getByAddress(b);
+            return ipv4
+                    ? InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16))
+                    : InetAddress.getByAddress(b);
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException(e);
         }

@@ -27,8 +27,8 @@ public final class LiveTopology {
     }
 
     /** The outcome of a successful load: prefixes per region loaded, totals, warnings. */
-    public record LoadReport(Map<String, Integer> loaded, int regions, int prefixes, List<String> warnings,
-                             Duration took) {}
+    public record LoadReport(
+            Map<String, Integer> loaded, int regions, int prefixes, List<String> warnings, Duration took) {}
 
     private final Spec spec;
     private volatile TopologyTable table;
@@ -105,15 +105,19 @@ public final class LiveTopology {
                 throw e;
             }
             List<String> problems = new ArrayList<>(e.problems());
-            problems.add("note: sub-folders are not read: " + unread.stream().map(Path::toString)
-                    .collect(java.util.stream.Collectors.joining(", ")) + " (name the folder of the lists itself)");
+            problems.add("note: sub-folders are not read: "
+                    + unread.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", "))
+                    + " (name the folder of the lists itself)");
             throw new TopologyException(problems);
         }
     }
 
     private static TopologySource without(TopologySource s, Set<String> regions) {
-        return new TopologySource(s.file(), s.format(),
-                s.regions().stream().filter(r -> !regions.contains(r.name())).toList(), s.records());
+        return new TopologySource(
+                s.file(),
+                s.format(),
+                s.regions().stream().filter(r -> !regions.contains(r.name())).toList(),
+                s.records());
     }
 
     private TopologyTable build(List<TopologySource> sources) throws TopologyException {
@@ -132,7 +136,11 @@ public final class LiveTopology {
     }
 
     private static LoadReport report(List<TopologySource> loaded, TopologyTable t, long startNanos) {
-        return new LoadReport(TopologyFiles.countsByRegion(loaded), t.regions().size(), t.prefixCount(),
-                t.warnings(), Duration.ofNanos(System.nanoTime() - startNanos));
+        return new LoadReport(
+                TopologyFiles.countsByRegion(loaded),
+                t.regions().size(),
+                t.prefixCount(),
+                t.warnings(),
+                Duration.ofNanos(System.nanoTime() - startNanos));
     }
 }

@@ -30,8 +30,15 @@ public final class TopologyTable {
     private final List<TopologyRecord> records;
     private final List<String> warnings;
 
-    private TopologyTable(long[] startHi, long[] startLo, long[] endHi, long[] endLo, TopologyMatch[] matches,
-                          List<Region> regions, List<TopologyRecord> records, List<String> warnings) {
+    private TopologyTable(
+            long[] startHi,
+            long[] startLo,
+            long[] endHi,
+            long[] endLo,
+            TopologyMatch[] matches,
+            List<Region> regions,
+            List<TopologyRecord> records,
+            List<String> warnings) {
         this.startHi = startHi;
         this.startLo = startLo;
         this.endHi = endHi;
@@ -43,8 +50,15 @@ public final class TopologyTable {
     }
 
     public static TopologyTable empty() {
-        return new TopologyTable(new long[0], new long[0], new long[0], new long[0], new TopologyMatch[0],
-                List.of(), List.of(), List.of());
+        return new TopologyTable(
+                new long[0],
+                new long[0],
+                new long[0],
+                new long[0],
+                new TopologyMatch[0],
+                List.of(),
+                List.of(),
+                List.of());
     }
 
     /**
@@ -88,7 +102,9 @@ public final class TopologyTable {
             throw new TopologyException(errors);
         }
         // Highest score first; List.sort is stable, so equal scores keep configuration order.
-        scores.values().forEach(l -> l.sort(Comparator.comparingLong(TopologyMatch.Score::score).reversed()));
+        scores.values()
+                .forEach(l -> l.sort(
+                        Comparator.comparingLong(TopologyMatch.Score::score).reversed()));
         return flatten(new ArrayList<>(byName.values()), records, scores);
     }
 
@@ -102,8 +118,8 @@ public final class TopologyTable {
 
     private record Entry(Region.Prefix prefix, String region, BigInteger first, BigInteger last) {}
 
-    private static TopologyTable flatten(List<Region> regions, List<TopologyRecord> records,
-                                         Map<String, List<TopologyMatch.Score>> scores) {
+    private static TopologyTable flatten(
+            List<Region> regions, List<TopologyRecord> records, Map<String, List<TopologyMatch.Score>> scores) {
         List<String> warnings = new ArrayList<>();
         List<Entry> entries = new ArrayList<>();
         for (Region r : regions) {
@@ -122,8 +138,13 @@ public final class TopologyTable {
         Map<Entry, TopologyMatch> matchOf = new HashMap<>();
         BigInteger cur = BigInteger.ZERO;
         for (Entry e : entries) {
-            matchOf.put(e, new TopologyMatch(e.prefix().cidr().toString(), e.prefix().cidr().length(), e.region(),
-                    scores.getOrDefault(e.region(), List.of())));
+            matchOf.put(
+                    e,
+                    new TopologyMatch(
+                            e.prefix().cidr().toString(),
+                            e.prefix().cidr().length(),
+                            e.region(),
+                            scores.getOrDefault(e.region(), List.of())));
             while (!stack.isEmpty() && stack.peek().last().compareTo(e.first()) < 0) {
                 Entry top = stack.pop();
                 if (cur.compareTo(top.last()) <= 0) {
@@ -149,10 +170,10 @@ public final class TopologyTable {
             }
             cur = top.last().add(ONE);
         }
-        nested.forEach((pair, n) -> warnings.add(n + " prefix(es) of region " + pair.replace(" inside ", " lie inside region ")
-                + "; the longer match decides"));
-        return new TopologyTable(out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions,
-                records, warnings);
+        nested.forEach((pair, n) -> warnings.add(n + " prefix(es) of region "
+                + pair.replace(" inside ", " lie inside region ") + "; the longer match decides"));
+        return new TopologyTable(
+                out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions, records, warnings);
     }
 
     /**
@@ -160,13 +181,20 @@ public final class TopologyTable {
      * then the smaller region (fewer prefixes: the more specific, so the all-China list cannot hide
      * an ISP's own prefixes), then the first loaded.
      */
-    private static List<Entry> withoutDuplicates(List<Entry> sorted, Map<String, List<TopologyMatch.Score>> scores,
-                                                 Map<String, Integer> sizes, List<String> warnings) {
+    private static List<Entry> withoutDuplicates(
+            List<Entry> sorted,
+            Map<String, List<TopologyMatch.Score>> scores,
+            Map<String, Integer> sizes,
+            List<String> warnings) {
         List<Entry> out = new ArrayList<>(sorted.size());
         int duplicates = 0;
         for (int i = 0; i < sorted.size(); ) {
             int j = i + 1;
-            while (j < sorted.size() && sorted.get(j).prefix().cidr().equals(sorted.get(i).prefix().cidr())) {
+            while (j < sorted.size()
+                    && sorted.get(j)
+                            .prefix()
+                            .cidr()
+                            .equals(sorted.get(i).prefix().cidr())) {
                 j++;
             }
             Entry keep = sorted.get(i);
@@ -183,7 +211,8 @@ public final class TopologyTable {
                 Entry e = sorted.get(k);
                 if (e != keep && duplicates++ < 20) {
                     warnings.add(e.prefix().where() + ": " + e.prefix().cidr() + " of region " + e.region()
-                            + " is also in region " + keep.region() + " (" + keep.prefix().where() + "); "
+                            + " is also in region " + keep.region() + " ("
+                            + keep.prefix().where() + "); "
                             + keep.region() + " keeps it");
                 }
             }
@@ -218,11 +247,25 @@ public final class TopologyTable {
             m[n++] = match;
         }
 
-        long[] startHi() { return java.util.Arrays.copyOf(sh, n); }
-        long[] startLo() { return java.util.Arrays.copyOf(sl, n); }
-        long[] endHi() { return java.util.Arrays.copyOf(eh, n); }
-        long[] endLo() { return java.util.Arrays.copyOf(el, n); }
-        TopologyMatch[] matches() { return java.util.Arrays.copyOf(m, n); }
+        long[] startHi() {
+            return java.util.Arrays.copyOf(sh, n);
+        }
+
+        long[] startLo() {
+            return java.util.Arrays.copyOf(sl, n);
+        }
+
+        long[] endHi() {
+            return java.util.Arrays.copyOf(eh, n);
+        }
+
+        long[] endLo() {
+            return java.util.Arrays.copyOf(el, n);
+        }
+
+        TopologyMatch[] matches() {
+            return java.util.Arrays.copyOf(m, n);
+        }
     }
 
     /** The longest-prefix match for an address, or null when no loaded prefix covers it. */

@@ -39,7 +39,10 @@ public final class TopologyWatcher implements AutoCloseable {
         for (Path p : topology.spec().data()) {
             Path dir = Files.isDirectory(p) ? p : p.toAbsolutePath().getParent();
             if (dir != null && dirs.add(dir.toAbsolutePath())) {
-                dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+                dir.register(
+                        watch,
+                        StandardWatchEventKinds.ENTRY_CREATE,
+                        StandardWatchEventKinds.ENTRY_MODIFY,
                         StandardWatchEventKinds.ENTRY_DELETE);
             }
         }
@@ -69,11 +72,14 @@ public final class TopologyWatcher implements AutoCloseable {
     private void reload() {
         try {
             LiveTopology.LoadReport r = topology.reload();
-            log.info("topology reloaded after a file change: {} regions, {} prefixes in {} ms", r.regions(),
-                    r.prefixes(), r.took().toMillis());
+            log.info(
+                    "topology reloaded after a file change: {} regions, {} prefixes in {} ms",
+                    r.regions(),
+                    r.prefixes(),
+                    r.took().toMillis());
         } catch (TopologyException e) {
-            log.warn("topology files changed but do not load; the previous table stays in service:\n{}",
-                    e.getMessage());
+            log.warn(
+                    "topology files changed but do not load; the previous table stays in service:\n{}", e.getMessage());
         }
     }
 

@@ -16,7 +16,8 @@ class CidrTest {
 
     @Test
     void refusesWhatIsNotANetwork() {
-        assertThatThrownBy(() -> Cidr.parse("202.106.1.0/16")).hasMessageContaining("host bits set; did you mean 202.106.0.0/16?");
+        assertThatThrownBy(() -> Cidr.parse("202.106.1.0/16"))
+                .hasMessageContaining("host bits set; did you mean 202.106.0.0/16?");
         assertThatThrownBy(() -> Cidr.parse("2001:db8::1/32")).hasMessageContaining("did you mean 2001:db8::/32?");
         assertThatThrownBy(() -> Cidr.parse("0.0.0.0/0")).hasMessageContaining("default route");
         assertThatThrownBy(() -> Cidr.parse("::/0")).hasMessageContaining("default route");

@@ -23,7 +23,8 @@ class LiveTopologyTest {
 
     @Test
     void shippedListsPlaceTelecomAndUnicomResolvers() throws Exception {
-        LiveTopology t = new LiveTopology(new LiveTopology.Spec(List.of(SHIPPED), DEFAULT_RECORDS, Set.of("CNC", "TEL")));
+        LiveTopology t =
+                new LiveTopology(new LiveTopology.Spec(List.of(SHIPPED), DEFAULT_RECORDS, Set.of("CNC", "TEL")));
         TopologyMatch unicom = t.table().lookup(InetAddress.ofLiteral("202.106.0.20"));
         assertThat(unicom.region()).isEqualTo("unicom");
         assertThat(unicom.bestDataCenter()).isEqualTo("CNC");
@@ -33,7 +34,8 @@ class LiveTopologyTest {
         TopologyMatch mobile = t.table().lookup(InetAddress.ofLiteral("2409:8000::1"));
         assertThat(mobile.region()).isEqualTo("cmcc");
         assertThat(mobile.bestDataCenter()).as("cmcc has no record by default").isNull();
-        assertThat(t.table().regions()).extracting(Region::name)
+        assertThat(t.table().regions())
+                .extracting(Region::name)
                 .contains("chinanet", "unicom", "cmcc", "cernet", "cstnet", "drpeng", "china");
         assertThat(t.table().lookup(InetAddress.ofLiteral("8.8.8.8"))).isNull();
     }
@@ -42,7 +44,8 @@ class LiveTopologyTest {
     void aFailedReloadOrLoadLeavesTheTableInService() throws Exception {
         Path list = dir.resolve("unicom.txt");
         Files.writeString(list, "202.106.0.0/16\n");
-        LiveTopology t = new LiveTopology(new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+        LiveTopology t = new LiveTopology(
+                new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
         TopologyTable before = t.table();
         Files.writeString(list, "202.106.0.0/16\n202.106.0.1/16\n");
         assertThatThrownBy(t::reload).hasMessageContaining(list + ":2:");
@@ -54,18 +57,25 @@ class LiveTopologyTest {
     @Test
     void loadAddsRegionsAndReplacesOnesOfTheSameName() throws Exception {
         Files.writeString(dir.resolve("unicom.txt"), "202.106.0.0/16\n");
-        LiveTopology t = new LiveTopology(new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+        LiveTopology t = new LiveTopology(
+                new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
         var report = t.load(Map.of("/elsewhere/unicom.txt", "221.192.0.0/14\n", "cmcc.txt", "2409:8000::/20\n"), null);
         assertThat(report.loaded()).containsEntry("unicom", 1).containsEntry("cmcc", 1);
-        assertThat(t.table().lookup(InetAddress.ofLiteral("202.106.0.1"))).as("replaced").isNull();
-        assertThat(t.table().lookup(InetAddress.ofLiteral("221.192.0.1")).bestDataCenter()).isEqualTo("CNC");
+        assertThat(t.table().lookup(InetAddress.ofLiteral("202.106.0.1")))
+                .as("replaced")
+                .isNull();
+        assertThat(t.table().lookup(InetAddress.ofLiteral("221.192.0.1")).bestDataCenter())
+                .isEqualTo("CNC");
         t.reload();
-        assertThat(t.table().lookup(InetAddress.ofLiteral("221.192.0.1"))).as("loaded regions survive reload").isNotNull();
+        assertThat(t.table().lookup(InetAddress.ofLiteral("221.192.0.1")))
+                .as("loaded regions survive reload")
+                .isNotNull();
     }
 
     @Test
     void loadingTheConfiguredListsAgainThenReloadingKeepsOneCopy() throws Exception {
-        LiveTopology t = new LiveTopology(new LiveTopology.Spec(List.of(SHIPPED), DEFAULT_RECORDS, Set.of("CNC", "TEL")));
+        LiveTopology t =
+                new LiveTopology(new LiveTopology.Spec(List.of(SHIPPED), DEFAULT_RECORDS, Set.of("CNC", "TEL")));
         int prefixes = t.table().prefixCount();
         int warnings = t.table().warnings().size();
         Map<String, String> same = new java.util.LinkedHashMap<>();
@@ -75,7 +85,8 @@ class LiveTopologyTest {
         assertThat(t.load(same, null).prefixes()).isEqualTo(prefixes);
         var report = t.reload();
         assertThat(report.prefixes()).isEqualTo(prefixes);
-        assertThat(t.table().warnings()).hasSize(warnings)
+        assertThat(t.table().warnings())
+                .hasSize(warnings)
                 .noneMatch(w -> w.matches(".* of region (\\w+) is also in region \\1 .*"));
     }
 
@@ -83,7 +94,8 @@ class LiveTopologyTest {
     void theWatcherReloadsWhenAFileChanges() throws Exception {
         Path list = dir.resolve("unicom.txt");
         Files.writeString(list, "202.106.0.0/16\n");
-        LiveTopology t = new LiveTopology(new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+        LiveTopology t = new LiveTopology(
+                new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
         try (TopologyWatcher w = new TopologyWatcher(t)) {
             Files.writeString(list, "202.106.0.0/16\n221.192.0.0/14\n");
             for (int i = 0; i < 100 && t.table().lookup(InetAddress.ofLiteral("221.192.0.1")) == null; i++) {

@@ -1,9 +1,8 @@
 package dev.gslb.server.admin;
 
-import dev.gslb.api.Json;
-
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gslb.api.Json;
 import dev.gslb.topology.LocalAddresses;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,10 +12,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Locale;
-import java.util.Set;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,10 +73,16 @@ public final class AdminServer implements AutoCloseable {
         this.settings = settings;
         this.token = settings.tokenFile() == null ? null : AdminToken.loadOrCreate(settings.tokenFile());
         InetSocketAddress address = settings.listen();
+        // A client that sends headers and then trickles (or never sends) its body holds a thread:
+        // the JDK server closes a request after this many seconds (read once, at its first use).
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", "30");
+        }
         try {
             http = HttpServer.create(address, 64);
         } catch (java.net.BindException e) {
-            throw new java.net.BindException("cannot listen for the admin API on " + address.getAddress().getHostAddress()
+            throw new java.net.BindException("cannot listen for the admin API on "
+                    + address.getAddress().getHostAddress()
                     + ":" + address.getPort() + ": " + e.getMessage() + " (another gslb serve? stop it, or change"
                     + " admin.listen / serve --admin)");
         }
@@ -106,11 +111,14 @@ public final class AdminServer implements AutoCloseable {
         if (origin != null && !settings.allowedOrigins().contains(origin)) {
             return Response.error(403, "cross-origin requests are refused (admin.allowed-origins)");
         }
-        boolean open = exchange.getRequestMethod().equals("GET") && settings.openPaths().contains(path);
+        boolean open = exchange.getRequestMethod().equals("GET")
+                && settings.openPaths().contains(path);
         if (token != null && !open && !token.admits(headers.getFirst("Authorization"))) {
             exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            return Response.error(401, "the admin token is missing or wrong (gslb reads var/admin.token;"
-                    + " --token-file FILE elsewhere)");
+            return Response.error(
+                    401,
+                    "the admin token is missing or wrong (gslb reads var/admin.token;"
+                            + " --token-file FILE elsewhere)");
         }
         if (!exchange.getRequestMethod().equals("GET")) {
             String type = headers.getFirst("Content-Type");
@@ -118,7 +126,8 @@ public final class AdminServer implements AutoCloseable {
                 return Response.error(415, "request bodies must be application/json");
             }
             String length = headers.getFirst("Content-Length");
-            if (length != null && length.length() > 12 || length != null && Long.parseLong(length) > settings.maxBody()) {
+            if (length != null && length.length() > 12
+                    || length != null && Long.parseLong(length) > settings.maxBody()) {
                 return Response.error(413, "request body over " + settings.maxBody() + " bytes");
             }
         }

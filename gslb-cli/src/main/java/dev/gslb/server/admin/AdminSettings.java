@@ -15,8 +15,13 @@ import java.util.List;
  * @param openPaths      GET paths readable without the token (Prometheus scrapes /metrics)
  * @param maxBody        request bodies beyond this many bytes get 413
  */
-public record AdminSettings(InetSocketAddress listen, Path tokenFile, List<String> allowedHosts,
-                            List<String> allowedOrigins, List<String> openPaths, int maxBody) {
+public record AdminSettings(
+        InetSocketAddress listen,
+        Path tokenFile,
+        List<String> allowedHosts,
+        List<String> allowedOrigins,
+        List<String> openPaths,
+        int maxBody) {
     public static final int DEFAULT_PORT = 8053;
     public static final List<String> DEFAULT_OPEN_PATHS = List.of("/health", "/metrics");
     public static final int DEFAULT_MAX_BODY = 16 << 20; // a whole ISP CIDR list fits
@@ -26,8 +31,9 @@ public record AdminSettings(InetSocketAddress listen, Path tokenFile, List<Strin
         allowedOrigins = List.copyOf(allowedOrigins);
         openPaths = List.copyOf(openPaths);
         if (tokenFile == null && !listen.getAddress().isLoopbackAddress()) {
-            throw new IllegalArgumentException("the admin API listens on " + listen.getAddress().getHostAddress()
-                    + " without a token file: set admin.token-file, or listen on loopback");
+            throw new IllegalArgumentException(
+                    "the admin API listens on " + listen.getAddress().getHostAddress()
+                            + " without a token file: set admin.token-file, or listen on loopback");
         }
     }
 

@@ -22,8 +22,10 @@ public final class AdminToken {
         if (!Files.exists(file)) {
             byte[] secret = new byte[32];
             new SecureRandom().nextBytes(secret);
-            StateFile.createPrivate(file, (Base64.getUrlEncoder().withoutPadding().encodeToString(secret) + "\n")
-                    .getBytes(StandardCharsets.US_ASCII)); // made by another process meanwhile: that one counts
+            StateFile.createPrivate(
+                    file,
+                    (Base64.getUrlEncoder().withoutPadding().encodeToString(secret) + "\n")
+                            .getBytes(StandardCharsets.US_ASCII)); // made by another process meanwhile: that one counts
         }
         return new AdminToken(read(file));
     }

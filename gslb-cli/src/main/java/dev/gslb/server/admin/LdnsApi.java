@@ -4,20 +4,19 @@ import dev.gslb.api.Json;
 import dev.gslb.api.LdnsView;
 import dev.gslb.api.ProbeReport;
 import dev.gslb.api.Removed;
-import dev.gslb.probe.proximity.ThreeDnsFormat;
-import java.util.Locale;
-
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.ProbeResult;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.proximity.ThreeDnsFormat;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Admin routes of the LDNS proximity table: list, show, probe, delete. */
@@ -33,12 +32,14 @@ public final class LdnsApi {
     public List<AdminServer.Route> routes() {
         return List.of(
                 new AdminServer.Route("GET", "/ldns/list", r -> list(r.param("dc"), r.param("format"))),
-                new AdminServer.Route("GET", "/ldns/show", r -> show(LdnsKey.parse(required(r, "ip")), r.param("format"))),
+                new AdminServer.Route(
+                        "GET", "/ldns/show", r -> show(LdnsKey.parse(required(r, "ip")), r.param("format"))),
                 new AdminServer.Route("POST", "/ldns/probe", r -> probe(required(r, "ip"), r.param("protocol"))),
                 new AdminServer.Route("POST", "/ldns/delete", r -> {
                     LdnsKey key = LdnsKey.parse(required(r, "ip"));
                     boolean removed = table.remove(key);
-                    return AdminServer.Response.json(removed ? 200 : 404, Json.write(new Removed(removed, key.toString())));
+                    return AdminServer.Response.json(
+                            removed ? 200 : 404, Json.write(new Removed(removed, key.toString())));
                 }));
     }
 
@@ -57,14 +58,16 @@ public final class LdnsApi {
                 rows.add(Map.entry(e.getKey(), e.getValue()));
             }
         }
-        rows.sort(Comparator.comparing((Map.Entry<LdnsKey, LdnsEntry> e) -> e.getKey().hi())
+        rows.sort(Comparator.comparing(
+                        (Map.Entry<LdnsKey, LdnsEntry> e) -> e.getKey().hi())
                 .thenComparing(e -> e.getKey().lo(), Long::compareUnsigned));
         if ("3dns".equals(format)) {
             StringBuilder sb = new StringBuilder();
             rows.forEach(e -> sb.append(ThreeDnsFormat.write(e.getKey(), e.getValue(), ttlSeconds(e.getValue()))));
             return text(sb.toString());
         }
-        return AdminServer.Response.ok(rows.stream().map(e -> view(e.getKey(), e.getValue())).toList());
+        return AdminServer.Response.ok(
+                rows.stream().map(e -> view(e.getKey(), e.getValue())).toList());
     }
 
     private AdminServer.Response show(LdnsKey key, String format) {
@@ -72,7 +75,8 @@ public final class LdnsApi {
         if (e == null) {
             return AdminServer.Response.error(404, key + " is not in the proximity table");
         }
-        return "3dns".equals(format) ? text(ThreeDnsFormat.write(key, e, ttlSeconds(e)))
+        return "3dns".equals(format)
+                ? text(ThreeDnsFormat.write(key, e, ttlSeconds(e)))
                 : AdminServer.Response.ok(view(key, e));
     }
 
@@ -83,13 +87,22 @@ public final class LdnsApi {
     private AdminServer.Response probe(String ip, String protocol) throws InterruptedException {
         LdnsKey key = LdnsKey.parse(ip);
         ProbeResult r = scheduler.probeNow(key.address(), protocol == null ? null : ProbeProtocol.parse(protocol));
-        return AdminServer.Response.ok(new ProbeReport(key.toString(), r.probeable(),
-                r.protocol() == null ? null : r.protocol().label(), r.rttMicros(), r.completion(), r.hops(), r.sent(),
-                r.replies(), view(key, table.get(key))));
+        return AdminServer.Response.ok(new ProbeReport(
+                key.toString(),
+                r.probeable(),
+                r.protocol() == null ? null : r.protocol().label(),
+                r.rttMicros(),
+                r.completion(),
+                r.hops(),
+                r.sent(),
+                r.replies(),
+                view(key, table.get(key))));
     }
 
     private long ttlSeconds(LdnsEntry e) {
-        long left = e.lastUsed() + table.settings().inactiveTtl().toMillis() - table.clock().millis();
+        long left = e.lastUsed()
+                + table.settings().inactiveTtl().toMillis()
+                - table.clock().millis();
         return Math.max(0, left / 1000);
     }
 
@@ -101,13 +114,23 @@ public final class LdnsApi {
         long pathTtl = table.settings().pathTtl().toMillis();
         List<LdnsView.PathView> paths = new ArrayList<>();
         for (Path p : e.paths()) {
-            paths.add(new LdnsView.PathView(p.dataCenter(), p.rttMicros(), p.completion(), p.hops(),
-                    p.protocol().label(), Instant.ofEpochMilli(p.measuredAt()).toString(), p.measuredBy(),
+            paths.add(new LdnsView.PathView(
+                    p.dataCenter(),
+                    p.rttMicros(),
+                    p.completion(),
+                    p.hops(),
+                    p.protocol().label(),
+                    Instant.ofEpochMilli(p.measuredAt()).toString(),
+                    p.measuredBy(),
                     p.freshAt(now, pathTtl)));
         }
-        return new LdnsView(key.toString(), e.state().name().toLowerCase(Locale.ROOT),
-                e.protocol() == null ? null : e.protocol().label(), ttlSeconds(e),
+        return new LdnsView(
+                key.toString(),
+                e.state().name().toLowerCase(Locale.ROOT),
+                e.protocol() == null ? null : e.protocol().label(),
+                ttlSeconds(e),
                 Instant.ofEpochMilli(e.lastUsed()).toString(),
-                e.retryAt() == 0 ? null : Instant.ofEpochMilli(e.retryAt()).toString(), paths);
+                e.retryAt() == 0 ? null : Instant.ofEpochMilli(e.retryAt()).toString(),
+                paths);
     }
 }

@@ -6,16 +6,12 @@ import dev.gslb.api.Json;
 import dev.gslb.api.PairRequest;
 import dev.gslb.api.PairingView;
 import dev.gslb.api.Removed;
-import dev.gslb.sync.SyncSettings;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gslb.config.ListenAddress;
 import dev.gslb.sync.PeerSync;
+import dev.gslb.sync.SyncSettings;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Admin routes of peer sync: pair, join, list, remove. The join token is only ever in a body. */
 public final class PeerApi {
@@ -28,15 +24,16 @@ public final class PeerApi {
     public List<AdminServer.Route> routes() {
         return List.of(
                 new AdminServer.Route("POST", "/peer/pair", r -> {
-                    PairRequest req = r.body().isBlank() ? new PairRequest(List.of())
+                    PairRequest req = r.body().isBlank()
+                            ? new PairRequest(List.of())
                             : Json.MAPPER.readValue(r.body(), PairRequest.class);
                     List<InetSocketAddress> advertise = new ArrayList<>();
                     for (String a : req.advertise() == null ? List.<String>of() : req.advertise()) {
                         advertise.add(ListenAddress.parse(a, SyncSettings.DEFAULT_PORT));
                     }
                     PeerSync.Pairing p = sync.pair(advertise);
-                    return AdminServer.Response.ok(new PairingView(p.token(), p.expires().toString(), sync.fingerprint(),
-                            p.warnings()));
+                    return AdminServer.Response.ok(
+                            new PairingView(p.token(), p.expires().toString(), sync.fingerprint(), p.warnings()));
                 }),
                 new AdminServer.Route("POST", "/peer/join", r -> {
                     JoinRequest req = Json.MAPPER.readValue(r.body(), JoinRequest.class);
@@ -50,8 +47,8 @@ public final class PeerApi {
                 new AdminServer.Route("POST", "/peer/remove", r -> {
                     String name = r.param("name");
                     boolean removed = name != null && sync.remove(name);
-                    return AdminServer.Response.json(removed ? 200 : 404, Json.write(new Removed(removed,
-                            String.valueOf(name))));
+                    return AdminServer.Response.json(
+                            removed ? 200 : 404, Json.write(new Removed(removed, String.valueOf(name))));
                 }));
     }
 }

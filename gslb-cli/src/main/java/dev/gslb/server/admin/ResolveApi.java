@@ -1,19 +1,12 @@
 package dev.gslb.server.admin;
 
-import dev.gslb.api.Json;
-
 import dev.gslb.dns.answer.Authority;
-import dev.gslb.dns.method.Outcome;
-import dev.gslb.dns.method.Trace;
 import dev.gslb.dns.wideip.Explanation;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
@@ -33,8 +26,11 @@ public final class ResolveApi {
     }
 
     public List<AdminServer.Route> routes() {
-        return List.of(new AdminServer.Route("GET", "/resolve", r -> AdminServer.Response.ok(
-                explain(r.param("name"), r.param("ldns"), r.param("ecs"), r.param("type")))));
+        return List.of(new AdminServer.Route(
+                "GET",
+                "/resolve",
+                r -> AdminServer.Response.ok(
+                        explain(r.param("name"), r.param("ldns"), r.param("ecs"), r.param("type")))));
     }
 
     public Explanation explain(String nameText, String ldnsText, String ecsText, String typeText) {
@@ -49,9 +45,11 @@ public final class ResolveApi {
         }
         WideIp w = authority.get().wideIp(name);
         if (w == null) {
-            throw new IllegalArgumentException(name + " is not a wide IP; wide IPs: " + authority.get().wideIps().keySet());
+            throw new IllegalArgumentException(name + " is not a wide IP; wide IPs: "
+                    + authority.get().wideIps().keySet());
         }
-        int type = typeText == null || typeText.equalsIgnoreCase("A") ? Type.A
+        int type = typeText == null || typeText.equalsIgnoreCase("A")
+                ? Type.A
                 : typeText.equalsIgnoreCase("AAAA") ? Type.AAAA : -1;
         if (type < 0) {
             throw new IllegalArgumentException("type must be A or AAAA");

@@ -2,7 +2,6 @@ package dev.gslb.server.admin;
 
 import dev.gslb.api.Json;
 import dev.gslb.api.Refusal;
-
 import dev.gslb.api.TopologyListing;
 import dev.gslb.api.TopologyLoad;
 import dev.gslb.api.TopologyLookup;
@@ -24,8 +23,10 @@ public final class TopologyApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("GET", "/topology/lookup", r -> AdminServer.Response.ok(
-                        lookup(topology.table(), r.param("ip")))),
+                new AdminServer.Route(
+                        "GET",
+                        "/topology/lookup",
+                        r -> AdminServer.Response.ok(lookup(topology.table(), r.param("ip")))),
                 new AdminServer.Route("GET", "/topology/list", r -> AdminServer.Response.ok(listing(topology))),
                 new AdminServer.Route("POST", "/topology/reload", r -> result(topology::reload)),
                 new AdminServer.Route("POST", "/topology/load", r -> {
@@ -45,8 +46,8 @@ public final class TopologyApi {
     private static AdminServer.Response result(Load load) {
         try {
             LiveTopology.LoadReport r = load.run();
-            return AdminServer.Response.ok(new TopologyReport(r.loaded(), r.regions(), r.prefixes(),
-                    r.took().toMillis(), r.warnings()));
+            return AdminServer.Response.ok(new TopologyReport(
+                    r.loaded(), r.regions(), r.prefixes(), r.took().toMillis(), r.warnings()));
         } catch (TopologyException e) {
             return AdminServer.Response.refused(new Refusal(e.problems(), "the table in service is the previous one"));
         }
@@ -63,7 +64,8 @@ public final class TopologyApi {
             throw new IllegalArgumentException("'" + ip + "' is not an IPv4 or IPv6 address");
         }
         TopologyMatch m = table.lookup(address);
-        return m == null ? new TopologyLookup(ip, false, null, null, null, List.of())
+        return m == null
+                ? new TopologyLookup(ip, false, null, null, null, List.of())
                 : new TopologyLookup(ip, true, m.prefix(), m.region(), m.bestDataCenter(), m.scores());
     }
 
@@ -71,8 +73,9 @@ public final class TopologyApi {
         TopologyTable t = topology.table();
         List<TopologyListing.RegionSummary> regions = t.regions().stream()
                 .map(r -> new TopologyListing.RegionSummary(r.name(), r.ipv4Count(), r.ipv6Count()))
-                .sorted((a, b) -> a.name().compareTo(b.name())).toList();
-        return new TopologyListing(String.valueOf(topology.loadedAt()), t.prefixCount(), regions, t.records(),
-                t.warnings());
+                .sorted((a, b) -> a.name().compareTo(b.name()))
+                .toList();
+        return new TopologyListing(
+                String.valueOf(topology.loadedAt()), t.prefixCount(), regions, t.records(), t.warnings());
     }
 }

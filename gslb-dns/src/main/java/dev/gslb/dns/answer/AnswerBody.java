@@ -49,7 +49,11 @@ final class AnswerBody {
      */
     static AnswerBody render(Message m, int questionEnd, boolean referral, long rateClass, int ecsScope) {
         byte[] wire = m.toWire();
-        int[] rrsets = new int[3 * (m.getHeader().getCount(1) + m.getHeader().getCount(2) + m.getHeader().getCount(3))];
+        int[] rrsets = new int
+                [3
+                        * (m.getHeader().getCount(1)
+                                + m.getHeader().getCount(2)
+                                + m.getHeader().getCount(3))];
         int n = 0;
         int p = questionEnd;
         for (int section = Section.ANSWER; section <= Section.ADDITIONAL; section++) {
@@ -69,8 +73,13 @@ final class AnswerBody {
             }
         }
         byte[] sections = java.util.Arrays.copyOfRange(wire, questionEnd, wire.length);
-        return new AnswerBody(m.getHeader().getFlag(org.xbill.DNS.Flags.AA), m.getRcode(), sections,
-                java.util.Arrays.copyOf(rrsets, n), rateClass, ecsScope);
+        return new AnswerBody(
+                m.getHeader().getFlag(org.xbill.DNS.Flags.AA),
+                m.getRcode(),
+                sections,
+                java.util.Arrays.copyOf(rrsets, n),
+                rateClass,
+                ecsScope);
     }
 
     /** Skips one record of our own rendering: owner (labels, maybe ending in a pointer), fixed fields, rdata. */

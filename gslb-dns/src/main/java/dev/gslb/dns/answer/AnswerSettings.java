@@ -12,12 +12,13 @@ import java.time.Duration;
  * @param cacheBytes     memory for prepared static answers
  * @param rateLimit      response-rate limiting of UDP answers
  */
-public record AnswerSettings(int ednsUdpSize, boolean cookies, Duration cookieRotation, long cacheBytes,
-                             RateLimitSettings rateLimit) {
+public record AnswerSettings(
+        int ednsUdpSize, boolean cookies, Duration cookieRotation, long cacheBytes, RateLimitSettings rateLimit) {
     /** DNS flag day 2020's size. */
     public static final int DEFAULT_EDNS_UDP_SIZE = 1232;
-    public static final AnswerSettings DEFAULTS = new AnswerSettings(DEFAULT_EDNS_UDP_SIZE, true,
-            Duration.ofDays(1), 32L << 20, RateLimitSettings.DEFAULTS);
+
+    public static final AnswerSettings DEFAULTS =
+            new AnswerSettings(DEFAULT_EDNS_UDP_SIZE, true, Duration.ofDays(1), 32L << 20, RateLimitSettings.DEFAULTS);
 
     public AnswerSettings {
         if (ednsUdpSize < 512 || ednsUdpSize > 4096) {

@@ -36,6 +36,7 @@ final class AnswerWriter {
     private final int[] counts = new int[4];
     /** An RRset was cut: nothing more is written. */
     private boolean full;
+
     private boolean truncated;
 
     AnswerWriter(int udpCap, byte[] nsid) {
@@ -48,8 +49,15 @@ final class AnswerWriter {
      * {@code question}, the query's question as it was asked (0x20 case kept). {@code opt} adds
      * OPT (EDNS) at the end; {@code cookie} puts {@link #serverCookie} in it when the query sent a client cookie.
      */
-    void begin(ByteBuf out, QueryView q, Transport transport, boolean authoritative, int rcode, boolean question,
-               boolean opt, boolean cookie) {
+    void begin(
+            ByteBuf out,
+            QueryView q,
+            Transport transport,
+            boolean authoritative,
+            int rcode,
+            boolean question,
+            boolean opt,
+            boolean cookie) {
         this.out = out;
         this.q = q;
         this.start = out.writerIndex();

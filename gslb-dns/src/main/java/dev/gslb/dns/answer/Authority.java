@@ -21,6 +21,7 @@ public final class Authority {
      * path finds one straight from the packet's bytes without building a name.
      */
     private final byte[][] wireNames;
+
     private final WideIp[] byWire;
     private final int mask;
 

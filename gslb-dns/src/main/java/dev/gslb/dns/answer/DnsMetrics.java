@@ -7,12 +7,24 @@ import org.xbill.DNS.Rcode;
 /** Query counters, created up front so the query path only increments (lock-free adders). */
 public final class DnsMetrics {
     public enum Drop {
-        MALFORMED, NOT_A_QUERY, OVERSIZE, INTERNAL_ERROR, POLICY, RATE_LIMITED,
-        TCP_CONNECTION_LIMIT, TCP_SOURCE_LIMIT, TCP_QUERY_TIMEOUT, TCP_UNWRITABLE
+        MALFORMED,
+        NOT_A_QUERY,
+        OVERSIZE,
+        INTERNAL_ERROR,
+        POLICY,
+        RATE_LIMITED,
+        TCP_CONNECTION_LIMIT,
+        TCP_SOURCE_LIMIT,
+        TCP_QUERY_TIMEOUT,
+        TCP_UNWRITABLE
     }
 
     /** What a query's COOKIE option held (RFC 7873); queries without one are not counted here. */
-    public enum Cookie { CLIENT_ONLY, VALID, INVALID }
+    public enum Cookie {
+        CLIENT_ONLY,
+        VALID,
+        INVALID
+    }
 
     private final Counter[][] answered = new Counter[Transport.values().length][24];
     private final Counter[] dropped = new Counter[Drop.values().length];
@@ -25,27 +37,29 @@ public final class DnsMetrics {
             for (int rcode = 0; rcode < 24; rcode++) {
                 answered[t.ordinal()][rcode] = Counter.builder("dns_responses")
                         .description("DNS responses sent, by transport and response code")
-                        .tag("transport", t.name().toLowerCase())
-                        .tag("rcode", Rcode.string(rcode).toLowerCase())
+                        .tag("transport", t.name().toLowerCase(java.util.Locale.ROOT))
+                        .tag("rcode", Rcode.string(rcode).toLowerCase(java.util.Locale.ROOT))
                         .register(registry);
             }
         }
         for (Drop d : Drop.values()) {
             dropped[d.ordinal()] = Counter.builder("dns_dropped")
                     .description("Packets or connections dropped without an answer, by reason")
-                    .tag("reason", d.name().toLowerCase())
+                    .tag("reason", d.name().toLowerCase(java.util.Locale.ROOT))
                     .register(registry);
         }
         for (Cookie c : Cookie.values()) {
             cookies[c.ordinal()] = Counter.builder("dns_cookies")
                     .description("Queries that carried a DNS cookie, by what it held")
-                    .tag("cookie", c.name().toLowerCase().replace('_', '-'))
+                    .tag("cookie", c.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
                     .register(registry);
         }
-        limited = Counter.builder("dns_rate_limited").tag("action", "dropped")
+        limited = Counter.builder("dns_rate_limited")
+                .tag("action", "dropped")
                 .description("UDP answers withheld by response-rate limiting, by what was sent instead")
                 .register(registry);
-        slipped = Counter.builder("dns_rate_limited").tag("action", "slipped")
+        slipped = Counter.builder("dns_rate_limited")
+                .tag("action", "slipped")
                 .description("UDP answers withheld by response-rate limiting, by what was sent instead")
                 .register(registry);
     }

@@ -56,18 +56,23 @@ final class MessageAnswerer {
     private static final int DROPPED = -1;
 
     /** Who asks and what was decided already: the LDNS, the thread's decision objects, the fast path's decision. */
-    private record Asker(QueryView q, InetAddress client, WideIpResolver.Scratch scratch,
-                         WideIpResolver.Result decided) {}
+    private record Asker(
+            QueryView q, InetAddress client, WideIpResolver.Scratch scratch, WideIpResolver.Result decided) {}
 
-    Result answer(Authority authority, QueryView q, InetAddress client, WideIpResolver.Scratch scratch,
-                  WideIpResolver.Result decided) {
+    Result answer(
+            Authority authority,
+            QueryView q,
+            InetAddress client,
+            WideIpResolver.Scratch scratch,
+            WideIpResolver.Result decided) {
         Name qname;
         try {
             DNSInput in = new DNSInput(ByteBuffer.wrap(q.buf, 0, q.qnameEnd));
             in.jump(QueryView.HEADER);
             qname = new Name(in);
         } catch (IOException | RuntimeException e) {
-            return new Result(AnswerBody.empty(false, Rcode.FORMERR, ERRORS), false); // the guard read it; cannot happen
+            return new Result(
+                    AnswerBody.empty(false, Rcode.FORMERR, ERRORS), false); // the guard read it; cannot happen
         }
         if (decided == null) { // no decision yet: clear the thread's context, so no earlier scope leaks in
             scratch.query.set(client, q.qtype, System.currentTimeMillis());
@@ -238,8 +243,8 @@ final class MessageAnswerer {
      * Renders the body; also decides its rate-limit class: the name and type for data and NODATA,
      * the zone for NXDOMAIN, the zone cut for a referral, one class for all errors.
      */
-    private Result finish(Message m, Asker asker, int rcode, boolean cacheable, Zone zone, boolean referral,
-                          int scope) {
+    private Result finish(
+            Message m, Asker asker, int rcode, boolean cacheable, Zone zone, boolean referral, int scope) {
         QueryView q = asker.q();
         long rateClass;
         if (rcode == Rcode.NXDOMAIN) {

@@ -21,6 +21,7 @@ final class QueryView {
     private static final int MAX_POINTER_HOPS = 8;
     /** Records after the question: OPT and TSIG in additional, an IXFR's SOA in authority. */
     private static final int MAX_ADDITIONAL = 2;
+
     private static final int MAX_AUTHORITY = 1;
 
     /** What to do with the packet. */
@@ -45,6 +46,7 @@ final class QueryView {
     int opcode;
     /** True when the question was read cleanly and may be echoed (QDCOUNT 1, name and type/class present). */
     boolean questionReadable;
+
     int qnameEnd;
     int qtype;
     int qclass;
@@ -60,11 +62,13 @@ final class QueryView {
     boolean nsidRequested;
     /** EDNS client subnet: family (1 IPv4, 2 IPv6), source prefix, address offset in buf; family 0 when absent. */
     int ecsFamily;
+
     int ecsSourcePrefix;
     int ecsAddress;
     int ecsAddressLength;
     /** COOKIE option data offset and length (8 client-only, 16..40 with a server cookie); length 0 when absent. */
     int cookie;
+
     int cookieLength;
 
     /** Reads and checks {@code b[0, len)}; the fields are valid as far as the verdict says. */
@@ -211,7 +215,7 @@ final class QueryView {
                     cookie = data;
                     cookieLength = len;
                 }
-                default -> { }
+                default -> {}
             }
             p = data + len;
         }

@@ -33,6 +33,7 @@ public final class Responder implements AutoCloseable {
         boolean opt;
         /** Our server cookie goes in the answer (the query sent a client cookie; cookies are on). */
         boolean cookie;
+
         boolean validCookie;
         long rateClass;
         int ecsScope;
@@ -79,14 +80,19 @@ public final class Responder implements AutoCloseable {
     private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
     private volatile Served served;
 
-    public Responder(Authority authority, WideIpResolver resolver, InstanceIdentity identity, DnsMetrics metrics,
-                     AnswerSettings settings) {
+    public Responder(
+            Authority authority,
+            WideIpResolver resolver,
+            InstanceIdentity identity,
+            DnsMetrics metrics,
+            AnswerSettings settings) {
         this.full = new MessageAnswerer(resolver, identity);
         this.metrics = metrics;
         this.settings = settings;
         this.nsid = identity.name().getBytes(StandardCharsets.US_ASCII);
-        this.cookies = settings.cookies() ? new ServerCookies(settings.cookieRotation(),
-                () -> System.currentTimeMillis() / 1000) : null;
+        this.cookies = settings.cookies()
+                ? new ServerCookies(settings.cookieRotation(), () -> System.currentTimeMillis() / 1000)
+                : null;
         this.limiter = new ResponseRateLimiter(settings.rateLimit());
         replace(authority);
     }
@@ -162,7 +168,7 @@ public final class Responder implements AutoCloseable {
                 r.error(Rcode.BADVERS, q.questionReadable, true); // answered in EDNS version 0
                 return true;
             }
-            default -> { }
+            default -> {}
         }
         r.cookie = cookies != null && q.hasClientCookie();
         r.validCookie = r.cookie && cookie(t, client);
@@ -228,8 +234,10 @@ public final class Responder implements AutoCloseable {
         QueryView q = t.query;
         boolean withServerCookie = q.cookieLength > ServerCookies.CLIENT_COOKIE;
         boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, client);
-        metrics.cookie(valid ? DnsMetrics.Cookie.VALID
-                : withServerCookie ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
+        metrics.cookie(
+                valid
+                        ? DnsMetrics.Cookie.VALID
+                        : withServerCookie ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
         cookies.write(q.buf, q.cookie, client, t.writer.serverCookie, 0);
         return valid;
     }
@@ -246,9 +254,11 @@ public final class Responder implements AutoCloseable {
         }
         int v = limiter.check(client, r.rateClass);
         if ((v & (ResponseRateLimiter.STARTED | ResponseRateLimiter.ENDED)) != 0 && limitLog.admit()) {
-            limitLog.line("rate limit: " + limiter.networkOf(client) + ((v & ResponseRateLimiter.STARTED) != 0
-                    ? " is now limited (over " + limiter.settings().responsesPerSecond() + " answers/s of one kind)"
-                    : " is answered in full again"));
+            limitLog.line("rate limit: " + limiter.networkOf(client)
+                    + ((v & ResponseRateLimiter.STARTED) != 0
+                            ? " is now limited (over " + limiter.settings().responsesPerSecond()
+                                    + " answers/s of one kind)"
+                            : " is answered in full again"));
         }
         int action = v & ResponseRateLimiter.ACTION;
         if (action == ResponseRateLimiter.PASS) {
@@ -258,7 +268,14 @@ public final class Responder implements AutoCloseable {
         if (action == ResponseRateLimiter.SLIP) {
             QueryView q = t.query;
             AnswerWriter w = t.writer;
-            w.begin(out, q, transport, false, r.cookie ? BADCOOKIE : Rcode.NOERROR, q.questionReadable, q.hasOpt,
+            w.begin(
+                    out,
+                    q,
+                    transport,
+                    false,
+                    r.cookie ? BADCOOKIE : Rcode.NOERROR,
+                    q.questionReadable,
+                    q.hasOpt,
                     r.cookie);
             if (!r.cookie) {
                 w.truncate();

@@ -42,7 +42,10 @@ final class ResponseCache {
         int set = (int) h & mask & ~3;
         for (int i = set; i < set + 4; i++) {
             Entry e = slots.get(i);
-            if (e != null && e.hash == h && e.qtype == q.qtype && e.qclass == q.qclass
+            if (e != null
+                    && e.hash == h
+                    && e.qtype == q.qtype
+                    && e.qclass == q.qclass
                     && WireName.matches(e.name, q.buf, QueryView.HEADER, q.qnameEnd)) {
                 return e.body;
             }

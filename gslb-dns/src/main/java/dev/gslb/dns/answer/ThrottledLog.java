@@ -18,6 +18,7 @@ final class ThrottledLog implements AutoCloseable {
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(64);
     /** (second << 8) | lines admitted in that second. */
     private final AtomicLong window = new AtomicLong();
+
     private final AtomicLong suppressed = new AtomicLong();
     private final Logger log;
     private final Thread writer;

@@ -23,6 +23,7 @@ public final class ServerCookies {
     private static final int VERSION = 1;
     /** RFC 9018 4.3: older than an hour or more than five minutes ahead is not valid. */
     private static final long MAX_AGE = 3600;
+
     private static final long MAX_AHEAD = 300;
 
     private record Secrets(byte[] current, byte[] previous, long generation, long rotateAt) {}
@@ -44,7 +45,8 @@ public final class ServerCookies {
 
     public ServerCookies(Duration rotation, LongSupplier epochSeconds) {
         if (rotation.compareTo(Duration.ofHours(1)) < 0) {
-            throw new IllegalArgumentException("the cookie secret rotation must be at least 1h (a cookie lives an hour)");
+            throw new IllegalArgumentException(
+                    "the cookie secret rotation must be at least 1h (a cookie lives an hour)");
         }
         this.rotation = rotation;
         this.epochSeconds = epochSeconds;
@@ -91,8 +93,10 @@ public final class ServerCookies {
             return false;
         }
         int server = cookie + CLIENT_COOKIE;
-        long stamp = ((packet[server + 4] & 0xFFL) << 24) | ((packet[server + 5] & 0xFFL) << 16)
-                | ((packet[server + 6] & 0xFFL) << 8) | (packet[server + 7] & 0xFFL);
+        long stamp = ((packet[server + 4] & 0xFFL) << 24)
+                | ((packet[server + 5] & 0xFFL) << 16)
+                | ((packet[server + 6] & 0xFFL) << 8)
+                | (packet[server + 7] & 0xFFL);
         long now = epochSeconds.getAsLong() & 0xFFFF_FFFFL;
         long age = (now - stamp) & 0xFFFF_FFFFL; // serial arithmetic, RFC 1982
         if (age > MAX_AGE && ((stamp - now) & 0xFFFF_FFFFL) > MAX_AHEAD) {
@@ -116,8 +120,8 @@ public final class ServerCookies {
         return diff == 0;
     }
 
-    private void hash(SipHash mac, Hasher h, byte[] packet, int clientCookie, byte[] serverHead, int at,
-                      InetAddress client) {
+    private void hash(
+            SipHash mac, Hasher h, byte[] packet, int clientCookie, byte[] serverHead, int at, InetAddress client) {
         byte[] in = h.input;
         System.arraycopy(packet, clientCookie, in, 0, CLIENT_COOKIE);
         System.arraycopy(serverHead, at, in, CLIENT_COOKIE, 8); // version, reserved, timestamp

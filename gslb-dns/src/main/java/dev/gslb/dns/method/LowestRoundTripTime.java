@@ -53,8 +53,8 @@ public final class LowestRoundTripTime extends PathMetricMethod {
                 if (c.get(i).dataCenter().name().equals(before)) {
                     long current = e.path(before).rttMicros();
                     long challenger = e.path(bestDc).rttMicros();
-                    boolean clearlyBetter = challenger + marginMicros < current
-                            && challenger * 100 < current * (100 - marginPercent);
+                    boolean clearlyBetter =
+                            challenger + marginMicros < current && challenger * 100 < current * (100 - marginPercent);
                     if (!clearlyBetter) {
                         if (q.tracing()) {
                             q.trace.note(name(), "keeps " + before + ": " + bestDc + " is not better by the margin");

@@ -14,8 +14,14 @@ import java.util.function.Supplier;
  */
 public final class MethodRegistry {
     /** What methods may read: the proximity table, the topology in service, and their settings. */
-    public record Services(ProximityTable proximity, Supplier<TopologyTable> topology, long pathTtlMillis,
-                           int rttMarginPercent, long rttMarginMicros, int persistPrefixV4, int persistPrefixV6) {
+    public record Services(
+            ProximityTable proximity,
+            Supplier<TopologyTable> topology,
+            long pathTtlMillis,
+            int rttMarginPercent,
+            long rttMarginMicros,
+            int persistPrefixV4,
+            int persistPrefixV6) {
         /** For checking a configuration before a server exists: methods are built, never run. */
         public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, 0, 0, 24, 56);
     }
@@ -27,8 +33,10 @@ public final class MethodRegistry {
     private static final Map<String, Function<Services, LoadBalancingMethod>> FACTORIES = new LinkedHashMap<>();
 
     static {
-        FACTORIES.put("lowest-round-trip-time", s -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(),
-                s.rttMarginPercent(), s.rttMarginMicros()));
+        FACTORIES.put(
+                "lowest-round-trip-time",
+                s -> new LowestRoundTripTime(
+                        s.proximity(), s.pathTtlMillis(), s.rttMarginPercent(), s.rttMarginMicros()));
         FACTORIES.put("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
         FACTORIES.put("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
         FACTORIES.put("topology", s -> new Topology(s.topology()));

@@ -57,8 +57,13 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
             Path p = e.path(dc);
             if (p == null || !p.freshAt(q.nowMillis, pathTtlMillis) || !measured(p)) {
                 if (q.tracing()) {
-                    q.trace.note(name(), "no fresh " + (p == null ? "path" : "measurement") + " from " + dc
-                            + (p == null ? "" : " (" + describe(p) + ", measured " + java.time.Instant.ofEpochMilli(p.measuredAt()) + ")"));
+                    q.trace.note(
+                            name(),
+                            "no fresh " + (p == null ? "path" : "measurement") + " from " + dc
+                                    + (p == null
+                                            ? ""
+                                            : " (" + describe(p) + ", measured "
+                                                    + java.time.Instant.ofEpochMilli(p.measuredAt()) + ")"));
                 }
                 return Outcome.PASS;
             }

@@ -16,6 +16,7 @@ public final class QueryContext {
     boolean ldnsV4;
     /** Client subnet: address as two longs (IPv4 mapped) and source prefix; -1 when absent. */
     long ecsHi;
+
     long ecsLo;
     boolean ecsV4;
     int ecsPrefix = -1;

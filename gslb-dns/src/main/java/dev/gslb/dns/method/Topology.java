@@ -48,8 +48,12 @@ public final class Topology implements LoadBalancingMethod {
             }
         }
         if (q.tracing()) {
-            q.trace.note(name(), (ecs ? "client subnet" : "LDNS") + " in " + m.prefix() + " (region " + m.region()
-                    + "), scores " + m.scores().stream().map(x -> x.dataCenter() + " " + x.score()).toList());
+            q.trace.note(
+                    name(),
+                    (ecs ? "client subnet" : "LDNS") + " in " + m.prefix() + " (region " + m.region() + "), scores "
+                            + m.scores().stream()
+                                    .map(x -> x.dataCenter() + " " + x.score())
+                                    .toList());
         }
         return best < 0 ? Outcome.PASS : c.pick(best);
     }

@@ -18,11 +18,24 @@ import java.util.List;
  * @param tableSize          networks x classes tracked at once; fixed, so a flood from millions of
  *                           sources costs no more memory (8 bytes each)
  */
-public record RateLimitSettings(int responsesPerSecond, int slip, Duration window, int ipv4Prefix, int ipv6Prefix,
-                                CidrSet exempt, int tableSize) {
+public record RateLimitSettings(
+        int responsesPerSecond,
+        int slip,
+        Duration window,
+        int ipv4Prefix,
+        int ipv6Prefix,
+        CidrSet exempt,
+        int tableSize) {
     /** NSD's rate and slip, BIND's window and prefixes; loopback exempt (monitoring, tests, the benchmark). */
-    public static final RateLimitSettings DEFAULTS = new RateLimitSettings(200, 2, Duration.ofSeconds(15), 24, 56,
-            CidrSet.parse(List.of("127.0.0.0/8", "::1/128"), "rate-limit exempt"), 1 << 18);
+    public static final RateLimitSettings DEFAULTS = new RateLimitSettings(
+            200,
+            2,
+            Duration.ofSeconds(15),
+            24,
+            56,
+            CidrSet.parse(List.of("127.0.0.0/8", "::1/128"), "rate-limit exempt"),
+            1 << 18);
+
     public static final int MAX_RATE = 1_000_000;
     public static final int MAX_SLIP = 15;
 

@@ -23,6 +23,7 @@ import java.security.SecureRandom;
 public final class ResponseRateLimiter {
     /** What to do with one answer; {@link #STARTED} / {@link #ENDED} may be or-ed in. */
     public static final int PASS = 0;
+
     public static final int DROP = 1;
     public static final int SLIP = 2;
     public static final int ACTION = 3;
@@ -32,7 +33,12 @@ public final class ResponseRateLimiter {
     public static final int ENDED = 8;
 
     /** The classes answers are counted in, BIND's: same name and type; NXDOMAIN per zone; referrals per cut; errors. */
-    public enum Kind { ANSWER, NXDOMAIN, REFERRAL, ERROR }
+    public enum Kind {
+        ANSWER,
+        NXDOMAIN,
+        REFERRAL,
+        ERROR
+    }
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final long SEED = new SecureRandom().nextLong();
@@ -106,7 +112,8 @@ public final class ResponseRateLimiter {
                     break;
                 }
                 long tat = s == 0 ? 0 : s & TIME_MASK;
-                if (tat < victimTat) { // an empty slot or the one least in debt (one at or behind now is as good as new)
+                if (tat < victimTat) { // an empty slot or the one least in debt (one at or behind now is as good as
+                    // new)
                     victimTat = tat;
                     victim = i;
                 }

@@ -4,17 +4,17 @@ import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
@@ -71,8 +71,8 @@ public final class DnsServer implements AutoCloseable {
             close();
             throw e;
         }
-        log.info("DNS listening on {} (UDP+TCP, {} event loops, transport {})", bound, threads,
-                epoll ? "epoll" : "nio");
+        log.info(
+                "DNS listening on {} (UDP+TCP, {} event loops, transport {})", bound, threads, epoll ? "epoll" : "nio");
     }
 
     /**
@@ -80,7 +80,8 @@ public final class DnsServer implements AutoCloseable {
      * TCP takes the same number, which another TCP socket may already hold: then both are tried
      * again on a new port (a few times), instead of failing the start.
      */
-    private InetSocketAddress bindBoth(InetSocketAddress address, int sockets, boolean epoll) throws InterruptedException {
+    private InetSocketAddress bindBoth(InetSocketAddress address, int sockets, boolean epoll)
+            throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             int before = channels.size();
             int port = bindUdp(address, sockets, epoll);
@@ -104,7 +105,8 @@ public final class DnsServer implements AutoCloseable {
     /** A start-up failure that names the listener and what to do. */
     private static String inUse(String where, Throwable cause) {
         String why = cause.getMessage() == null ? cause.toString() : cause.getMessage();
-        return "cannot listen for DNS on " + where + ": " + why.replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-\\d+\\): ", "")
+        return "cannot listen for DNS on " + where + ": "
+                + why.replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-\\d+\\): ", "")
                 + " (another DNS server holds it? stop it, or change dns.listen / serve --listen)";
     }
 
@@ -133,7 +135,8 @@ public final class DnsServer implements AutoCloseable {
             if (epoll) {
                 b.option(EpollChannelOption.SO_REUSEPORT, true);
             }
-            ChannelFuture bound = b.bind(new InetSocketAddress(address.getAddress(), port)).await();
+            ChannelFuture bound =
+                    b.bind(new InetSocketAddress(address.getAddress(), port)).await();
             if (!bound.isSuccess()) {
                 throw new IllegalStateException(inUse("UDP " + hostPort(address), bound.cause()), bound.cause());
             }
@@ -146,8 +149,8 @@ public final class DnsServer implements AutoCloseable {
 
     /** The finished bind (succeeded or failed). */
     private ChannelFuture bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
-        ConnectionLimit limit = new ConnectionLimit(settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(),
-                metrics);
+        ConnectionLimit limit =
+                new ConnectionLimit(settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(), metrics);
         long idleMillis = settings.tcpIdle().toMillis();
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ServerBootstrap b = new ServerBootstrap()
@@ -162,11 +165,12 @@ public final class DnsServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(
-                                limit,
-                                new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS),
-                                new TcpFramer(settings.tcpQueryTimeout(), settings.tcpIdle(), metrics),
-                                new TcpQueryHandler(responder));
+                        ch.pipeline()
+                                .addLast(
+                                        limit,
+                                        new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS),
+                                        new TcpFramer(settings.tcpQueryTimeout(), settings.tcpIdle(), metrics),
+                                        new TcpQueryHandler(responder));
                     }
                 });
         return b.bind(address).await();

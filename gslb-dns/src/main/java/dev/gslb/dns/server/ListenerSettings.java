@@ -17,14 +17,23 @@ import java.util.List;
  * @param tcpMaxConnections          connections above this are closed at once
  * @param tcpMaxConnectionsPerSource connections from one address above this are closed at once
  */
-public record ListenerSettings(List<InetSocketAddress> addresses, int threads, Duration tcpIdle,
-                               Duration tcpQueryTimeout, int tcpMaxConnections, int tcpMaxConnectionsPerSource) {
+public record ListenerSettings(
+        List<InetSocketAddress> addresses,
+        int threads,
+        Duration tcpIdle,
+        Duration tcpQueryTimeout,
+        int tcpMaxConnections,
+        int tcpMaxConnectionsPerSource) {
     /** The port of a listen address written without one (the DNS port). */
     public static final int DEFAULT_PORT = 53;
 
     public static final ListenerSettings DEFAULTS = new ListenerSettings(
-            List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 5353)), 0, Duration.ofSeconds(10),
-            Duration.ofSeconds(2), 1024, 64);
+            List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 5353)),
+            0,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(2),
+            1024,
+            64);
 
     public ListenerSettings {
         addresses = List.copyOf(addresses);
@@ -41,7 +50,8 @@ public record ListenerSettings(List<InetSocketAddress> addresses, int threads, D
     }
 
     public ListenerSettings withAddresses(List<InetSocketAddress> a, int threads) {
-        return new ListenerSettings(a, threads, tcpIdle, tcpQueryTimeout, tcpMaxConnections, tcpMaxConnectionsPerSource);
+        return new ListenerSettings(
+                a, threads, tcpIdle, tcpQueryTimeout, tcpMaxConnections, tcpMaxConnectionsPerSource);
     }
 
     public ListenerSettings withTcpLimits(Duration idle, Duration queryTimeout, int max, int perSource) {

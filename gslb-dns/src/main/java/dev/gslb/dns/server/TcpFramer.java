@@ -28,6 +28,7 @@ final class TcpFramer extends ChannelInboundHandlerAdapter {
     private final DnsMetrics metrics;
     /** Bytes read but not yet handed on: at most one partial message and one read's worth. */
     private ByteBuf pending;
+
     private ScheduledFuture<?> deadline;
     private ScheduledFuture<?> unwritable;
 
@@ -69,8 +70,11 @@ final class TcpFramer extends ChannelInboundHandlerAdapter {
             deadline = null;
         }
         if (pending != null && deadline == null && !hasWholeMessage()) {
-            deadline = ctx.executor().schedule(() -> close(ctx, DnsMetrics.Drop.TCP_QUERY_TIMEOUT),
-                    queryTimeoutNanos, TimeUnit.NANOSECONDS);
+            deadline = ctx.executor()
+                    .schedule(
+                            () -> close(ctx, DnsMetrics.Drop.TCP_QUERY_TIMEOUT),
+                            queryTimeoutNanos,
+                            TimeUnit.NANOSECONDS);
         }
         if (!ctx.channel().isWritable()) {
             ctx.channel().config().setAutoRead(false);
@@ -78,7 +82,8 @@ final class TcpFramer extends ChannelInboundHandlerAdapter {
     }
 
     private boolean hasWholeMessage() {
-        return pending.readableBytes() >= 2 && pending.readableBytes() >= 2 + pending.getUnsignedShort(pending.readerIndex());
+        return pending.readableBytes() >= 2
+                && pending.readableBytes() >= 2 + pending.getUnsignedShort(pending.readerIndex());
     }
 
     @Override
@@ -94,8 +99,11 @@ final class TcpFramer extends ChannelInboundHandlerAdapter {
         } else {
             ctx.channel().config().setAutoRead(false);
             if (unwritable == null) {
-                unwritable = ctx.executor().schedule(() -> close(ctx, DnsMetrics.Drop.TCP_UNWRITABLE),
-                        unwritableNanos, TimeUnit.NANOSECONDS);
+                unwritable = ctx.executor()
+                        .schedule(
+                                () -> close(ctx, DnsMetrics.Drop.TCP_UNWRITABLE),
+                                unwritableNanos,
+                                TimeUnit.NANOSECONDS);
             }
         }
         ctx.fireChannelWritabilityChanged();

@@ -12,8 +12,17 @@ import org.xbill.DNS.Type;
  * --explain` prints and GET /resolve answers. Made by running the same decision a query runs, with
  * a {@link Trace}.
  */
-public record Explanation(String name, String type, String ldns, String ecs, List<Trace.Step> steps,
-                          DecidedBy decidedBy, String failure, List<Answer> answers, long ttl, int ecsScope) {
+public record Explanation(
+        String name,
+        String type,
+        String ldns,
+        String ecs,
+        List<Trace.Step> steps,
+        DecidedBy decidedBy,
+        String failure,
+        List<Answer> answers,
+        long ttl,
+        int ecsScope) {
 
     /** The pool, tier and method that decided, and how. */
     public record DecidedBy(String pool, String tier, String method, Outcome outcome) {}
@@ -25,8 +34,14 @@ public record Explanation(String name, String type, String ldns, String ecs, Lis
      * Runs {@code w}'s decision for {@code ldns} (with {@code ecs}, a subnet, when not null) exactly
      * as a query would, except that it asks for no probe: explaining is not asking.
      */
-    public static Explanation of(WideIpResolver resolver, WideIp w, int type, InetAddress ldns, InetAddress ecsAddress,
-                                 int ecsLength, String ecsText) {
+    public static Explanation of(
+            WideIpResolver resolver,
+            WideIp w,
+            int type,
+            InetAddress ldns,
+            InetAddress ecsAddress,
+            int ecsLength,
+            String ecsText) {
         WideIpResolver.Scratch s = new WideIpResolver.Scratch();
         Trace trace = new Trace();
         s.query.set(ldns, type, System.currentTimeMillis()).trace(trace);
@@ -37,7 +52,9 @@ public record Explanation(String name, String type, String ldns, String ecs, Lis
         List<Answer> answers = new ArrayList<>();
         if (r.outcome() == Outcome.PICKED) {
             for (int i = 0; i < r.count(); i++) {
-                answers.add(new Answer(r.answer(i).name(), r.answer(i).address().getHostAddress(),
+                answers.add(new Answer(
+                        r.answer(i).name(),
+                        r.answer(i).address().getHostAddress(),
                         r.answer(i).dataCenter().name()));
             }
         } else if (r.outcome() == Outcome.FALLBACK_IP) {
@@ -45,10 +62,19 @@ public record Explanation(String name, String type, String ldns, String ecs, Lis
         } else if (r.outcome() == null) {
             r.failure().addresses().forEach(a -> answers.add(new Answer(null, a.getHostAddress(), null)));
         }
-        DecidedBy by = r.outcome() == null ? null
+        DecidedBy by = r.outcome() == null
+                ? null
                 : new DecidedBy(r.pool().name(), r.tierName(), r.method().name(), r.outcome());
-        return new Explanation(w.name().toString(), Type.string(type), ldns.getHostAddress(), ecsText,
-                List.copyOf(trace.steps()), by, r.outcome() == null ? r.failure().kind().name().toLowerCase() : null,
-                answers, r.ttl(), s.query.scope());
+        return new Explanation(
+                w.name().toString(),
+                Type.string(type),
+                ldns.getHostAddress(),
+                ecsText,
+                List.copyOf(trace.steps()),
+                by,
+                r.outcome() == null ? r.failure().kind().name().toLowerCase(java.util.Locale.ROOT) : null,
+                answers,
+                r.ttl(),
+                s.query.scope());
     }
 }

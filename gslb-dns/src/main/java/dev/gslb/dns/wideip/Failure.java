@@ -8,7 +8,13 @@ import java.util.List;
  * addresses, or NOERROR/NODATA, NXDOMAIN, REFUSED or SERVFAIL, each with its own TTL.
  */
 public record Failure(Kind kind, List<InetAddress> addresses, long ttl) {
-    public enum Kind { FALLBACK_IP, NODATA, NXDOMAIN, REFUSED, SERVFAIL }
+    public enum Kind {
+        FALLBACK_IP,
+        NODATA,
+        NXDOMAIN,
+        REFUSED,
+        SERVFAIL
+    }
 
     public static final Failure DEFAULT = new Failure(Kind.NODATA, List.of(), 30);
 

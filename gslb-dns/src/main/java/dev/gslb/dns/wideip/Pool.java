@@ -1,7 +1,7 @@
 package dev.gslb.dns.wideip;
 
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.method.LoadBalancingMethod;
+import dev.gslb.dns.site.VirtualServer;
 import java.net.InetAddress;
 import java.util.Comparator;
 import java.util.List;
@@ -14,12 +14,19 @@ import java.util.List;
  * @param ttl         answer TTL overriding the wide IP's, or -1
  * @param fallbackIps what the fallback-ip method answers (one per family at most)
  */
-public record Pool(String name, List<VirtualServer> members, List<LoadBalancingMethod> tiers, int maxAnswers, long ttl,
-                   List<InetAddress> fallbackIps) {
+public record Pool(
+        String name,
+        List<VirtualServer> members,
+        List<LoadBalancingMethod> tiers,
+        int maxAnswers,
+        long ttl,
+        List<InetAddress> fallbackIps) {
     public static final List<String> TIER_NAMES = List.of("preferred", "alternate", "fallback");
 
     public Pool {
-        members = members.stream().sorted(Comparator.comparingInt(VirtualServer::order)).toList();
+        members = members.stream()
+                .sorted(Comparator.comparingInt(VirtualServer::order))
+                .toList();
         tiers = List.copyOf(tiers);
         fallbackIps = List.copyOf(fallbackIps);
         if (members.isEmpty()) {
@@ -29,9 +36,10 @@ public record Pool(String name, List<VirtualServer> members, List<LoadBalancingM
             throw new IllegalArgumentException("pool " + name + ": max-answers must be at least 1");
         }
         if (tiers.size() > 1 && tiers.get(1).usesPathMetrics()) {
-            throw new IllegalArgumentException("pool " + name + ": the alternate method " + tiers.get(1).name()
-                    + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule): use topology,"
-                    + " global-availability, round-robin, ...");
+            throw new IllegalArgumentException(
+                    "pool " + name + ": the alternate method " + tiers.get(1).name()
+                            + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule): use topology,"
+                            + " global-availability, round-robin, ...");
         }
     }
 

@@ -9,12 +9,15 @@ import org.xbill.DNS.Name;
  * @param poolMethod  how pools are tried: in order (global availability) or rotating (round robin)
  * @param decisionLog log every decision for this wide IP (F5's load-balancing decision log)
  */
-public record WideIp(Name name, List<Pool> pools, PoolMethod poolMethod, long ttl, Failure failure,
-                     boolean decisionLog) {
+public record WideIp(
+        Name name, List<Pool> pools, PoolMethod poolMethod, long ttl, Failure failure, boolean decisionLog) {
     /** F5's default wide-IP TTL. */
     public static final long DEFAULT_TTL = 30;
 
-    public enum PoolMethod { GLOBAL_AVAILABILITY, ROUND_ROBIN }
+    public enum PoolMethod {
+        GLOBAL_AVAILABILITY,
+        ROUND_ROBIN
+    }
 
     public WideIp {
         pools = List.copyOf(pools);

@@ -1,11 +1,11 @@
 package dev.gslb.dns.wideip;
 
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.method.Candidates;
 import dev.gslb.dns.method.LoadBalancingMethod;
 import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.method.QueryContext;
 import dev.gslb.dns.method.Trace;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.schedule.ProbeRequests;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -108,8 +108,12 @@ public final class WideIpResolver {
         }
         Result r = decide(w, q, s.candidates, s.result);
         if (log) {
-            decisions.info("{} {} from {}: {}", w.name(), org.xbill.DNS.Type.string(q.recordType()),
-                    q.ldns().getHostAddress(), describe(r, q.trace()));
+            decisions.info(
+                    "{} {} from {}: {}",
+                    w.name(),
+                    org.xbill.DNS.Type.string(q.recordType()),
+                    q.ldns().getHostAddress(),
+                    describe(r, q.trace()));
         }
         return r;
     }
@@ -123,7 +127,9 @@ public final class WideIpResolver {
         r.failure = null;
         int n = w.pools().size();
         int start = w.poolMethod() == WideIp.PoolMethod.ROUND_ROBIN
-                ? (int) Math.floorMod(poolRotation.computeIfAbsent(w, k -> new AtomicLong()).getAndIncrement(), n) : 0;
+                ? (int) Math.floorMod(
+                        poolRotation.computeIfAbsent(w, k -> new AtomicLong()).getAndIncrement(), n)
+                : 0;
         for (int k = 0; k < n; k++) {
             Pool pool = w.pools().get((start + k) % n);
             c.reset();
@@ -134,8 +140,12 @@ public final class WideIpResolver {
                         c.add(vs);
                     }
                     if (q.trace() != null) {
-                        q.trace().note("candidates", pool.name() + ": " + vs.name() + " " + vs.address().getHostAddress()
-                                + " (" + vs.dataCenter().name() + ") " + (up ? "available" : "unavailable"));
+                        q.trace()
+                                .note(
+                                        "candidates",
+                                        pool.name() + ": " + vs.name() + " "
+                                                + vs.address().getHostAddress() + " ("
+                                                + vs.dataCenter().name() + ") " + (up ? "available" : "unavailable"));
                     }
                 }
             }
@@ -188,8 +198,11 @@ public final class WideIpResolver {
         if (byTier == null) {
             byTier = new Counter[3];
             for (int t = 0; t < 3; t++) {
-                byTier[t] = Counter.builder("lb_decisions").tag("method", m.name()).tag("tier", Pool.TIER_NAMES.get(t))
-                        .description("Wide-IP decisions, by the method and tier that decided").register(registry);
+                byTier[t] = Counter.builder("lb_decisions")
+                        .tag("method", m.name())
+                        .tag("tier", Pool.TIER_NAMES.get(t))
+                        .description("Wide-IP decisions, by the method and tier that decided")
+                        .register(registry);
             }
             counters.putIfAbsent(m, byTier);
         }
@@ -202,18 +215,30 @@ public final class WideIpResolver {
         if (r.outcome() == null) {
             sb.append("no pool decided; failure behaviour ").append(r.failure().kind());
         } else {
-            sb.append("pool ").append(r.pool().name()).append(' ').append(r.tierName()).append(' ')
-                    .append(r.method().name()).append(" -> ").append(r.outcome().name().toLowerCase());
+            sb.append("pool ")
+                    .append(r.pool().name())
+                    .append(' ')
+                    .append(r.tierName())
+                    .append(' ')
+                    .append(r.method().name())
+                    .append(" -> ")
+                    .append(r.outcome().name().toLowerCase(java.util.Locale.ROOT));
             for (int i = 0; i < r.count(); i++) {
-                sb.append(' ').append(r.answer(i).name()).append('=').append(r.answer(i).address().getHostAddress());
+                sb.append(' ')
+                        .append(r.answer(i).name())
+                        .append('=')
+                        .append(r.answer(i).address().getHostAddress());
             }
             if (r.fallback() != null) {
                 sb.append(' ').append(r.fallback().getHostAddress());
             }
         }
         if (trace != null) {
-            trace.steps().stream().filter(st -> !st.topic().equals("candidates") && !st.topic().equals("tier"))
-                    .forEach(st -> sb.append("; ").append(st.topic()).append(": ").append(st.detail()));
+            trace.steps().stream()
+                    .filter(st ->
+                            !st.topic().equals("candidates") && !st.topic().equals("tier"))
+                    .forEach(st ->
+                            sb.append("; ").append(st.topic()).append(": ").append(st.detail()));
         }
         return sb.toString();
     }

@@ -79,7 +79,10 @@ public final class Zone {
     }
 
     public int recordCount() {
-        return nodes.values().stream().flatMap(m -> m.values().stream()).mapToInt(RRset::size).sum();
+        return nodes.values().stream()
+                .flatMap(m -> m.values().stream())
+                .mapToInt(RRset::size)
+                .sum();
     }
 
     /** The RRset at exactly this owner name, or null. */
@@ -128,7 +131,8 @@ public final class Zone {
             }
             if (qtype == Type.ANY) {
                 // RFC 8482: one RRset is enough; prefer the lowest type for a stable answer.
-                int type = node.keySet().stream().mapToInt(Integer::intValue).min().orElseThrow();
+                int type =
+                        node.keySet().stream().mapToInt(Integer::intValue).min().orElseThrow();
                 answer.answer.add(withOwner(node.get(type), owner));
                 return answer;
             }
@@ -231,7 +235,11 @@ public final class Zone {
 
     /** The sections of an answer from this zone. */
     public static final class Answer {
-        public enum Kind { POSITIVE, NODATA, NXDOMAIN }
+        public enum Kind {
+            POSITIVE,
+            NODATA,
+            NXDOMAIN
+        }
 
         private Kind kind = Kind.POSITIVE;
         private boolean authoritative = true;

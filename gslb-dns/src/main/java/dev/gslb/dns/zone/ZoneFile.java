@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Master;
-import org.xbill.DNS.Name;
 import org.xbill.DNS.NSRecord;
+import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
 import org.xbill.DNS.SOARecord;
 import org.xbill.DNS.TextParseException;
@@ -54,8 +54,8 @@ public final class ZoneFile {
                         r.toWireCanonical(); // dnsjava accepts some records it cannot write (empty OPENPGPKEY)
                     }
                 } catch (TextParseException e) {
-                    problems.add(new ZoneProblem(label, lineOf(e.getMessage(), in.line() + 1),
-                            stripLocation(e.getMessage())));
+                    problems.add(new ZoneProblem(
+                            label, lineOf(e.getMessage(), in.line() + 1), stripLocation(e.getMessage())));
                     break; // the tokenizer cannot resynchronise reliably after a syntax error
                 } catch (RuntimeException e) { // dnsjava's reaction to some malformed lines ($GENERATE, empty rdata)
                     problems.add(new ZoneProblem(label, in.line() + 1, "malformed line (" + e.getMessage() + ")"));
@@ -65,8 +65,10 @@ public final class ZoneFile {
                     break;
                 }
                 if (records.size() == MAX_RECORDS) {
-                    problems.add(new ZoneProblem(label, in.line(), "more than " + MAX_RECORDS
-                            + " records (a $GENERATE range too wide?); split the zone"));
+                    problems.add(new ZoneProblem(
+                            label,
+                            in.line(),
+                            "more than " + MAX_RECORDS + " records (a $GENERATE range too wide?); split the zone"));
                     break;
                 }
                 records.add(r);
@@ -89,8 +91,8 @@ public final class ZoneFile {
         try {
             return Name.fromString(name, Name.root);
         } catch (TextParseException e) {
-            throw new ZoneException(List.of(new ZoneProblem(file.toString(), 0,
-                    "cannot take the zone origin from the file name; give origin explicitly")));
+            throw new ZoneException(List.of(new ZoneProblem(
+                    file.toString(), 0, "cannot take the zone origin from the file name; give origin explicitly")));
         }
     }
 
@@ -102,8 +104,8 @@ public final class ZoneFile {
         for (Record r : records) {
             int line = lines.getOrDefault(r, 0);
             if (r.getDClass() != DClass.IN) {
-                problems.add(new ZoneProblem(label, line, "class " + DClass.string(r.getDClass())
-                        + " is not served; use IN"));
+                problems.add(new ZoneProblem(
+                        label, line, "class " + DClass.string(r.getDClass()) + " is not served; use IN"));
                 continue;
             }
             if (!r.getName().subdomain(origin)) {
@@ -122,7 +124,8 @@ public final class ZoneFile {
                 soa = s;
             }
             byName.computeIfAbsent(r.getName(), n -> new HashMap<>())
-                    .computeIfAbsent(r.getType(), t -> new ArrayList<>()).add(r);
+                    .computeIfAbsent(r.getType(), t -> new ArrayList<>())
+                    .add(r);
         }
         if (soa == null) {
             problems.add(new ZoneProblem(label, 0, "no SOA record at the apex " + origin));
@@ -135,12 +138,14 @@ public final class ZoneFile {
             Map<Integer, List<Record>> types = entry.getValue();
             List<Record> cnames = types.get(Type.CNAME);
             if (cnames != null && (types.size() > 1 || cnames.size() > 1)) {
-                problems.add(new ZoneProblem(label, lines.getOrDefault(cnames.getFirst(), 0),
+                problems.add(new ZoneProblem(
+                        label,
+                        lines.getOrDefault(cnames.getFirst(), 0),
                         entry.getKey() + " has a CNAME and other data; a CNAME must stand alone"));
             }
             if (cnames != null && entry.getKey().equals(origin)) {
-                problems.add(new ZoneProblem(label, lines.getOrDefault(cnames.getFirst(), 0),
-                        "CNAME at the zone apex is not allowed"));
+                problems.add(new ZoneProblem(
+                        label, lines.getOrDefault(cnames.getFirst(), 0), "CNAME at the zone apex is not allowed"));
             }
             List<Record> ns = types.get(Type.NS);
             if (ns != null && !entry.getKey().equals(origin)) {
@@ -149,8 +154,11 @@ public final class ZoneFile {
                     Map<Integer, List<Record>> glue = byName.get(target);
                     boolean needsGlue = target.subdomain(entry.getKey());
                     if (needsGlue && (glue == null || !(glue.containsKey(Type.A) || glue.containsKey(Type.AAAA)))) {
-                        problems.add(new ZoneProblem(label, lines.getOrDefault(r, 0), "delegation " + entry.getKey()
-                                + " to " + target + " needs glue: add an A or AAAA record for " + target));
+                        problems.add(new ZoneProblem(
+                                label,
+                                lines.getOrDefault(r, 0),
+                                "delegation " + entry.getKey() + " to " + target
+                                        + " needs glue: add an A or AAAA record for " + target));
                     }
                 }
             }

@@ -26,11 +26,17 @@ class ResponderFuzzTest {
     @Test
     void anyByteStringGetsAParseableAnswerOrNone() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Responder responder = new Responder(ExampleDeployment.authority(),
-                ExampleDeployment.resolver(registry), new InstanceIdentity("fuzz", "CNC"),
-                new DnsMetrics(registry), AnswerSettings.DEFAULTS);
-        List<byte[]> seeds = List.of(query("www.example.com.", Type.A, false), query("api.example.com.", Type.MX, true),
-                query("x.wild.example.com.", Type.TXT, true), query("sub.example.com.", Type.NS, false));
+        Responder responder = new Responder(
+                ExampleDeployment.authority(),
+                ExampleDeployment.resolver(registry),
+                new InstanceIdentity("fuzz", "CNC"),
+                new DnsMetrics(registry),
+                AnswerSettings.DEFAULTS);
+        List<byte[]> seeds = List.of(
+                query("www.example.com.", Type.A, false),
+                query("api.example.com.", Type.MX, true),
+                query("x.wild.example.com.", Type.TXT, true),
+                query("sub.example.com.", Type.NS, false));
         Random random = new Random(7);
         ByteBuf out = Unpooled.buffer(65535);
         for (int i = 0; i < 200_000; i++) {
@@ -53,19 +59,26 @@ class ResponderFuzzTest {
             if (out.readableBytes() > 0) {
                 byte[] wire = new byte[out.readableBytes()];
                 out.getBytes(0, wire);
-                assertThatCode(() -> new Message(wire)).as("answer to packet %d parses", i).doesNotThrowAnyException();
+                assertThatCode(() -> new Message(wire))
+                        .as("answer to packet %d parses", i)
+                        .doesNotThrowAnyException();
                 if (t == Transport.UDP) {
                     assertThat(wire.length).isLessThanOrEqualTo(AnswerSettings.DEFAULT_EDNS_UDP_SIZE);
                 }
             }
         }
-        assertThat(registry.get("dns_dropped").tag("reason", "internal_error").counter().count()).isZero();
+        assertThat(registry.get("dns_dropped")
+                        .tag("reason", "internal_error")
+                        .counter()
+                        .count())
+                .isZero();
     }
 
     private static byte[] query(String name, int type, boolean edns) throws Exception {
         Message q = Message.newQuery(Record.newRecord(Name.fromString(name), type, DClass.IN));
         if (edns) {
-            q.addRecord(new OPTRecord(1232, 0, 0, 0, List.of(new GenericEDNSOption(EDNSOption.Code.NSID, new byte[0]))),
+            q.addRecord(
+                    new OPTRecord(1232, 0, 0, 0, List.of(new GenericEDNSOption(EDNSOption.Code.NSID, new byte[0]))),
                     Section.ADDITIONAL);
         }
         return q.toWire();

@@ -11,7 +11,8 @@ import org.xbill.DNS.Record;
 /** The answer cache holds its byte budget under a flood of distinct questions and keeps working while full. */
 class ResponseCacheTest {
     private static QueryView question(String name, int type) throws Exception {
-        byte[] wire = Message.newQuery(Record.newRecord(Name.fromString(name), type, DClass.IN)).toWire();
+        byte[] wire = Message.newQuery(Record.newRecord(Name.fromString(name), type, DClass.IN))
+                .toWire();
         QueryView q = new QueryView();
         assertThat(q.read(wire, wire.length, Transport.UDP)).isEqualTo(QueryView.Verdict.ANSWER);
         return q;
@@ -30,16 +31,21 @@ class ResponseCacheTest {
             cache.put(question("n" + i + ".example.com.", 1 + i % 40), body);
             peak = Math.max(peak, cache.bytes());
         }
-        System.out.printf("answer cache: budget %d KiB, peak %d KiB, %d KiB held after 200,000 distinct questions%n",
+        System.out.printf(
+                "answer cache: budget %d KiB, peak %d KiB, %d KiB held after 200,000 distinct questions%n",
                 budget >> 10, peak >> 10, cache.bytes() >> 10);
         assertThat(peak).as("never more than the budget and one entry").isLessThanOrEqualTo(budget + sizeOfOne);
-        assertThat(cache.bytes()).as("still full of answers: evicted one slot at a time, never flushed whole")
+        assertThat(cache.bytes())
+                .as("still full of answers: evicted one slot at a time, never flushed whole")
                 .isGreaterThan(budget / 2);
         QueryView recent = question("n199999.example.com.", 1 + 199_999 % 40);
         assertThat(cache.get(recent)).as("a recent entry is served").isSameAs(body);
-        assertThat(cache.get(question("N199999.EXAMPLE.COM.", 1 + 199_999 % 40))).as("whatever the letter case")
+        assertThat(cache.get(question("N199999.EXAMPLE.COM.", 1 + 199_999 % 40)))
+                .as("whatever the letter case")
                 .isSameAs(body);
-        assertThat(cache.get(question("n199999.example.com.", 3 + 199_999 % 40))).as("another type").isNull();
+        assertThat(cache.get(question("n199999.example.com.", 3 + 199_999 % 40)))
+                .as("another type")
+                .isNull();
     }
 
     @Test
@@ -48,8 +54,10 @@ class ResponseCacheTest {
         ResponseCache cache = new ResponseCache(budget);
         Message m = Message.newQuery(Record.newRecord(Name.fromString("big.example.com."), 16, DClass.IN));
         for (int i = 0; i < 8; i++) {
-            m.addRecord(new org.xbill.DNS.TXTRecord(Name.fromString("big.example.com."), DClass.IN, 60, "y" + i
-                    + "z".repeat(240)), org.xbill.DNS.Section.ANSWER);
+            m.addRecord(
+                    new org.xbill.DNS.TXTRecord(
+                            Name.fromString("big.example.com."), DClass.IN, 60, "y" + i + "z".repeat(240)),
+                    org.xbill.DNS.Section.ANSWER);
         }
         AnswerBody big = AnswerBody.render(m, 12 + 17 + 4, false, 0, 0);
         assertThat(big.sections.length).isGreaterThan(1900);

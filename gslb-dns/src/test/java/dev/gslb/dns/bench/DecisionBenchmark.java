@@ -2,9 +2,9 @@ package dev.gslb.dns.bench;
 
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.site.DataCenter;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.ProbeProtocol;
@@ -45,7 +45,9 @@ import org.xbill.DNS.Type;
  * LDNS without entries in China Telecom space. Run: bash bench/decision-bench.sh
  */
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgs = {"-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx3g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @BenchmarkMode(Mode.AverageTime)
@@ -67,29 +69,42 @@ public class DecisionBenchmark {
         long now = System.currentTimeMillis();
         for (int k = 0; k < LDNS; k++) {
             LdnsKey key = new LdnsKey(0, 0xFFFF_0000_0000L | (0x0A000000L + k));
-            table.restore(key, LdnsEntry.probing(now)
-                    .withPath(Path.of("CNC", 20_000 + k % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "cnc"))
-                    .withPath(Path.of("TEL", 35_000 + k % 30_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "tel")));
+            table.restore(
+                    key,
+                    LdnsEntry.probing(now)
+                            .withPath(Path.of("CNC", 20_000 + k % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "cnc"))
+                            .withPath(
+                                    Path.of("TEL", 35_000 + k % 30_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "tel")));
         }
         LiveTopology topology = new LiveTopology(new LiveTopology.Spec(
-                List.of(java.nio.file.Path.of(System.getProperty("gslb.topology.data", "topology-data/china-operator-ip"))),
-                List.of(new TopologyRecord("chinanet", "TEL", 100, "bench"), new TopologyRecord("unicom", "CNC", 100, "bench")),
+                List.of(java.nio.file.Path.of(
+                        System.getProperty("gslb.topology.data", "topology-data/china-operator-ip"))),
+                List.of(
+                        new TopologyRecord("chinanet", "TEL", 100, "bench"),
+                        new TopologyRecord("unicom", "CNC", 100, "bench")),
                 Set.of("CNC", "TEL")));
         ProbeSettings d = ProbeSettings.defaults();
         scheduler = new ProbeScheduler(table, d, "CNC", "bench", List.of(), new SimpleMeterRegistry());
         resolver = new WideIpResolver(MemberHealth.ALL_AVAILABLE, scheduler, new SimpleMeterRegistry());
-        MethodRegistry methods = new MethodRegistry(new MethodRegistry.Services(table, topology::table,
-                ProximitySettings.DEFAULTS.pathTtl().toMillis(), 0, 0, 24, 56));
+        MethodRegistry methods = new MethodRegistry(new MethodRegistry.Services(
+                table, topology::table, ProximitySettings.DEFAULTS.pathTtl().toMillis(), 0, 0, 24, 56));
         DataCenter cnc = new DataCenter("CNC");
         DataCenter tel = new DataCenter("TEL");
-        Pool pool = new Pool("www", List.of(new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
-                new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)),
-                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(), 1, -1, List.of());
+        Pool pool = new Pool(
+                "www",
+                List.of(
+                        new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
+                        new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)),
+                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(),
+                1,
+                -1,
+                List.of());
         wideIp = new WideIp(Name.fromString("www.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
         Random r = new Random(3);
         for (int k = 0; k < known.length; k++) {
             int v = 0x0A000000 + r.nextInt(LDNS);
-            known[k] = InetAddress.getByAddress(new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
+            known[k] = InetAddress.getByAddress(
+                    new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
             unknown[k] = InetAddress.ofLiteral("61.136." + r.nextInt(128, 256) + "." + r.nextInt(256)); // chinanet
         }
         // Unknown LDNS get an entry (PROBING) on their first query, as in service.

@@ -6,9 +6,9 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Server cookies are RFC 9018's, byte for byte, and are accepted only while they should be. */
 class ServerCookiesTest {
@@ -22,8 +22,8 @@ class ServerCookiesTest {
         "A.4, 445536bcd2513298075a5d379663c962, 22681ab97d52c298, 2001:db8:220:1:59de:d0f4:8769:82b8, 1559741961,"
                 + " 010000005cf7c609a6bb79d16625507a",
     })
-    void reproducesThePublishedTestVectors(String vector, String secret, String clientCookie, String ip, long at,
-                                           String serverCookie) {
+    void reproducesThePublishedTestVectors(
+            String vector, String secret, String clientCookie, String ip, long at, String serverCookie) {
         ServerCookies cookies = ServerCookies.withSecret(HEX.parseHex(secret), () -> at);
         byte[] option = HEX.parseHex(clientCookie + "00".repeat(16));
         cookies.write(option, 0, InetAddress.ofLiteral(ip), option, 8);
@@ -39,20 +39,28 @@ class ServerCookiesTest {
         byte[] option = HEX.parseHex("0102030405060708" + "00".repeat(16));
         cookies.write(option, 0, client, option, 8);
         assertThat(cookies.valid(option, 0, 24, client)).isTrue();
-        assertThat(cookies.valid(option, 0, 24, InetAddress.ofLiteral("198.18.0.11"))).as("another address").isFalse();
+        assertThat(cookies.valid(option, 0, 24, InetAddress.ofLiteral("198.18.0.11")))
+                .as("another address")
+                .isFalse();
 
         byte[] tampered = option.clone();
         tampered[23] ^= 1;
         assertThat(cookies.valid(tampered, 0, 24, client)).as("a changed hash").isFalse();
         byte[] otherClientCookie = option.clone();
         otherClientCookie[0] ^= 1;
-        assertThat(cookies.valid(otherClientCookie, 0, 24, client)).as("another client cookie").isFalse();
-        assertThat(cookies.valid(option, 0, 16, client)).as("a short server cookie is not ours").isFalse();
+        assertThat(cookies.valid(otherClientCookie, 0, 24, client))
+                .as("another client cookie")
+                .isFalse();
+        assertThat(cookies.valid(option, 0, 16, client))
+                .as("a short server cookie is not ours")
+                .isFalse();
 
         now.addAndGet(3599);
         assertThat(cookies.valid(option, 0, 24, client)).as("within the hour").isTrue();
         now.addAndGet(2);
-        assertThat(cookies.valid(option, 0, 24, client)).as("older than an hour (RFC 9018 4.3)").isFalse();
+        assertThat(cookies.valid(option, 0, 24, client))
+                .as("older than an hour (RFC 9018 4.3)")
+                .isFalse();
     }
 
     @Test
@@ -66,9 +74,12 @@ class ServerCookiesTest {
         now.addAndGet(20); // the secret rotates here
         byte[] after = before.clone();
         cookies.write(after, 0, client, after, 8);
-        assertThat(HEX.formatHex(after, 16, 24)).as("a new secret makes another hash")
+        assertThat(HEX.formatHex(after, 16, 24))
+                .as("a new secret makes another hash")
                 .isNotEqualTo(HEX.formatHex(before, 16, 24));
-        assertThat(cookies.valid(before, 0, 24, client)).as("made with the previous secret").isTrue();
+        assertThat(cookies.valid(before, 0, 24, client))
+                .as("made with the previous secret")
+                .isTrue();
         assertThat(cookies.valid(after, 0, 24, client)).isTrue();
         now.addAndGet(3600); // rotated again: the first secret is gone (and the cookie too old anyway)
         assertThat(cookies.valid(before, 0, 24, client)).isFalse();

@@ -31,8 +31,12 @@ class QueryFuzzTest {
 
     private static Responder responder() {
         try {
-            return new Responder(ExampleDeployment.authority(), ExampleDeployment.resolver(REGISTRY),
-                    new InstanceIdentity("fuzz", "CNC"), new DnsMetrics(REGISTRY), AnswerSettings.DEFAULTS);
+            return new Responder(
+                    ExampleDeployment.authority(),
+                    ExampleDeployment.resolver(REGISTRY),
+                    new InstanceIdentity("fuzz", "CNC"),
+                    new DnsMetrics(REGISTRY),
+                    AnswerSettings.DEFAULTS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -47,9 +51,16 @@ class QueryFuzzTest {
         Transport transport = input[0] == 0 ? Transport.UDP : Transport.TCP;
         byte[] packet = Arrays.copyOfRange(input, 1, input.length);
         OUT.clear();
-        double errors = REGISTRY.get("dns_dropped").tag("reason", "internal_error").counter().count();
+        double errors = REGISTRY.get("dns_dropped")
+                .tag("reason", "internal_error")
+                .counter()
+                .count();
         boolean answered = RESPONDER.respond(packet, packet.length, transport, InetAddress.getLoopbackAddress(), OUT);
-        if (REGISTRY.get("dns_dropped").tag("reason", "internal_error").counter().count() > errors) {
+        if (REGISTRY.get("dns_dropped")
+                        .tag("reason", "internal_error")
+                        .counter()
+                        .count()
+                > errors) {
             throw new AssertionError("an exception inside the responder (counted as internal_error)");
         }
         if (!answered) {
@@ -83,7 +94,9 @@ class QueryFuzzTest {
     private static int udpLimit(byte[] packet) {
         try {
             OPTRecord opt = new Message(packet).getOPT();
-            return opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), AnswerSettings.DEFAULT_EDNS_UDP_SIZE));
+            return opt == null
+                    ? 512
+                    : Math.max(512, Math.min(opt.getPayloadSize(), AnswerSettings.DEFAULT_EDNS_UDP_SIZE));
         } catch (Exception unreadable) {
             return 512;
         }

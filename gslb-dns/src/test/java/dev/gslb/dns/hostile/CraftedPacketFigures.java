@@ -9,10 +9,10 @@ import dev.gslb.dns.server.ExampleDeployment;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.net.InetAddress;
 import java.lang.management.ManagementFactory;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -31,16 +31,20 @@ public final class CraftedPacketFigures {
         byte[] normal = Message.newQuery(Record.newRecord(Name.fromString("example.com."), Type.SOA, DClass.IN))
                 .toWire();
         System.out.println("In the responder alone (no sockets), average over many calls:");
-        Responder responder = new Responder(ExampleDeployment.authority(), ExampleDeployment.resolver(
-                new SimpleMeterRegistry()), new InstanceIdentity("figures", "CNC"),
-                new DnsMetrics(new SimpleMeterRegistry()), AnswerSettings.DEFAULTS);
+        Responder responder = new Responder(
+                ExampleDeployment.authority(),
+                ExampleDeployment.resolver(new SimpleMeterRegistry()),
+                new InstanceIdentity("figures", "CNC"),
+                new DnsMetrics(new SimpleMeterRegistry()),
+                AnswerSettings.DEFAULTS);
         for (int round = 0; round < 2; round++) { // the first round warms up the JIT
             respond(responder, "normal SOA query", normal, 200_000, round == 1);
             respond(responder, "pointer ladder, 4 KiB", CraftedPackets.pointerChain(4096), 20_000, round == 1);
             respond(responder, "pointer ladder, 64 KiB", CraftedPackets.pointerChain(65_000), 20_000, round == 1);
         }
         System.out.println("Over UDP to one event loop, one packet at a time (syscalls and wake-ups included):");
-        try (ExampleDeployment d = new ExampleDeployment(1); DatagramSocket s = new DatagramSocket()) {
+        try (ExampleDeployment d = new ExampleDeployment(1);
+                DatagramSocket s = new DatagramSocket()) {
             s.setSoTimeout(60_000);
             measure(d, s, "normal SOA query", normal, 2000); // also warms the server up
             measure(d, s, "normal SOA query", normal, 2000);
@@ -92,7 +96,8 @@ public final class CraftedPacketFigures {
         Thread.sleep(200);
         long cpu = eventLoopCpu() - cpu0;
         int qd = ((packet[4] & 0xFF) << 8) | (packet[5] & 0xFF);
-        System.out.printf("%-24s %6d bytes, QDCOUNT %5d: %6d sent, %6d answered, event-loop CPU %8.1f us per packet%n",
+        System.out.printf(
+                "%-24s %6d bytes, QDCOUNT %5d: %6d sent, %6d answered, event-loop CPU %8.1f us per packet%n",
                 what, packet.length, qd, count, answered, cpu / 1e3 / count);
     }
 }

@@ -3,13 +3,13 @@ package dev.gslb.dns.hostile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.ExampleDeployment;
 import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
-import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.topology.CidrSet;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -74,14 +74,16 @@ class HostileTrafficTest {
 
     private static AnswerSettings rateLimited(int perSecond) {
         // Nothing exempt: the tests' clients are on loopback, which the default exempts.
-        return AnswerSettings.DEFAULTS.withRateLimit(RateLimitSettings.DEFAULTS.withRate(perSecond)
+        return AnswerSettings.DEFAULTS.withRateLimit(RateLimitSettings.DEFAULTS
+                .withRate(perSecond)
                 .withExempt(CidrSet.parse(List.of("192.0.2.0/24"), "exempt")));
     }
 
     @Test
     void aFloodOfPointerLadderQueriesDoesNotSlowNormalQueries() throws Exception {
-        try (ExampleDeployment d = new ExampleDeployment(1); DatagramSocket client = new DatagramSocket();
-             DatagramSocket attacker = new DatagramSocket()) {
+        try (ExampleDeployment d = new ExampleDeployment(1);
+                DatagramSocket client = new DatagramSocket();
+                DatagramSocket attacker = new DatagramSocket()) {
             client.setSoTimeout(5000);
             byte[] soa = query("example.com.", Type.SOA, 7);
             for (int i = 0; i < 2000; i++) { // warm up
@@ -106,13 +108,18 @@ class HostileTrafficTest {
             flood.join();
             long p99Idle = idle[idle.length * 99 / 100];
             long p99Attacked = attacked[attacked.length * 99 / 100];
-            System.out.printf("pointer-ladder flood: p99 of a normal query %d us idle, %d us under %d crafted datagrams%n",
+            System.out.printf(
+                    "pointer-ladder flood: p99 of a normal query %d us idle, %d us under %d crafted datagrams%n",
                     p99Idle / 1000, p99Attacked / 1000, sent.get());
             assertThat(sent.get()).isEqualTo(200);
             // 2x the idle p99, with a millisecond for the scheduler of a shared CI machine.
             assertThat(p99Attacked).isLessThanOrEqualTo(2 * p99Idle + 1_000_000);
-            assertThat(d.counter("dns_dropped", "reason", "oversize")).as("64 KiB datagrams dropped unread").isPositive();
-            assertThat(d.counter("dns_dropped", "reason", "malformed")).as("4 KiB ones refused at QDCOUNT").isPositive();
+            assertThat(d.counter("dns_dropped", "reason", "oversize"))
+                    .as("64 KiB datagrams dropped unread")
+                    .isPositive();
+            assertThat(d.counter("dns_dropped", "reason", "malformed"))
+                    .as("4 KiB ones refused at QDCOUNT")
+                    .isPositive();
         }
     }
 
@@ -135,16 +142,26 @@ class HostileTrafficTest {
             members.add(new VirtualServer("v6-" + i, InetAddress.ofLiteral("2001:db8::" + Integer.toHexString(i)), dc));
         }
         MethodRegistry methods = ExampleDeployment.methods();
-        Pool pool = new Pool("many", members, MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(), 16,
-                -1, List.of());
+        Pool pool = new Pool(
+                "many",
+                members,
+                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(),
+                16,
+                -1,
+                List.of());
         String name = "a-rather-long-label-for-a-wide-ip-name-0123456789."
                 + "another-rather-long-label-for-the-same-name-012345.www.example.com.";
         WideIp big = new WideIp(Name.fromString(name), List.of(pool), 30);
-        try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(2), AnswerSettings.DEFAULTS,
-                ExampleDeployment.authority(List.of(big))); DatagramSocket s = new DatagramSocket()) {
+        try (ExampleDeployment d = new ExampleDeployment(
+                        ExampleDeployment.listener(2),
+                        AnswerSettings.DEFAULTS,
+                        ExampleDeployment.authority(List.of(big)));
+                DatagramSocket s = new DatagramSocket()) {
             s.setSoTimeout(3000);
             Message plain = exchange(s, d.address(), query(name, Type.AAAA, 1));
-            assertThat(plain.getHeader().getFlag(Flags.TC)).as("537+ bytes do not fit 512").isTrue();
+            assertThat(plain.getHeader().getFlag(Flags.TC))
+                    .as("537+ bytes do not fit 512")
+                    .isTrue();
             assertThat(plain.toWire().length).isLessThanOrEqualTo(512);
             assertThat(plain.getSection(Section.ANSWER)).isEmpty();
 
@@ -172,9 +189,9 @@ class HostileTrafficTest {
     void rateLimitingAnswersOneNetworkAtTheRateSlipsTheRestAndSparesCookies() throws Exception {
         int rate = 100;
         try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(1), rateLimited(rate));
-             DatagramSocket flooded = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-             DatagramSocket neighbour = new DatagramSocket(new InetSocketAddress("127.0.1.1", 0));
-             DatagramSocket cookieClient = new DatagramSocket(new InetSocketAddress("127.0.0.2", 0))) {
+                DatagramSocket flooded = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+                DatagramSocket neighbour = new DatagramSocket(new InetSocketAddress("127.0.1.1", 0));
+                DatagramSocket cookieClient = new DatagramSocket(new InetSocketAddress("127.0.0.2", 0))) {
             byte[] q = query("api.example.com.", Type.A, 9);
             AtomicInteger full = new AtomicInteger();
             AtomicInteger truncated = new AtomicInteger();
@@ -205,16 +222,21 @@ class HostileTrafficTest {
             receiver.join();
             double slipped = d.counter("dns_rate_limited", "action", "slipped");
             double dropped = d.counter("dns_rate_limited", "action", "dropped");
-            System.out.printf("RRL at %d/s: 1000 queries in %.2f s -> %d answers, %d truncated (slip), %.0f dropped%n",
+            System.out.printf(
+                    "RRL at %d/s: 1000 queries in %.2f s -> %d answers, %d truncated (slip), %.0f dropped%n",
                     rate, seconds, full.get(), truncated.get(), dropped);
             assertThat(seconds).isLessThan(1.0);
-            assertThat(full.get()).as("a second's worth plus the refill while sending")
+            assertThat(full.get())
+                    .as("a second's worth plus the refill while sending")
                     .isBetween(rate, (int) Math.ceil(rate * (1 + seconds)) + 1);
-            assertThat(full.get() + truncated.get()).as("answers + slips, nothing more")
+            assertThat(full.get() + truncated.get())
+                    .as("answers + slips, nothing more")
                     .isLessThanOrEqualTo(full.get() + (1000 - full.get() + 1) / 2);
             assertThat((double) truncated.get()).isEqualTo(slipped);
             assertThat(slipped + dropped + full.get()).isEqualTo(1000);
-            assertThat(other.getSection(Section.ANSWER)).as("another /24 is answered").isNotEmpty();
+            assertThat(other.getSection(Section.ANSWER))
+                    .as("another /24 is answered")
+                    .isNotEmpty();
 
             // A resolver in the limited network that sends a cookie: its first queries, with a client cookie
             // only, are slipped as BADCOOKIE carrying our server cookie (RFC 7873 5.2.3); with that cookie it
@@ -224,32 +246,45 @@ class HostileTrafficTest {
             int firstRcode = -1;
             for (int i = 0; i < 20 && server == null; i++) {
                 try {
-                    Message m = exchange(cookieClient, d.address(), queryWithCookie("api.example.com.", 1, COOKIE, null));
-                    server = ((CookieOption) m.getOPT().getOptions(EDNSOption.Code.COOKIE).getFirst())
-                            .getServerCookie().orElseThrow();
+                    Message m =
+                            exchange(cookieClient, d.address(), queryWithCookie("api.example.com.", 1, COOKIE, null));
+                    server = ((CookieOption) m.getOPT()
+                                    .getOptions(EDNSOption.Code.COOKIE)
+                                    .getFirst())
+                            .getServerCookie()
+                            .orElseThrow();
                     firstRcode = m.getRcode();
                 } catch (SocketTimeoutException notSlipped) {
                     // limited and not slipped: a resolver retries
                 }
             }
-            assertThat(firstRcode).as("a limited client-cookie query is slipped as BADCOOKIE").isEqualTo(Rcode.BADCOOKIE);
+            assertThat(firstRcode)
+                    .as("a limited client-cookie query is slipped as BADCOOKIE")
+                    .isEqualTo(Rcode.BADCOOKIE);
             assertThat(server).hasSize(16);
             byte[] withCookie = queryWithCookie("api.example.com.", 2, COOKIE, server);
             cookieClient.setSoTimeout(2000);
             int answered = 0;
             for (int i = 0; i < 1000; i++) {
                 Message m = exchange(cookieClient, d.address(), withCookie);
-                answered += !m.getHeader().getFlag(Flags.TC) && !m.getSection(Section.ANSWER).isEmpty() ? 1 : 0;
+                answered += !m.getHeader().getFlag(Flags.TC)
+                                && !m.getSection(Section.ANSWER).isEmpty()
+                        ? 1
+                        : 0;
             }
-            assertThat(answered).as("the cookie-bearing client, same /24, over the rate").isEqualTo(1000);
+            assertThat(answered)
+                    .as("the cookie-bearing client, same /24, over the rate")
+                    .isEqualTo(1000);
         }
     }
 
     @Test
     void aTricklingTcpClientIsClosedAtTheQueryTimeout() throws Exception {
-        try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(2).withTcpLimits(
-                Duration.ofSeconds(10), Duration.ofMillis(500), 1024, 64), AnswerSettings.DEFAULTS);
-             Socket slow = new Socket(d.address().getAddress(), d.address().getPort())) {
+        try (ExampleDeployment d = new ExampleDeployment(
+                        ExampleDeployment.listener(2)
+                                .withTcpLimits(Duration.ofSeconds(10), Duration.ofMillis(500), 1024, 64),
+                        AnswerSettings.DEFAULTS);
+                Socket slow = new Socket(d.address().getAddress(), d.address().getPort())) {
             InputStream in = slow.getInputStream();
             slow.setSoTimeout(100);
             byte[] q = query("api.example.com.", Type.A, 5);
@@ -297,10 +332,13 @@ class HostileTrafficTest {
                     out.write(q);
                     DataInputStream in = new DataInputStream(other.getInputStream());
                     Message m = new Message(in.readNBytes(in.readUnsignedShort()));
-                    assertThat(m.getSection(Section.ANSWER)).as("another source is served").isNotEmpty();
+                    assertThat(m.getSection(Section.ANSWER))
+                            .as("another source is served")
+                            .isNotEmpty();
                 }
                 double refused = d.counter("dns_dropped", "reason", "tcp_source_limit");
-                System.out.printf("1100 connections from one source: %.0f closed by the per-source cap of 64%n", refused);
+                System.out.printf(
+                        "1100 connections from one source: %.0f closed by the per-source cap of 64%n", refused);
                 assertThat(refused).isEqualTo(1100 - 64);
             } finally {
                 for (Socket s : greedy) {
@@ -312,16 +350,19 @@ class HostileTrafficTest {
 
     @Test
     void aPipeliningClientThatNeverReadsHoldsOnlyBoundedServerMemory() throws Exception {
-        try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(1).withTcpLimits(
-                Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, 64), AnswerSettings.DEFAULTS);
-             SocketChannel greedy = SocketChannel.open()) {
+        try (ExampleDeployment d = new ExampleDeployment(
+                        ExampleDeployment.listener(1)
+                                .withTcpLimits(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, 64),
+                        AnswerSettings.DEFAULTS);
+                SocketChannel greedy = SocketChannel.open()) {
             var metric = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
             long before = metric.usedDirectMemory();
             greedy.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4096);
             greedy.connect(d.address());
             greedy.configureBlocking(false);
             byte[] q = query("big.example.com.", Type.TXT, 8); // about 1.5 KB of answer per 35-byte query
-            ByteBuffer one = ByteBuffer.allocate(q.length + 2).putShort((short) q.length).put(q);
+            ByteBuffer one =
+                    ByteBuffer.allocate(q.length + 2).putShort((short) q.length).put(q);
             long sentQueries = 0;
             long peak = before;
             long idleSince = System.nanoTime();
@@ -345,16 +386,20 @@ class HostileTrafficTest {
                 peak = Math.max(peak, metric.usedDirectMemory());
             }
             long grown = peak - before;
-            System.out.printf("pipelining client that never reads: %d queries accepted (%d KB of answers asked for),"
-                    + " server direct memory grew by %d KB at most%n", sentQueries, sentQueries * 1500 / 1024,
-                    grown / 1024);
-            assertThat(sentQueries * 1500).as("the client asked for far more than the bound").isGreaterThan(16L << 20);
+            System.out.printf(
+                    "pipelining client that never reads: %d queries accepted (%d KB of answers asked for),"
+                            + " server direct memory grew by %d KB at most%n",
+                    sentQueries, sentQueries * 1500 / 1024, grown / 1024);
+            assertThat(sentQueries * 1500)
+                    .as("the client asked for far more than the bound")
+                    .isGreaterThan(16L << 20);
             assertThat(grown).as("direct memory bounded, whatever was asked").isLessThan(16L << 20);
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (d.counter("dns_dropped", "reason", "tcp_unwritable") == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertThat(d.counter("dns_dropped", "reason", "tcp_unwritable")).as("closed once unwritable too long")
+            assertThat(d.counter("dns_dropped", "reason", "tcp_unwritable"))
+                    .as("closed once unwritable too long")
                     .isEqualTo(1.0);
         }
     }

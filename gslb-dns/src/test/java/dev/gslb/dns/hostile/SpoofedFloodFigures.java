@@ -2,16 +2,16 @@ package dev.gslb.dns.hostile;
 
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
-import dev.gslb.dns.zone.ZoneFile;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.ExampleDeployment;
+import dev.gslb.dns.zone.ZoneFile;
 import dev.gslb.topology.CidrSet;
+import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.xbill.DNS.DClass;
@@ -37,9 +37,10 @@ public final class SpoofedFloodFigures {
         Message q = Message.newQuery(Record.newRecord(Name.fromString("amplify.test."), Type.TXT, DClass.IN));
         q.addRecord(new OPTRecord(4096, 0, 0), Section.ADDITIONAL);
         byte[] query = q.toWire();
-        RateLimitSettings notExempt = RateLimitSettings.DEFAULTS
-                .withExempt(CidrSet.parse(List.of("192.0.2.0/24"), "exempt"));
-        System.out.printf("spoofed flood: %d queries/s for %d s, each %d bytes (amplify.test TXT, EDNS 4096)%n",
+        RateLimitSettings notExempt =
+                RateLimitSettings.DEFAULTS.withExempt(CidrSet.parse(List.of("192.0.2.0/24"), "exempt"));
+        System.out.printf(
+                "spoofed flood: %d queries/s for %d s, each %d bytes (amplify.test TXT, EDNS 4096)%n",
                 perSecond, seconds, query.length);
         System.out.printf("%-26s %12s %12s %14s %14s%n", "", "answers/s", "slipped/s", "bytes out/s", "amplification");
         flood("RRL off", AnswerSettings.DEFAULTS.withRateLimit(notExempt.withRate(0)), query, seconds, perSecond);
@@ -49,15 +50,20 @@ public final class SpoofedFloodFigures {
     /** A zone whose apex holds four 255-byte TXT strings: about 1,100 bytes of answer. */
     private static Authority amplifier() throws Exception {
         String text = "\"" + "x".repeat(255) + "\" ";
-        String zone = "$TTL 300\n@ SOA ns h 1 3600 900 604800 300\n@ NS ns\nns A 192.0.2.53\n@ TXT " + text.repeat(4) + "\n";
-        return new Authority(List.of(ZoneFile.parse("amplify.test", new ByteArrayInputStream(
-                zone.getBytes(StandardCharsets.US_ASCII)), Name.fromString("amplify.test."))), List.of());
+        String zone =
+                "$TTL 300\n@ SOA ns h 1 3600 900 604800 300\n@ NS ns\nns A 192.0.2.53\n@ TXT " + text.repeat(4) + "\n";
+        return new Authority(
+                List.of(ZoneFile.parse(
+                        "amplify.test",
+                        new ByteArrayInputStream(zone.getBytes(StandardCharsets.US_ASCII)),
+                        Name.fromString("amplify.test."))),
+                List.of());
     }
 
     private static void flood(String what, AnswerSettings settings, byte[] query, int seconds, int perSecond)
             throws Exception {
         try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(1), settings, amplifier());
-             DatagramChannel victim = DatagramChannel.open()) {
+                DatagramChannel victim = DatagramChannel.open()) {
             victim.setOption(StandardSocketOptions.SO_RCVBUF, 8 << 20);
             victim.bind(new InetSocketAddress("127.0.0.1", 0));
             AtomicLong answers = new AtomicLong();
@@ -92,9 +98,16 @@ public final class SpoofedFloodFigures {
             Thread.sleep(500);
             double s = seconds;
             long in = sent * query.length;
-            System.out.printf("%-26s %12.0f %12.0f %14.0f %13.2fx   (%d queries sent, %.0f counted by the server as rate-limited)%n",
-                    what, answers.get() / s, truncated.get() / s, bytes.get() / s, (double) bytes.get() / in, sent,
-                    d.counter("dns_rate_limited", "action", "dropped") + d.counter("dns_rate_limited", "action", "slipped"));
+            System.out.printf(
+                    "%-26s %12.0f %12.0f %14.0f %13.2fx   (%d queries sent, %.0f counted by the server as rate-limited)%n",
+                    what,
+                    answers.get() / s,
+                    truncated.get() / s,
+                    bytes.get() / s,
+                    (double) bytes.get() / in,
+                    sent,
+                    d.counter("dns_rate_limited", "action", "dropped")
+                            + d.counter("dns_rate_limited", "action", "slipped"));
             victim.close();
             receiver.join(1000);
         }

@@ -3,8 +3,8 @@ package dev.gslb.dns.method;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.dns.wideip.Pool;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
@@ -40,7 +40,8 @@ class MethodTablesTest {
     static final VirtualServer BGP1 = new VirtualServer("bgp1", InetAddress.ofLiteral("198.18.5.5"), BGP, 0, 0);
     static final List<VirtualServer> MEMBERS = List.of(CNC1, TEL1, BGP1);
 
-    static final ProximityTable PROXIMITY = new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(NOW, ZoneOffset.UTC));
+    static final ProximityTable PROXIMITY =
+            new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(NOW, ZoneOffset.UTC));
     static final TopologyTable TOPOLOGY;
     static final MethodRegistry REGISTRY;
 
@@ -50,18 +51,25 @@ class MethodTablesTest {
         path("61.136.178.229", "CNC", 189850, 10000, 0, now); // the source's record
         path("61.136.178.229", "TEL", 57209, 10000, 0, now);
         path("61.136.178.229", "BGP", 99000, 10000, 0, now);
-        path("198.18.1.1", "CNC", 10000, 10000, 0, now);      // partial: no TEL or BGP path
-        path("198.18.1.2", "CNC", 10000, 10000, 9, stale);    // stale
+        path("198.18.1.1", "CNC", 10000, 10000, 0, now); // partial: no TEL or BGP path
+        path("198.18.1.2", "CNC", 10000, 10000, 9, stale); // stale
         path("198.18.1.2", "TEL", 20000, 10000, 4, now);
         path("198.18.1.2", "BGP", 20000, 10000, 4, now);
-        path("198.18.1.3", "CNC", 30000, 6666, 12, now);      // equal RTT, completion decides
+        path("198.18.1.3", "CNC", 30000, 6666, 12, now); // equal RTT, completion decides
         path("198.18.1.3", "TEL", 30000, 10000, 7, now);
         path("198.18.1.3", "BGP", 40000, 10000, 3, now);
         try {
-            TOPOLOGY = TopologyTable.build(List.of(region("unicom", "202.106.0.0/16"), region("chinanet", "61.136.0.0/16"),
+            TOPOLOGY = TopologyTable.build(
+                    List.of(
+                            region("unicom", "202.106.0.0/16"),
+                            region("chinanet", "61.136.0.0/16"),
                             region("lab", "198.18.0.0/15")),
-                    List.of(rec("unicom", "CNC", 100), rec("chinanet", "TEL", 100), rec("chinanet", "CNC", 50),
-                            rec("lab", "BGP", 10)), Set.of("CNC", "TEL", "BGP"));
+                    List.of(
+                            rec("unicom", "CNC", 100),
+                            rec("chinanet", "TEL", 100),
+                            rec("chinanet", "CNC", 50),
+                            rec("lab", "BGP", 10)),
+                    Set.of("CNC", "TEL", "BGP"));
         } catch (Exception e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -69,7 +77,8 @@ class MethodTablesTest {
     }
 
     static void path(String ldns, String dc, int rtt, int completion, int hops, long at) {
-        PROXIMITY.recordPath(LdnsKey.parse(ldns), Path.of(dc, rtt, completion, hops, ProbeProtocol.DNS_DOT, at, "test"));
+        PROXIMITY.recordPath(
+                LdnsKey.parse(ldns), Path.of(dc, rtt, completion, hops, ProbeProtocol.DNS_DOT, at, "test"));
     }
 
     static Region region(String name, String cidr) {
@@ -96,7 +105,10 @@ class MethodTablesTest {
 
         @Override
         public String toString() {
-            return ldns + (ecs == null ? "" : " ecs " + ecs) + (down.isEmpty() ? "" : " down " + down.stream().map(VirtualServer::name).toList()) + " -> " + expect;
+            return ldns + (ecs == null ? "" : " ecs " + ecs)
+                    + (down.isEmpty()
+                            ? ""
+                            : " down " + down.stream().map(VirtualServer::name).toList()) + " -> " + expect;
         }
     }
 
@@ -122,13 +134,13 @@ class MethodTablesTest {
 
     static Stream<Row> lowestRoundTripTime() {
         return Stream.of(
-                Row.of("61.136.178.229", "tel1"),                     // the source: TEL 57209 us beats CNC 189850 us
-                Row.of("61.136.178.229", "bgp1").down(TEL1),          // only available members' paths count
-                Row.of("198.18.1.1", "PASS"),                         // TEL and BGP paths missing
-                Row.of("198.18.1.1", "cnc1").down(TEL1, BGP1),        // every candidate's DC has a fresh path
-                Row.of("198.18.1.2", "PASS"),                         // CNC's path is stale
-                Row.of("198.18.1.3", "tel1"),                         // equal RTT: completion breaks the tie
-                Row.of("198.18.9.9", "PASS"),                         // no entry at all
+                Row.of("61.136.178.229", "tel1"), // the source: TEL 57209 us beats CNC 189850 us
+                Row.of("61.136.178.229", "bgp1").down(TEL1), // only available members' paths count
+                Row.of("198.18.1.1", "PASS"), // TEL and BGP paths missing
+                Row.of("198.18.1.1", "cnc1").down(TEL1, BGP1), // every candidate's DC has a fresh path
+                Row.of("198.18.1.2", "PASS"), // CNC's path is stale
+                Row.of("198.18.1.3", "tel1"), // equal RTT: completion breaks the tie
+                Row.of("198.18.9.9", "PASS"), // no entry at all
                 Row.of("61.136.178.229", "PASS").down(CNC1, TEL1, BGP1));
     }
 
@@ -139,7 +151,8 @@ class MethodTablesTest {
     }
 
     static Stream<Row> completionRate() {
-        return Stream.of(Row.of("198.18.1.3", "tel1"), Row.of("198.18.1.3", "bgp1").down(TEL1), Row.of("198.18.1.1", "PASS"));
+        return Stream.of(
+                Row.of("198.18.1.3", "tel1"), Row.of("198.18.1.3", "bgp1").down(TEL1), Row.of("198.18.1.1", "PASS"));
     }
 
     @ParameterizedTest
@@ -149,7 +162,9 @@ class MethodTablesTest {
     }
 
     static Stream<Row> fewestHops() {
-        return Stream.of(Row.of("198.18.1.3", "bgp1"), Row.of("198.18.1.3", "tel1").down(BGP1),
+        return Stream.of(
+                Row.of("198.18.1.3", "bgp1"),
+                Row.of("198.18.1.3", "tel1").down(BGP1),
                 Row.of("61.136.178.229", "PASS")); // hops not measured (0)
     }
 
@@ -161,13 +176,13 @@ class MethodTablesTest {
 
     static Stream<Row> topology() {
         return Stream.of(
-                Row.of("202.106.1.1", "cnc1"),                                  // unicom -> CNC
-                Row.of("61.136.178.229", "tel1"),                               // chinanet: TEL 100 beats CNC 50
-                Row.of("61.136.178.229", "cnc1").down(TEL1),                    // next best score among the available
-                Row.of("8.8.8.8", "PASS"),                                      // no match
-                Row.of("202.106.1.1", "PASS").down(CNC1),                       // no positive score left
-                Row.of("127.0.0.1", "tel1").ecs("61.136.5.0/24", 16),           // the client subnet decides, scope = /16
-                Row.of("61.136.178.229", "PASS").ecs("8.8.8.0/24", 24));        // ECS matches nothing: scope = source
+                Row.of("202.106.1.1", "cnc1"), // unicom -> CNC
+                Row.of("61.136.178.229", "tel1"), // chinanet: TEL 100 beats CNC 50
+                Row.of("61.136.178.229", "cnc1").down(TEL1), // next best score among the available
+                Row.of("8.8.8.8", "PASS"), // no match
+                Row.of("202.106.1.1", "PASS").down(CNC1), // no positive score left
+                Row.of("127.0.0.1", "tel1").ecs("61.136.5.0/24", 16), // the client subnet decides, scope = /16
+                Row.of("61.136.178.229", "PASS").ecs("8.8.8.0/24", 24)); // ECS matches nothing: scope = source
     }
 
     @ParameterizedTest
@@ -177,8 +192,11 @@ class MethodTablesTest {
     }
 
     static Stream<Row> globalAvailability() {
-        return Stream.of(Row.of("8.8.8.8", "cnc1"), Row.of("8.8.8.8", "tel1").down(CNC1),
-                Row.of("8.8.8.8", "bgp1").down(CNC1, TEL1), Row.of("8.8.8.8", "PASS").down(CNC1, TEL1, BGP1));
+        return Stream.of(
+                Row.of("8.8.8.8", "cnc1"),
+                Row.of("8.8.8.8", "tel1").down(CNC1),
+                Row.of("8.8.8.8", "bgp1").down(CNC1, TEL1),
+                Row.of("8.8.8.8", "PASS").down(CNC1, TEL1, BGP1));
     }
 
     @ParameterizedTest
@@ -188,7 +206,9 @@ class MethodTablesTest {
     }
 
     static Stream<Row> staticPersistence() {
-        return Stream.of(Row.of("198.18.1.3", "PASS").down(CNC1, TEL1, BGP1), Row.of("198.18.1.3", "bgp1").down(CNC1, TEL1));
+        return Stream.of(
+                Row.of("198.18.1.3", "PASS").down(CNC1, TEL1, BGP1),
+                Row.of("198.18.1.3", "bgp1").down(CNC1, TEL1));
     }
 
     @ParameterizedTest
@@ -207,7 +227,9 @@ class MethodTablesTest {
                 assertThat(byNetwork.computeIfAbsent("net" + net, k -> answer)).isEqualTo(answer);
             }
         }
-        assertThat(Set.copyOf(byNetwork.values())).as("networks spread over the members").hasSizeGreaterThan(1);
+        assertThat(Set.copyOf(byNetwork.values()))
+                .as("networks spread over the members")
+                .hasSizeGreaterThan(1);
         QueryContext q = new QueryContext();
         run(m, Row.of("127.0.0.1", "?").ecs("198.18.7.0/24", 24), q);
         assertThat(q.scope()).isEqualTo(24);
@@ -226,12 +248,18 @@ class MethodTablesTest {
         for (int i = 0; i < 40; i++) {
             weighted.merge(run(ratio, Row.of("8.8.8.8", "?"), new QueryContext()), 1, Integer::sum);
         }
-        assertThat(weighted).as("ratio 1 : 3, and ratio 0 never").containsOnly(Map.entry("cnc1", 10), Map.entry("tel1", 30));
-        assertThat(run(ratio, Row.of("8.8.8.8", "?").down(CNC1, TEL1), new QueryContext())).isEqualTo("PASS");
+        assertThat(weighted)
+                .as("ratio 1 : 3, and ratio 0 never")
+                .containsOnly(Map.entry("cnc1", 10), Map.entry("tel1", 30));
+        assertThat(run(ratio, Row.of("8.8.8.8", "?").down(CNC1, TEL1), new QueryContext()))
+                .isEqualTo("PASS");
     }
 
     static Stream<Row> terminal() {
-        return Stream.of(Row.of("8.8.8.8", "FALLBACK_IP"), Row.of("8.8.8.8", "RETURN_TO_DNS"), Row.of("8.8.8.8", "DROP"),
+        return Stream.of(
+                Row.of("8.8.8.8", "FALLBACK_IP"),
+                Row.of("8.8.8.8", "RETURN_TO_DNS"),
+                Row.of("8.8.8.8", "DROP"),
                 Row.of("8.8.8.8", "PASS"));
     }
 
@@ -251,7 +279,8 @@ class MethodTablesTest {
     @org.junit.jupiter.api.Test
     void rttMarginKeepsTheCurrentChoiceUnlessClearlyBetter() {
         ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(NOW, ZoneOffset.UTC));
-        LoadBalancingMethod m = new MethodRegistry(new MethodRegistry.Services(t, () -> TOPOLOGY, 2_400_000, 20, 5000, 24, 56))
+        LoadBalancingMethod m = new MethodRegistry(
+                        new MethodRegistry.Services(t, () -> TOPOLOGY, 2_400_000, 20, 5000, 24, 56))
                 .create("lowest-round-trip-time");
         LdnsKey k = LdnsKey.parse("198.18.2.2");
         long now = NOW.toEpochMilli();

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** The rate limiter's table: per network and class, slip, transitions, and a fixed size under a spoofed flood. */
 class ResponseRateLimiterTest {
-    private static final RateLimitSettings SETTINGS = new RateLimitSettings(100, 2, Duration.ofSeconds(15), 24, 56,
-            CidrSet.parse(List.of("127.0.0.0/8"), "exempt"), 1 << 16);
+    private static final RateLimitSettings SETTINGS = new RateLimitSettings(
+            100, 2, Duration.ofSeconds(15), 24, 56, CidrSet.parse(List.of("127.0.0.0/8"), "exempt"), 1 << 16);
     private static final long WWW_A = ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, 42, 1);
 
     @Test
@@ -32,14 +32,19 @@ class ResponseRateLimiterTest {
             }
             started += (v & ResponseRateLimiter.STARTED) != 0 ? 1 : 0;
         }
-        assertThat(pass).as("a second's worth, plus what refills while the loop runs").isBetween(100, 110);
+        assertThat(pass)
+                .as("a second's worth, plus what refills while the loop runs")
+                .isBetween(100, 110);
         assertThat(slip).isEqualTo((1000 - pass) / 2);
         assertThat(drop).isEqualTo(1000 - pass - slip);
         assertThat(started).as("one transition, logged once").isEqualTo(1);
         assertThat(limiter.check(victim, ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, 43, 1))
-                & ResponseRateLimiter.ACTION).as("another name from the same network").isEqualTo(ResponseRateLimiter.PASS);
+                        & ResponseRateLimiter.ACTION)
+                .as("another name from the same network")
+                .isEqualTo(ResponseRateLimiter.PASS);
         assertThat(limiter.check(InetAddress.ofLiteral("198.18.8.1"), WWW_A) & ResponseRateLimiter.ACTION)
-                .as("the same name to another network").isEqualTo(ResponseRateLimiter.PASS);
+                .as("the same name to another network")
+                .isEqualTo(ResponseRateLimiter.PASS);
         assertThat(limiter.exempt(InetAddress.ofLiteral("127.0.0.1"))).isTrue();
         assertThat(limiter.exempt(victim)).isFalse();
     }
@@ -56,10 +61,12 @@ class ResponseRateLimiterTest {
         for (int i = 0; i < 1_000_000; i++) {
             random.nextBytes(a);
             a[0] = (byte) (1 + (a[0] & 0x7F));
-            limiter.check(InetAddress.ofLiteral((a[0] & 0xFF) + "." + (a[1] & 0xFF) + "." + (a[2] & 0xFF) + ".1"), WWW_A);
+            limiter.check(
+                    InetAddress.ofLiteral((a[0] & 0xFF) + "." + (a[1] & 0xFF) + "." + (a[2] & 0xFF) + ".1"), WWW_A);
         }
         assertThat(limiter.check(victim, WWW_A) & ResponseRateLimiter.ACTION)
-                .as("still limited: the table kept it").isNotEqualTo(ResponseRateLimiter.PASS);
+                .as("still limited: the table kept it")
+                .isNotEqualTo(ResponseRateLimiter.PASS);
     }
 
     @Test
@@ -71,7 +78,8 @@ class ResponseRateLimiterTest {
         assertThat(limiter.check(InetAddress.ofLiteral("2001:db8:0:ff::1"), WWW_A) & ResponseRateLimiter.ACTION)
                 .isNotEqualTo(ResponseRateLimiter.PASS);
         assertThat(limiter.check(InetAddress.ofLiteral("2001:db8:0:100::1"), WWW_A) & ResponseRateLimiter.ACTION)
-                .as("the next /56").isEqualTo(ResponseRateLimiter.PASS);
+                .as("the next /56")
+                .isEqualTo(ResponseRateLimiter.PASS);
         assertThat(limiter.networkOf(InetAddress.ofLiteral("2001:db8:0:ff::1"))).isEqualTo("2001:db8::/56");
         assertThat(limiter.networkOf(InetAddress.ofLiteral("198.18.7.200"))).isEqualTo("198.18.7.0/24");
     }

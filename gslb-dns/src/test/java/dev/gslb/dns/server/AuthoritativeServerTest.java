@@ -29,7 +29,10 @@ import org.xbill.DNS.Type;
 
 /** Every point of DNS correctness, asked over real UDP and TCP sockets with dnsjava. */
 class AuthoritativeServerTest {
-    enum Via { UDP, TCP }
+    enum Via {
+        UDP,
+        TCP
+    }
 
     private static ExampleDeployment deployment;
 
@@ -74,7 +77,10 @@ class AuthoritativeServerTest {
                 new Case("example.com.", Type.MX, "10 mail.example.com."),
                 new Case("example.com.", Type.TXT, "\"v=spf1 mx -all\""),
                 new Case("example.com.", Type.NS, "ns1.example.com."),
-                new Case("example.com.", Type.SOA, "ns1.example.com. hostmaster.example.com. 2026112901 3600 900 1209600 300"),
+                new Case(
+                        "example.com.",
+                        Type.SOA,
+                        "ns1.example.com. hostmaster.example.com. 2026112901 3600 900 1209600 300"),
                 new Case("_sip._udp.example.com.", Type.SRV, "10 60 5060 api.example.com."),
                 new Case("ptr.example.com.", Type.PTR, "api.example.com."),
                 new Case("example.com.", Type.CAA, "0 issue \"letsencrypt.org\""),
@@ -84,7 +90,9 @@ class AuthoritativeServerTest {
             assertThat(m.getRcode()).as(c.name).isEqualTo(Rcode.NOERROR);
             assertThat(m.getHeader().getFlag(Flags.AA)).as(c.name + " AA").isTrue();
             assertThat(m.getHeader().getFlag(Flags.QR)).isTrue();
-            assertThat(rdata(m, Section.ANSWER)).as(c.name + " " + Type.string(c.type)).contains(c.expected);
+            assertThat(rdata(m, Section.ANSWER))
+                    .as(c.name + " " + Type.string(c.type))
+                    .contains(c.expected);
             assertThat(m.getSection(Section.ANSWER)).allMatch(r -> r.getType() == c.type);
         }
     }
@@ -125,7 +133,9 @@ class AuthoritativeServerTest {
         assertThat(nx.getHeader().getFlag(Flags.AA)).isTrue();
         assertThat(nx.getSection(Section.ANSWER)).isEmpty();
         assertThat(types(nx, Section.AUTHORITY)).containsExactly(Type.SOA);
-        assertThat(nx.getSection(Section.AUTHORITY).getFirst().getTTL()).as("RFC 2308 negative TTL").isEqualTo(300);
+        assertThat(nx.getSection(Section.AUTHORITY).getFirst().getTTL())
+                .as("RFC 2308 negative TTL")
+                .isEqualTo(300);
 
         for (String name : List.of("api.example.com.", "empty.nonterminal.example.com.")) {
             Message nodata = ask(via, name, Type.MX);
@@ -141,9 +151,12 @@ class AuthoritativeServerTest {
         for (String name : List.of("sub.example.com.", "host.deep.sub.example.com.")) {
             Message m = ask(via, name, Type.A);
             assertThat(m.getRcode()).isEqualTo(Rcode.NOERROR);
-            assertThat(m.getHeader().getFlag(Flags.AA)).as("a referral is not authoritative").isFalse();
+            assertThat(m.getHeader().getFlag(Flags.AA))
+                    .as("a referral is not authoritative")
+                    .isFalse();
             assertThat(m.getSection(Section.ANSWER)).isEmpty();
-            assertThat(rdata(m, Section.AUTHORITY)).containsExactlyInAnyOrder("ns1.sub.example.com.", "ns.elsewhere.net.");
+            assertThat(rdata(m, Section.AUTHORITY))
+                    .containsExactlyInAnyOrder("ns1.sub.example.com.", "ns.elsewhere.net.");
             assertThat(rdata(m, Section.ADDITIONAL)).contains("192.0.2.53", "2001:db8:0:0:0:0:0:53");
         }
     }
@@ -153,11 +166,10 @@ class AuthoritativeServerTest {
     void synthesisesWildcards(Via via) throws Exception {
         Message m = ask(via, "anything.wild.example.com.", Type.A);
         assertThat(m.getRcode()).isEqualTo(Rcode.NOERROR);
-        assertThat(m.getSection(Section.ANSWER)).singleElement()
-                .satisfies(r -> {
-                    assertThat(r.getName()).isEqualTo(Name.fromString("anything.wild.example.com."));
-                    assertThat(r.rdataToString()).isEqualTo("192.0.2.99");
-                });
+        assertThat(m.getSection(Section.ANSWER)).singleElement().satisfies(r -> {
+            assertThat(r.getName()).isEqualTo(Name.fromString("anything.wild.example.com."));
+            assertThat(r.rdataToString()).isEqualTo("192.0.2.99");
+        });
         Message deeper = ask(via, "a.b.wild.example.com.", Type.TXT);
         assertThat(rdata(deeper, Section.ANSWER)).containsExactly("\"wildcard\"");
         Message nodata = ask(via, "x.wild.example.com.", Type.MX);
@@ -207,7 +219,8 @@ class AuthoritativeServerTest {
         Message m = ask(via, "example.com.", Type.ANY);
         assertThat(m.getRcode()).isEqualTo(Rcode.NOERROR);
         assertThat(m.getSection(Section.ANSWER)).isNotEmpty();
-        assertThat(m.getSection(Section.ANSWER).stream().map(Record::getType).distinct()).hasSize(1);
+        assertThat(m.getSection(Section.ANSWER).stream().map(Record::getType).distinct())
+                .hasSize(1);
     }
 
     @ParameterizedTest
@@ -219,7 +232,9 @@ class AuthoritativeServerTest {
         assertThat(m.getOPT()).isNotNull();
         assertThat(m.getOPT().getPayloadSize()).isEqualTo(1232);
         assertThat(m.getOPT().getVersion()).isZero();
-        assertThat(m.getOPT().getFlags() & ExtendedFlags.DO).as("DO copied (RFC 3225)").isNotZero();
+        assertThat(m.getOPT().getFlags() & ExtendedFlags.DO)
+                .as("DO copied (RFC 3225)")
+                .isNotZero();
 
         Message v1 = Message.newQuery(Record.newRecord(Name.fromString("api.example.com."), Type.A, DClass.IN));
         v1.addRecord(new OPTRecord(1232, 0, 1, 0), Section.ADDITIONAL);
@@ -233,7 +248,8 @@ class AuthoritativeServerTest {
     @EnumSource(Via.class)
     void nsidAndChaosNameTheInstance(Via via) throws Exception {
         Message q = Message.newQuery(Record.newRecord(Name.fromString("api.example.com."), Type.A, DClass.IN));
-        q.addRecord(new OPTRecord(1232, 0, 0, 0, List.of(new GenericEDNSOption(EDNSOption.Code.NSID, new byte[0]))),
+        q.addRecord(
+                new OPTRecord(1232, 0, 0, 0, List.of(new GenericEDNSOption(EDNSOption.Code.NSID, new byte[0]))),
                 Section.ADDITIONAL);
         Message m = ask(via, q);
         List<EDNSOption> nsid = m.getOPT().getOptions(EDNSOption.Code.NSID);
@@ -248,7 +264,8 @@ class AuthoritativeServerTest {
             assertThat(((TXTRecord) c.getSection(Section.ANSWER).getFirst()).getStrings())
                     .containsExactly(ExampleDeployment.INSTANCE);
         }
-        Message other = ask(via, Message.newQuery(Record.newRecord(Name.fromString("secret.bind."), Type.TXT, DClass.CH)));
+        Message other =
+                ask(via, Message.newQuery(Record.newRecord(Name.fromString("secret.bind."), Type.TXT, DClass.CH)));
         assertThat(other.getRcode()).isEqualTo(Rcode.REFUSED);
     }
 
@@ -273,7 +290,9 @@ class AuthoritativeServerTest {
         Message q = Message.newQuery(Record.newRecord(Name.fromString("big.example.com."), Type.TXT, DClass.IN));
         q.addRecord(new OPTRecord(4096, 0, 0), Section.ADDITIONAL);
         Message edns = ask(Via.UDP, q);
-        assertThat(edns.getHeader().getFlag(Flags.TC)).as("above the 1232-byte cap").isTrue();
+        assertThat(edns.getHeader().getFlag(Flags.TC))
+                .as("above the 1232-byte cap")
+                .isTrue();
         assertThat(edns.toWire().length).isLessThanOrEqualTo(1232);
 
         Message tcp = ask(Via.TCP, "big.example.com.", Type.TXT);

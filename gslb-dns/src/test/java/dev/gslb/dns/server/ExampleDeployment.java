@@ -5,11 +5,11 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.answer.Responder;
-import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.site.DataCenter;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.dns.zone.ZoneFile;
@@ -29,7 +29,9 @@ import org.xbill.DNS.Name;
 public final class ExampleDeployment implements AutoCloseable {
     /** The example zone, from the module folder (tests) or the checkout (figure printers). */
     public static final Path ZONE = java.nio.file.Files.exists(Path.of("../zones/example.com.zone"))
-            ? Path.of("../zones/example.com.zone") : Path.of("zones/example.com.zone");
+            ? Path.of("../zones/example.com.zone")
+            : Path.of("zones/example.com.zone");
+
     public static final String INSTANCE = "test-instance-cnc";
 
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -51,8 +53,8 @@ public final class ExampleDeployment implements AutoCloseable {
 
     public ExampleDeployment(ListenerSettings listener, AnswerSettings answers, Authority authority) throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
-        responder = new Responder(authority, resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics,
-                answers);
+        responder =
+                new Responder(authority, resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics, answers);
         server = new DnsServer(listener, responder, metrics);
         server.start();
     }
@@ -77,10 +79,15 @@ public final class ExampleDeployment implements AutoCloseable {
         DataCenter cnc = new DataCenter("CNC");
         DataCenter tel = new DataCenter("TEL");
         MethodRegistry methods = methods();
-        Pool pool = new Pool("www", List.of(
-                new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
-                new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)),
-                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(), 1, -1, List.of());
+        Pool pool = new Pool(
+                "www",
+                List.of(
+                        new VirtualServer("vs1", InetAddress.ofLiteral("202.106.83.177"), cnc),
+                        new VirtualServer("vs2", InetAddress.ofLiteral("219.17.66.100"), tel)),
+                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(),
+                1,
+                -1,
+                List.of());
         WideIp www = new WideIp(Name.fromString("www.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
         List<WideIp> all = new java.util.ArrayList<>(more);
         all.add(www);
@@ -90,8 +97,13 @@ public final class ExampleDeployment implements AutoCloseable {
     /** The methods over an empty proximity table and topology. */
     public static MethodRegistry methods() {
         return new MethodRegistry(new MethodRegistry.Services(
-                new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()), TopologyTable::empty,
-                2_400_000, 0, 0, 24, 56));
+                new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()),
+                TopologyTable::empty,
+                2_400_000,
+                0,
+                0,
+                24,
+                56));
     }
 
     public InetSocketAddress address() {

@@ -96,7 +96,8 @@ class MalformedInputTest {
             assertThat(reply).isNotNull();
             assertThat(new Message(reply).getSection(1)).isNotEmpty();
         }
-        try (Socket tcp = new Socket(deployment.address().getAddress(), deployment.address().getPort())) {
+        try (Socket tcp = new Socket(
+                deployment.address().getAddress(), deployment.address().getPort())) {
             tcp.setSoTimeout(3000);
             DataOutputStream out = new DataOutputStream(tcp.getOutputStream());
             byte[] junk = new byte[40];
@@ -110,7 +111,8 @@ class MalformedInputTest {
             DataInputStream in = new DataInputStream(tcp.getInputStream());
             Message first = new Message(in.readNBytes(in.readUnsignedShort()));
             Message second = new Message(in.readNBytes(in.readUnsignedShort()));
-            assertThat(first.getRcode()).isIn(Rcode.FORMERR, Rcode.NOTIMP, Rcode.REFUSED, Rcode.NOERROR, Rcode.NXDOMAIN);
+            assertThat(first.getRcode())
+                    .isIn(Rcode.FORMERR, Rcode.NOTIMP, Rcode.REFUSED, Rcode.NOERROR, Rcode.NXDOMAIN);
             assertThat(second.getHeader().getID()).isEqualTo(0x4242);
             assertThat(second.getRcode()).isEqualTo(Rcode.NOERROR);
         }
@@ -147,25 +149,34 @@ class MalformedInputTest {
             byte[] twoOpts = withAdditional(withAdditional(q, opt), opt);
             assertFormerr(s, twoOpts, "two OPT records");
 
-            byte[] badCookie = withAdditional(q, new byte[] {0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 16, 0, 10, 0, 12,
-                1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+            byte[] badCookie = withAdditional(q, new byte[] {
+                0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 16, 0, 10, 0, 12, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+            });
             assertFormerr(s, badCookie, "a 12-byte COOKIE option (RFC 7873 5.2.2)");
 
             byte[] oversize = new byte[5000];
             System.arraycopy(q, 0, oversize, 0, q.length);
             double before = deployment.counter("dns_dropped", "reason", "oversize");
             s.setSoTimeout(500);
-            assertThat(exchangeUdp(s, oversize)).as("a 5,000-byte query is dropped unread").isNull();
+            assertThat(exchangeUdp(s, oversize))
+                    .as("a 5,000-byte query is dropped unread")
+                    .isNull();
             assertThat(deployment.counter("dns_dropped", "reason", "oversize")).isEqualTo(before + 1);
             s.setSoTimeout(2000);
 
-            byte[] cookieOnly = withAdditional(noQuestion, new byte[] {0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 12,
-                0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8});
+            byte[] cookieOnly = withAdditional(
+                    noQuestion,
+                    new byte[] {0, 0, 41, 4, (byte) 0xD0, 0, 0, 0, 0, 0, 12, 0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8});
             Message m = new Message(exchangeUdp(s, cookieOnly));
             assertThat(m.getRcode()).as("a cookie-only query (RFC 7873 5.4)").isEqualTo(Rcode.NOERROR);
             assertThat(m.getSection(0)).isEmpty();
-            byte[] cookie = m.getOPT().getOptions(org.xbill.DNS.EDNSOption.Code.COOKIE).getFirst().toWire();
-            assertThat(cookie.length).as("code, length, client cookie and a 16-byte server cookie").isEqualTo(4 + 24);
+            byte[] cookie = m.getOPT()
+                    .getOptions(org.xbill.DNS.EDNSOption.Code.COOKIE)
+                    .getFirst()
+                    .toWire();
+            assertThat(cookie.length)
+                    .as("code, length, client cookie and a 16-byte server cookie")
+                    .isEqualTo(4 + 24);
         }
     }
 

@@ -11,19 +11,28 @@ import org.junit.jupiter.api.Test;
 class TcpLimitsTest {
     @Test
     void closesConnectionsAboveTheCapAndIdleOnes() throws Exception {
-        try (ExampleDeployment d = new ExampleDeployment(ExampleDeployment.listener(2).withTcpLimits(Duration.ofMillis(500),
-                Duration.ofSeconds(2), 2, 64), dev.gslb.dns.answer.AnswerSettings.DEFAULTS)) {
+        try (ExampleDeployment d = new ExampleDeployment(
+                ExampleDeployment.listener(2).withTcpLimits(Duration.ofMillis(500), Duration.ofSeconds(2), 2, 64),
+                dev.gslb.dns.answer.AnswerSettings.DEFAULTS)) {
             var a = d.address();
             try (Socket s1 = new Socket(a.getAddress(), a.getPort());
-                 Socket s2 = new Socket(a.getAddress(), a.getPort());
-                 Socket s3 = new Socket(a.getAddress(), a.getPort())) {
+                    Socket s2 = new Socket(a.getAddress(), a.getPort());
+                    Socket s3 = new Socket(a.getAddress(), a.getPort())) {
                 s3.setSoTimeout(2000);
-                assertThat(s3.getInputStream().read()).as("third connection closed at once").isEqualTo(-1);
+                assertThat(s3.getInputStream().read())
+                        .as("third connection closed at once")
+                        .isEqualTo(-1);
                 s1.setSoTimeout(3000);
                 InputStream in = s1.getInputStream();
-                assertThat(in.read()).as("idle connection closed before the read timeout").isEqualTo(-1);
+                assertThat(in.read())
+                        .as("idle connection closed before the read timeout")
+                        .isEqualTo(-1);
             }
-            assertThat(d.registry.get("dns_dropped").tag("reason", "tcp_connection_limit").counter().count())
+            assertThat(d.registry
+                            .get("dns_dropped")
+                            .tag("reason", "tcp_connection_limit")
+                            .counter()
+                            .count())
                     .isEqualTo(1.0);
         }
     }

@@ -52,12 +52,11 @@ class ZoneFileTest {
     @Test
     void recordsOutsideTheZoneAndMissingGlueAreRefused() throws Exception {
         Path p = write("test.example.zone", HEAD + "other.example. IN A 192.0.2.3\nsub IN NS ns.sub\n");
-        assertThatThrownBy(() -> ZoneFile.load(p, null))
-                .satisfies(e -> {
-                    String m = e.getMessage();
-                    assertThat(m).contains(p + ":6: other.example. is outside the zone test.example.");
-                    assertThat(m).contains(p + ":7: delegation sub.test.example. to ns.sub.test.example. needs glue");
-                });
+        assertThatThrownBy(() -> ZoneFile.load(p, null)).satisfies(e -> {
+            String m = e.getMessage();
+            assertThat(m).contains(p + ":6: other.example. is outside the zone test.example.");
+            assertThat(m).contains(p + ":7: delegation sub.test.example. to ns.sub.test.example. needs glue");
+        });
     }
 
     @Test

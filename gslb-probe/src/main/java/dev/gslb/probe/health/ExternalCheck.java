@@ -21,8 +21,10 @@ public record ExternalCheck(List<String> command) implements Check {
     @Override
     public CheckResult run(InetAddress address, Duration timeout) {
         String ip = address.getHostAddress();
-        ProcessBuilder pb = new ProcessBuilder(command.stream().map(a -> a.replace("{address}", ip)).toList())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder pb = new ProcessBuilder(
+                        command.stream().map(a -> a.replace("{address}", ip)).toList())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("GSLB_ADDRESS", ip);
         try {
             Process p = pb.start();

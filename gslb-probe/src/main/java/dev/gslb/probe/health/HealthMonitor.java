@@ -21,11 +21,17 @@ public final class HealthMonitor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HealthMonitor.class);
 
     /** What `gslb health` shows for one virtual server. */
-    public record Status(String name, String address, String dataCenter, HealthState state, String lastCheck,
-                         String reason, List<MonitorStatus> monitors) {}
+    public record Status(
+            String name,
+            String address,
+            String dataCenter,
+            HealthState state,
+            String lastCheck,
+            String reason,
+            List<MonitorStatus> monitors) {}
 
-    public record MonitorStatus(String monitor, HealthState state, int successes, int failures, String lastCheck,
-                                String reason) {}
+    public record MonitorStatus(
+            String monitor, HealthState state, int successes, int failures, String lastCheck, String reason) {}
 
     /** Hysteresis state of one monitor on one target; written by its own thread only. */
     private static final class Tracker {
@@ -95,14 +101,18 @@ public final class HealthMonitor implements AutoCloseable {
                         case UNKNOWN -> -1;
                     })
                     .description("Virtual-server state: 1 up, 0 down, -1 unknown")
-                    .tag("server", t.name()).tag("datacenter", t.dataCenter()).register(registry);
+                    .tag("server", t.name())
+                    .tag("datacenter", t.dataCenter())
+                    .register(registry);
         }
     }
 
     public void start() {
         trackers.forEach((name, list) -> {
             for (Tracker tr : list) {
-                threads.add(Thread.ofVirtual().name("monitor-" + name + "-" + tr.spec.name()).start(() -> loop(name, tr)));
+                threads.add(Thread.ofVirtual()
+                        .name("monitor-" + name + "-" + tr.spec.name())
+                        .start(() -> loop(name, tr)));
             }
         });
     }
@@ -134,10 +144,21 @@ public final class HealthMonitor implements AutoCloseable {
             if (now != before) {
                 states.put(name, now);
                 HealthTarget t = targets.get(name);
-                log.info("virtual server {} ({} in {}) is {} (was {}): {} {}", name, t.address().getHostAddress(),
-                        t.dataCenter(), now, before, tr.spec.name(), r.reason());
-                Counter.builder("health_state_changes").tag("server", name).tag("to", now.name().toLowerCase())
-                        .description("Virtual-server state changes").register(registry).increment();
+                log.info(
+                        "virtual server {} ({} in {}) is {} (was {}): {} {}",
+                        name,
+                        t.address().getHostAddress(),
+                        t.dataCenter(),
+                        now,
+                        before,
+                        tr.spec.name(),
+                        r.reason());
+                Counter.builder("health_state_changes")
+                        .tag("server", name)
+                        .tag("to", now.name().toLowerCase(java.util.Locale.ROOT))
+                        .description("Virtual-server state changes")
+                        .register(registry)
+                        .increment();
                 listeners.forEach(l -> l.accept(name, now));
             }
         }
@@ -169,15 +190,15 @@ public final class HealthMonitor implements AutoCloseable {
             long last = 0;
             String reason = t.monitors().isEmpty() ? "no monitors" : "not checked yet";
             for (Tracker tr : trackers.get(name)) {
-                ms.add(new MonitorStatus(tr.spec.name(), tr.state, tr.successes, tr.failures, instant(tr.lastCheck),
-                        tr.reason));
+                ms.add(new MonitorStatus(
+                        tr.spec.name(), tr.state, tr.successes, tr.failures, instant(tr.lastCheck), tr.reason));
                 if (tr.lastCheck >= last) {
                     last = tr.lastCheck;
                     reason = tr.reason;
                 }
             }
-            out.add(new Status(name, t.address().getHostAddress(), t.dataCenter(), state(name), instant(last), reason,
-                    ms));
+            out.add(new Status(
+                    name, t.address().getHostAddress(), t.dataCenter(), state(name), instant(last), reason, ms));
         });
         return out;
     }

@@ -1,4 +1,8 @@
 package dev.gslb.probe.health;
 
 /** A virtual server's availability. Every server starts UNKNOWN: nothing is up before a check says so. */
-public enum HealthState { UNKNOWN, UP, DOWN }
+public enum HealthState {
+    UNKNOWN,
+    UP,
+    DOWN
+}

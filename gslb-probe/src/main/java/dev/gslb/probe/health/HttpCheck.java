@@ -30,14 +30,16 @@ public record HttpCheck(boolean tls, int port, String path, String host, int exp
         try (Socket raw = new Socket()) {
             raw.connect(new InetSocketAddress(address, port), millis);
             raw.setSoTimeout(millis);
-            Socket s = tls ? trustAll().getSocketFactory().createSocket(raw, address.getHostAddress(), port, true) : raw;
+            Socket s =
+                    tls ? trustAll().getSocketFactory().createSocket(raw, address.getHostAddress(), port, true) : raw;
             if (s instanceof SSLSocket ssl) {
                 ssl.startHandshake();
             }
             String hostHeader = host != null ? host : address.getHostAddress();
             OutputStream out = s.getOutputStream();
             out.write(("GET " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nUser-Agent: gslb-monitor\r\n"
-                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "Connection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String response = read(s.getInputStream());
             int sp = response.indexOf(' ');
@@ -72,15 +74,23 @@ public record HttpCheck(boolean tls, int port, String path, String host, int exp
 
     private static SSLContext trustAll() throws java.security.GeneralSecurityException {
         SSLContext c = SSLContext.getInstance("TLS");
-        c.init(null, new TrustManager[] {new X509TrustManager() {
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+        c.init(
+                null,
+                new TrustManager[] {
+                    new X509TrustManager() {
+                        @Override
+                        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+                        @Override
+                        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }}, null);
+                        @Override
+                        public X509Certificate[] getAcceptedIssuers() {
+                            return new X509Certificate[0];
+                        }
+                    }
+                },
+                null);
         return c;
     }
 }

@@ -12,6 +12,8 @@ public record IcmpCheck(IcmpProber icmp) implements Check {
             return null;
         }
         var s = icmp.sample(address, timeout);
-        return s.replied() ? CheckResult.ok("echo reply in " + s.rttMicros() + " us") : CheckResult.fail("no echo reply");
+        return s.replied()
+                ? CheckResult.ok("echo reply in " + s.rttMicros() + " us")
+                : CheckResult.fail("no echo reply");
     }
 }

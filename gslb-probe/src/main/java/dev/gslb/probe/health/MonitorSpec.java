@@ -8,8 +8,8 @@ import java.time.Duration;
  * DOWN and {@code upThreshold} successes in a row to come back UP, so a flapping target does not
  * flap the answer.
  */
-public record MonitorSpec(String name, Check check, Duration interval, Duration timeout, int upThreshold,
-                          int downThreshold) {
+public record MonitorSpec(
+        String name, Check check, Duration interval, Duration timeout, int upThreshold, int downThreshold) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
     public static final int DEFAULT_UP = 2;
     public static final int DEFAULT_DOWN = 3;

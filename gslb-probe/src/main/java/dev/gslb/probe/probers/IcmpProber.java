@@ -40,23 +40,31 @@ public final class IcmpProber implements Prober, AutoCloseable {
     private static final int IPPROTO_ICMP = 1;
     private static final short POLLIN = 1;
 
-    enum Mode { RAW, PING, UNAVAILABLE }
+    enum Mode {
+        RAW,
+        PING,
+        UNAVAILABLE
+    }
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
-    private static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND = handle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SENDTO = handle("sendto",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle RECV = handle("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle POLL = handle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle SOCKET =
+            handle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BIND =
+            handle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SENDTO = handle(
+            "sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RECV =
+            handle("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle POLL =
+            handle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
 
     private final InetAddress source;
     private final Mode mode;
     /** Native calls block their carrier thread, so they run on a few platform threads of their own. */
-    private final ExecutorService natives = Executors.newFixedThreadPool(4,
-            Thread.ofPlatform().daemon().name("icmp-probe-", 0).factory());
+    private final ExecutorService natives = Executors.newFixedThreadPool(
+            4, Thread.ofPlatform().daemon().name("icmp-probe-", 0).factory());
 
     public IcmpProber(InetAddress source) {
         this.source = source;
@@ -107,12 +115,13 @@ public final class IcmpProber implements Prober, AutoCloseable {
         }
         try {
             return natives.submit(() -> {
-                try {
-                    return ping(target, timeout);
-                } catch (Throwable t) {
-                    return Sample.NO_REPLY;
-                }
-            }).get();
+                        try {
+                            return ping(target, timeout);
+                        } catch (Throwable t) {
+                            return Sample.NO_REPLY;
+                        }
+                    })
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Sample.NO_REPLY;

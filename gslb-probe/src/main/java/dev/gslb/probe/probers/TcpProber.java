@@ -36,7 +36,9 @@ public final class TcpProber implements Prober {
                 return Sample.reply(start);
             } catch (ConnectException e) {
                 // "Connection refused" is the RST; unreachable networks are no reply from the target.
-                return e.getMessage() != null && e.getMessage().contains("refused") ? Sample.reply(start) : Sample.NO_REPLY;
+                return e.getMessage() != null && e.getMessage().contains("refused")
+                        ? Sample.reply(start)
+                        : Sample.NO_REPLY;
             } catch (SocketTimeoutException e) {
                 return Sample.NO_REPLY;
             }

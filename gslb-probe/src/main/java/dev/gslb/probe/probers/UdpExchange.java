@@ -23,8 +23,8 @@ final class UdpExchange {
 
     private UdpExchange() {}
 
-    static Sample exchange(InetAddress source, InetAddress target, int port, byte[] payload, Duration timeout,
-                           Match match) {
+    static Sample exchange(
+            InetAddress source, InetAddress target, int port, byte[] payload, Duration timeout, Match match) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(source, 0))) {
             s.connect(target, port);

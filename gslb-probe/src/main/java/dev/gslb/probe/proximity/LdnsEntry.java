@@ -10,7 +10,11 @@ import java.util.List;
  * path always reads a whole one.
  */
 public record LdnsEntry(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
-    public enum State { PROBING, PROBED, UNPROBEABLE }
+    public enum State {
+        PROBING,
+        PROBED,
+        UNPROBEABLE
+    }
 
     private static final Path[] NONE = new Path[0];
 

@@ -33,7 +33,7 @@ public final class NetworkRate {
         long high = ipv4 ? 0 : hi & 0xFFFF_FFFF_FFFF_0000L;
         int slot = (int) (mix(high * 0x9E3779B97F4A7C15L + network) & (SLOTS - 1));
         long now = System.nanoTime() - origin + burstNanos; // never below zero, so 0 means "unused"
-        for (;;) {
+        for (; ; ) {
             long t = tat.get(slot);
             long start = Math.max(t, now - burstNanos);
             if (start + intervalNanos > now) {

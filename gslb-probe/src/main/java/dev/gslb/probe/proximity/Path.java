@@ -14,13 +14,31 @@ import dev.gslb.probe.ProbeProtocol;
  * @param measuredAt  epoch milliseconds of the measurement
  * @param measuredBy  the instance that measured it
  */
-public record Path(String dataCenter, int rttMicros, short completion, byte hops, ProbeProtocol protocol,
-                   long measuredAt, String measuredBy) {
+public record Path(
+        String dataCenter,
+        int rttMicros,
+        short completion,
+        byte hops,
+        ProbeProtocol protocol,
+        long measuredAt,
+        String measuredBy) {
 
-    public static Path of(String dataCenter, long rttMicros, int completion, int hops, ProbeProtocol protocol,
-                          long measuredAt, String measuredBy) {
-        return new Path(dataCenter.intern(), (int) Math.min(Integer.MAX_VALUE, rttMicros), (short) completion,
-                (byte) Math.min(127, hops), protocol, measuredAt, measuredBy.intern());
+    public static Path of(
+            String dataCenter,
+            long rttMicros,
+            int completion,
+            int hops,
+            ProbeProtocol protocol,
+            long measuredAt,
+            String measuredBy) {
+        return new Path(
+                dataCenter.intern(),
+                (int) Math.min(Integer.MAX_VALUE, rttMicros),
+                (short) completion,
+                (byte) Math.min(127, hops),
+                protocol,
+                measuredAt,
+                measuredBy.intern());
     }
 
     /** Fresh paths are used for RTT decisions; older ones are shown but not trusted. */

@@ -8,10 +8,15 @@ import java.time.Duration;
  * {@code inactiveTtl} is removed; at most {@code maxLdns} entries are kept, and one source network
  * may add at most {@code newPerNetwork} a second (burst {@code newPerNetworkBurst}).
  */
-public record ProximitySettings(Duration pathTtl, Duration retry, Duration inactiveTtl, int maxLdns,
-                                int newPerNetwork, int newPerNetworkBurst) {
-    public static final ProximitySettings DEFAULTS = new ProximitySettings(Duration.ofSeconds(2400),
-            Duration.ofSeconds(120), Duration.ofSeconds(2_419_200), 1_000_000, 10, 256);
+public record ProximitySettings(
+        Duration pathTtl,
+        Duration retry,
+        Duration inactiveTtl,
+        int maxLdns,
+        int newPerNetwork,
+        int newPerNetworkBurst) {
+    public static final ProximitySettings DEFAULTS = new ProximitySettings(
+            Duration.ofMinutes(40), Duration.ofMinutes(2), Duration.ofDays(28), 1_000_000, 10, 256);
 
     public ProximitySettings {
         if (maxLdns < 1 || newPerNetwork < 1 || newPerNetworkBurst < 1) {

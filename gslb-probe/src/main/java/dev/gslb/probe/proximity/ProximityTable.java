@@ -37,6 +37,7 @@ public final class ProximityTable {
     private final BlockingQueue<LdnsKey> unmeasured;
     /** The least recently asked entries, refilled by one scan when the unmeasured ones run out. */
     private final Deque<LdnsKey> leastRecent = new ArrayDeque<>();
+
     private final AtomicLong admitted = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
@@ -81,7 +82,8 @@ public final class ProximityTable {
     private final ThreadLocal<LdnsKey.Probe> probes = ThreadLocal.withInitial(LdnsKey.Probe::new);
 
     /** The entry of an address given as two longs (IPv4 mapped), without allocating. */
-    @SuppressWarnings("SuspiciousMethodCalls") // the probe key equals the LdnsKey of the same address
+    // The probe key equals the LdnsKey of the same address (CHM.get calls probe.equals(key)).
+    @SuppressWarnings({"SuspiciousMethodCalls", "CollectionIncompatibleType"})
     public LdnsEntry get(long hi, long lo) {
         return entries.get(probes.get().set(hi, lo));
     }
@@ -117,7 +119,8 @@ public final class ProximityTable {
             }
         }
         LdnsEntry[] created = {null};
-        LdnsEntry updated = entries.compute(key, (k, old) -> old == null ? created[0] = LdnsEntry.probing(now) : old.usedAt(now));
+        LdnsEntry updated =
+                entries.compute(key, (k, old) -> old == null ? created[0] = LdnsEntry.probing(now) : old.usedAt(now));
         if (created[0] != null) {
             admittedUnmeasured(key);
         }

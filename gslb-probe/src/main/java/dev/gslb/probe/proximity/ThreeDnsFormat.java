@@ -14,7 +14,9 @@ public final class ThreeDnsFormat {
         sb.append("   address ").append(key).append('\n');
         sb.append("   cur_target_state ").append(targetState(e)).append('\n');
         sb.append("   ttl ").append(ttlSeconds).append('\n');
-        sb.append("   probe_protocol ").append(e.protocol() == null ? "none" : e.protocol().label()).append('\n');
+        sb.append("   probe_protocol ")
+                .append(e.protocol() == null ? "none" : e.protocol().label())
+                .append('\n');
         for (Path p : e.paths()) {
             sb.append("   path {\n");
             sb.append("      datacenter \"").append(p.dataCenter()).append("\"\n");

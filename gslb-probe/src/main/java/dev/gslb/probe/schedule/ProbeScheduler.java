@@ -37,7 +37,14 @@ import org.slf4j.LoggerFactory;
 public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
 
-    public enum Skip { EXCLUDED, FRESH, PENDING, QUEUE_FULL, NETWORK_RATE, TABLE_REFUSED }
+    public enum Skip {
+        EXCLUDED,
+        FRESH,
+        PENDING,
+        QUEUE_FULL,
+        NETWORK_RATE,
+        TABLE_REFUSED
+    }
 
     private final ProximityTable table;
     private final ProbeSettings settings;
@@ -55,8 +62,13 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final Counter unprobeable;
     private volatile boolean running = true;
 
-    public ProbeScheduler(ProximityTable table, ProbeSettings settings, String dataCenter, String instance,
-                          List<Prober> probers, MeterRegistry registry) {
+    public ProbeScheduler(
+            ProximityTable table,
+            ProbeSettings settings,
+            String dataCenter,
+            String instance,
+            List<Prober> probers,
+            MeterRegistry registry) {
         this.table = table;
         this.settings = settings;
         this.dataCenter = dataCenter;
@@ -68,11 +80,16 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         this.perNetwork = new NetworkRate(settings.perNetwork(), settings.perNetwork() * 10);
         this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
         for (Skip s : Skip.values()) {
-            skipped.put(s, Counter.builder("probe_requests_skipped").tag("reason", s.name().toLowerCase())
-                    .description("Probe requests not acted on, by reason").register(registry));
+            skipped.put(
+                    s,
+                    Counter.builder("probe_requests_skipped")
+                            .tag("reason", s.name().toLowerCase(java.util.Locale.ROOT))
+                            .description("Probe requests not acted on, by reason")
+                            .register(registry));
         }
         probed = Counter.builder("probe_rounds").tag("result", "probed").register(registry);
-        unprobeable = Counter.builder("probe_rounds").tag("result", "unprobeable").register(registry);
+        unprobeable =
+                Counter.builder("probe_rounds").tag("result", "unprobeable").register(registry);
         for (int i = 0; i < settings.concurrency(); i++) {
             workers.add(Thread.ofVirtual().name("probe-", i).start(this::work));
         }
@@ -226,8 +243,16 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns);
         LdnsKey key = LdnsKey.of(ldns);
         if (r.probeable()) {
-            table.recordPath(key, Path.of(dataCenter, r.rttMicros(), r.completion(), r.hops(), r.protocol(),
-                    table.clock().millis(), instance));
+            table.recordPath(
+                    key,
+                    Path.of(
+                            dataCenter,
+                            r.rttMicros(),
+                            r.completion(),
+                            r.hops(),
+                            r.protocol(),
+                            table.clock().millis(),
+                            instance));
             probed.increment();
         } else {
             table.markUnprobeable(key);

@@ -22,12 +22,22 @@ import java.util.List;
  * @param queueCapacity requests waiting beyond this are dropped (and counted)
  * @param perNetwork    probe requests one LDNS network (/24, /48) may raise a second (burst ten times that)
  */
-public record ProbeSettings(InetAddress source, List<ProbeProtocol> protocols, int samples, Duration timeout,
-                            int ratePerSecond, int concurrency, Duration minInterval, int dnsPort, int udpPort,
-                            List<String> exclusions, int queueCapacity, int perNetwork) {
+public record ProbeSettings(
+        InetAddress source,
+        List<ProbeProtocol> protocols,
+        int samples,
+        Duration timeout,
+        int ratePerSecond,
+        int concurrency,
+        Duration minInterval,
+        int dnsPort,
+        int udpPort,
+        List<String> exclusions,
+        int queueCapacity,
+        int perNetwork) {
     /** Never probed whatever the configuration adds: this-network, multicast and reserved space. */
-    public static final List<String> ALWAYS_EXCLUDED = List.of("0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "::/128",
-            "ff00::/8");
+    public static final List<String> ALWAYS_EXCLUDED =
+            List.of("0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "::/128", "ff00::/8");
 
     /** In an exclusion list: every address of this host's interfaces, as found at start. */
     public static final String OWN_ADDRESSES = "own-addresses";
@@ -37,19 +47,55 @@ public record ProbeSettings(InetAddress source, List<ProbeProtocol> protocols, i
      * shared (CGNAT), unique-local, IETF-reserved and documentation space, and this host. F5 users
      * expect public LDNS only; a lab that probes 127/8 says so in its config.
      */
-    public static final List<String> DEFAULT_EXCLUDED = List.of("10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8",
-            "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.51.100.0/24",
-            "203.0.113.0/24", "::1/128", "fe80::/10", "fc00::/7", "2001:db8::/32", "100::/64", OWN_ADDRESSES);
+    public static final List<String> DEFAULT_EXCLUDED = List.of(
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+            "127.0.0.0/8",
+            "169.254.0.0/16",
+            "172.16.0.0/12",
+            "192.0.0.0/24",
+            "192.0.2.0/24",
+            "192.168.0.0/16",
+            "198.51.100.0/24",
+            "203.0.113.0/24",
+            "::1/128",
+            "fe80::/10",
+            "fc00::/7",
+            "2001:db8::/32",
+            "100::/64",
+            OWN_ADDRESSES);
 
     public static ProbeSettings defaults() {
-        return new ProbeSettings(InetAddress.ofLiteral("0.0.0.0"), List.of(ProbeProtocol.values()), 3,
-                Duration.ofSeconds(2), 200, 64, Duration.ofSeconds(60), 53, 53, DEFAULT_EXCLUDED, 10_000, 20);
+        return new ProbeSettings(
+                InetAddress.ofLiteral("0.0.0.0"),
+                List.of(ProbeProtocol.values()),
+                3,
+                Duration.ofSeconds(2),
+                200,
+                64,
+                Duration.ofSeconds(60),
+                53,
+                53,
+                DEFAULT_EXCLUDED,
+                10_000,
+                20);
     }
 
     /** These settings with another exclusion list (replacing the default one). */
     public ProbeSettings withExclusions(List<String> replacement) {
-        return new ProbeSettings(source, protocols, samples, timeout, ratePerSecond, concurrency, minInterval, dnsPort,
-                udpPort, replacement, queueCapacity, perNetwork);
+        return new ProbeSettings(
+                source,
+                protocols,
+                samples,
+                timeout,
+                ratePerSecond,
+                concurrency,
+                minInterval,
+                dnsPort,
+                udpPort,
+                replacement,
+                queueCapacity,
+                perNetwork);
     }
 
     public ProbeSettings {

@@ -55,8 +55,8 @@ public final class ProximityStore implements AutoCloseable {
     }
 
     public void startFlushing(Duration interval) {
-        flusher.scheduleWithFixedDelay(this::flushQuietly, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        flusher.scheduleWithFixedDelay(
+                this::flushQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private java.nio.file.Path dbFile() {
@@ -65,7 +65,8 @@ public final class ProximityStore implements AutoCloseable {
 
     private Connection open() throws SQLException {
         if (file.toString().contains(";")) { // H2 reads settings after a ';' in its URL
-            throw new SQLException("proximity store " + file + ": a path with ';' is refused (H2 would read the rest as settings)");
+            throw new SQLException(
+                    "proximity store " + file + ": a path with ';' is refused (H2 would read the rest as settings)");
         }
         try {
             StateFile.requirePrivate(dbFile());
@@ -78,21 +79,28 @@ public final class ProximityStore implements AutoCloseable {
             if (version != null && version != SCHEMA_VERSION) {
                 c.close();
                 moveAside("it has schema version " + version + ", this server reads " + SCHEMA_VERSION + " ("
-                        + (version > SCHEMA_VERSION ? "written by a newer gslb?" : "an older layout; paths are measured again")
+                        + (version > SCHEMA_VERSION
+                                ? "written by a newer gslb?"
+                                : "an older layout; paths are measured again")
                         + ")");
                 return create(connect());
             }
             return create(c);
         } catch (SQLException e) {
             if (e.getErrorCode() == 90020) { // open in another process
-                throw new SQLException("proximity store " + dbFile() + " is in use by another process (another gslb"
-                        + " serve with the same state folder?): stop it, or give this one its own serve --state-dir", e);
+                throw new SQLException(
+                        "proximity store " + dbFile() + " is in use by another process (another gslb"
+                                + " serve with the same state folder?): stop it, or give this one its own serve --state-dir",
+                        e);
             }
             if (!Files.exists(dbFile())) {
-                throw new SQLException("proximity store " + dbFile() + " cannot be opened: "
-                        + e.getMessage().lines().findFirst().orElse(""), e);
+                throw new SQLException(
+                        "proximity store " + dbFile() + " cannot be opened: "
+                                + e.getMessage().lines().findFirst().orElse(""),
+                        e);
             }
-            moveAside("it cannot be opened: " + e.getMessage().lines().findFirst().orElse(""));
+            moveAside(
+                    "it cannot be opened: " + e.getMessage().lines().findFirst().orElse(""));
             return create(connect());
         }
     }
@@ -104,7 +112,8 @@ public final class ProximityStore implements AutoCloseable {
         settings.setProperty("DB_CLOSE_ON_EXIT", "FALSE");
         Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, settings);
         try {
-            Files.setPosixFilePermissions(dbFile(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(
+                    dbFile(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         } catch (IOException | UnsupportedOperationException e) {
             log.warn("proximity store {}: could not make it private: {}", dbFile(), e.toString());
         }
@@ -117,17 +126,20 @@ public final class ProximityStore implements AutoCloseable {
         try {
             Files.move(dbFile(), aside, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new SQLException("proximity store " + dbFile() + " is unusable (" + why + ") and cannot be moved aside: "
-                    + e.getMessage());
+            throw new SQLException("proximity store " + dbFile() + " is unusable (" + why
+                    + ") and cannot be moved aside: " + e.getMessage());
         }
-        log.error("proximity store {} is not used: {}. It was moved to {}; starting with an empty table.", dbFile(),
-                why, aside);
+        log.error(
+                "proximity store {} is not used: {}. It was moved to {}; starting with an empty table.",
+                dbFile(),
+                why,
+                aside);
     }
 
     private static Integer schemaVersion(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT v FROM INFORMATION_SCHEMA.TABLES t, gslb_meta m "
-                     + "WHERE t.TABLE_NAME = 'GSLB_META' AND m.k = 'schema_version'")) {
+                ResultSet r = s.executeQuery("SELECT v FROM INFORMATION_SCHEMA.TABLES t, gslb_meta m "
+                        + "WHERE t.TABLE_NAME = 'GSLB_META' AND m.k = 'schema_version'")) {
             return r.next() ? Integer.parseInt(r.getString(1)) : null;
         } catch (SQLException e) {
             return null; // a new file: no tables yet
@@ -158,7 +170,7 @@ public final class ProximityStore implements AutoCloseable {
         int expired = 0;
         int over = 0;
         try (Statement s = db.createStatement();
-             ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used, paths FROM ldns")) {
+                ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used, paths FROM ldns")) {
             while (r.next()) {
                 LdnsKey key = new LdnsKey(r.getLong(1), r.getLong(2));
                 try {
@@ -169,9 +181,12 @@ public final class ProximityStore implements AutoCloseable {
                         continue;
                     }
                     int proto = r.getByte(4);
-                    LdnsEntry e = new LdnsEntry(unpack(r.getBytes(7)),
-                            LdnsEntry.State.values()[r.getByte(3)], proto < 0 ? null : ProbeProtocol.values()[proto],
-                            r.getLong(5), lastUsed);
+                    LdnsEntry e = new LdnsEntry(
+                            unpack(r.getBytes(7)),
+                            LdnsEntry.State.values()[r.getByte(3)],
+                            proto < 0 ? null : ProbeProtocol.values()[proto],
+                            r.getLong(5),
+                            lastUsed);
                     if (table.restore(key, e)) {
                         loaded++;
                     } else {
@@ -181,14 +196,22 @@ public final class ProximityStore implements AutoCloseable {
                     skipped++;
                     dirty.add(key); // not in the table: deleted at the next flush
                     if (skipped <= 3) {
-                        log.warn("proximity store {}: LDNS {} skipped, its row is unreadable: {}", dbFile(), key,
+                        log.warn(
+                                "proximity store {}: LDNS {} skipped, its row is unreadable: {}",
+                                dbFile(),
+                                key,
                                 bad.getMessage());
                     }
                 }
             }
         }
-        log.info("proximity store {}: {} LDNS loaded, {} expired while down, {} unreadable rows skipped{}", dbFile(),
-                loaded, expired, skipped, over == 0 ? "" : ", " + over + " over probe.max-ldns left out");
+        log.info(
+                "proximity store {}: {} LDNS loaded, {} expired while down, {} unreadable rows skipped{}",
+                dbFile(),
+                loaded,
+                expired,
+                skipped,
+                over == 0 ? "" : ", " + over + " over probe.max-ldns left out");
     }
 
     /** Rows that could not be read at start (and were dropped). */
@@ -211,9 +234,9 @@ public final class ProximityStore implements AutoCloseable {
         }
         List<LdnsKey> keys = new ArrayList<>(dirty);
         keys.forEach(dirty::remove);
-        try (PreparedStatement upsert = db.prepareStatement(
-                "MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
-             PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?")) {
+        try (PreparedStatement upsert =
+                        db.prepareStatement("MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?")) {
             for (LdnsKey k : keys) {
                 LdnsEntry e = table.get(k);
                 if (e == null) {
@@ -225,7 +248,8 @@ public final class ProximityStore implements AutoCloseable {
                 upsert.setLong(1, k.hi());
                 upsert.setLong(2, k.lo());
                 upsert.setByte(3, (byte) e.state().ordinal());
-                upsert.setByte(4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
+                upsert.setByte(
+                        4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
                 upsert.setLong(5, e.retryAt());
                 upsert.setLong(6, e.lastUsed());
                 upsert.setBytes(7, pack(e.paths()));
@@ -243,7 +267,8 @@ public final class ProximityStore implements AutoCloseable {
     }
 
     static byte[] pack(Path[] paths) {
-        try (var bytes = new java.io.ByteArrayOutputStream(); var out = new java.io.DataOutputStream(bytes)) {
+        try (var bytes = new java.io.ByteArrayOutputStream();
+                var out = new java.io.DataOutputStream(bytes)) {
             out.writeByte(paths.length);
             for (Path p : paths) {
                 out.writeUTF(p.dataCenter());
@@ -268,8 +293,14 @@ public final class ProximityStore implements AutoCloseable {
         try (var in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(packed))) {
             Path[] paths = new Path[in.readUnsignedByte()];
             for (int i = 0; i < paths.length; i++) {
-                paths[i] = Path.of(in.readUTF(), in.readInt(), in.readShort(), in.readByte(),
-                        ProbeProtocol.values()[in.readByte()], in.readLong(), in.readUTF());
+                paths[i] = Path.of(
+                        in.readUTF(),
+                        in.readInt(),
+                        in.readShort(),
+                        in.readByte(),
+                        ProbeProtocol.values()[in.readByte()],
+                        in.readLong(),
+                        in.readUTF());
             }
             return paths;
         } catch (IOException | ArrayIndexOutOfBoundsException e) {

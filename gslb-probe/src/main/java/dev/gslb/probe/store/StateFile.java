@@ -15,21 +15,26 @@ import java.util.Set;
  * refused when someone else could read or change them.
  */
 public final class StateFile {
-    private static final Set<PosixFilePermission> OTHERS = Set.of(PosixFilePermission.GROUP_READ,
-            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+    private static final Set<PosixFilePermission> OTHERS = Set.of(
+            PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.OTHERS_WRITE);
 
     private StateFile() {}
 
     /** Throws with the file, its mode and the fix when group or others may read or write it. */
     public static void requirePrivate(Path file) throws IOException {
-        if (!Files.exists(file) || !file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+        if (!Files.exists(file)
+                || !file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             return;
         }
         Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
         for (PosixFilePermission p : OTHERS) {
             if (mode.contains(p)) {
                 throw new IOException(file + " is " + PosixFilePermissions.toString(mode)
-                        + ": it holds secrets or state and must be readable by this user only (chmod 600 " + file + ")");
+                        + ": it holds secrets or state and must be readable by this user only (chmod 600 " + file
+                        + ")");
             }
         }
     }
@@ -60,7 +65,10 @@ public final class StateFile {
     private static Path privateTemp(Path file, byte[] bytes) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Path tmp = Files.createTempFile(parent, file.getFileName() + ".", ".tmp",
+        Path tmp = Files.createTempFile(
+                parent,
+                file.getFileName() + ".",
+                ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.write(tmp, bytes);
         return tmp;

@@ -27,7 +27,8 @@ public final class ProbeFigures {
     public static void main(String[] args) throws Exception {
         int cap = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         probeRate(cap);
-        System.out.printf("memory: %.1f bytes per LDNS entry with two paths (1,000,000 entries)%n",
+        System.out.printf(
+                "memory: %.1f bytes per LDNS entry with two paths (1,000,000 entries)%n",
                 ProximityMemoryTest.bytesPerEntry(1_000_000));
         flush(100_000);
         spoofedSources(1_000_000);
@@ -39,7 +40,8 @@ public final class ProbeFigures {
         Runtime rt = Runtime.getRuntime();
         System.gc();
         long before = rt.totalMemory() - rt.freeMemory();
-        ProximityTable table = new ProximityTable(dev.gslb.probe.proximity.ProximitySettings.DEFAULTS, Clock.systemUTC());
+        ProximityTable table =
+                new ProximityTable(dev.gslb.probe.proximity.ProximitySettings.DEFAULTS, Clock.systemUTC());
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             table.touch(0, 0xFFFF_0000_0000L | (0x0B000000L + i)); // 11.0.0.0 upwards: 3,907 /24s
@@ -50,10 +52,17 @@ public final class ProbeFigures {
         double seconds = (System.nanoTime() - start) / 1e9;
         System.gc();
         long after = rt.totalMemory() - rt.freeMemory();
-        System.out.printf("spoofed sources: %,d new sources against the default table (max-ldns %,d): %,d entries,"
+        System.out.printf(
+                "spoofed sources: %,d new sources against the default table (max-ldns %,d): %,d entries,"
                         + " admitted %,d, evicted %,d, refused %,d, heap %+.0f MB, %.0f ns per new source%n",
-                2 * n, table.settings().maxLdns(), table.size(), table.admitted(), table.evicted(), table.refused(),
-                (after - before) / 1e6, seconds * 1e9 / (2 * n));
+                2 * n,
+                table.settings().maxLdns(),
+                table.size(),
+                table.admitted(),
+                table.evicted(),
+                table.refused(),
+                (after - before) / 1e6,
+                seconds * 1e9 / (2 * n));
     }
 
     static void probeRate(int cap) throws Exception {
@@ -62,12 +71,24 @@ public final class ProbeFigures {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.ofLiteral("127.0.0.1"))) {
             port = s.getLocalPort(); // closed: every DNS_DOT probe gets a port-unreachable reply
         }
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
-        ProbeSettings settings = new ProbeSettings(any, List.of(ProbeProtocol.DNS_DOT), 3, Duration.ofSeconds(1), cap,
-                64, Duration.ofSeconds(60), port, port, List.of(), 10_000, 1_000_000);
+        ProximityTable table = new ProximityTable(
+                ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProbeSettings settings = new ProbeSettings(
+                any,
+                List.of(ProbeProtocol.DNS_DOT),
+                3,
+                Duration.ofSeconds(1),
+                cap,
+                64,
+                Duration.ofSeconds(60),
+                port,
+                port,
+                List.of(),
+                10_000,
+                1_000_000);
         int ldns = 1000;
-        try (ProbeScheduler s = new ProbeScheduler(table, settings, "CNC", "bench", List.of(DnsProber.dot(any, port)),
-                new SimpleMeterRegistry())) {
+        try (ProbeScheduler s = new ProbeScheduler(
+                table, settings, "CNC", "bench", List.of(DnsProber.dot(any, port)), new SimpleMeterRegistry())) {
             long start = System.nanoTime();
             for (int i = 0; i < ldns; i++) {
                 s.ldnsQueried(InetAddress.ofLiteral("127.30." + (i >> 8) + "." + (i & 0xFF)));
@@ -81,14 +102,16 @@ public final class ProbeFigures {
                 }
             } while (done < ldns);
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf("probe rate: %d LDNS x 3 samples = %d probes in %.2f s = %.0f probes/s (cap %d/s)%n",
+            System.out.printf(
+                    "probe rate: %d LDNS x 3 samples = %d probes in %.2f s = %.0f probes/s (cap %d/s)%n",
                     ldns, ldns * 3, seconds, ldns * 3 / seconds, cap);
         }
     }
 
     static void flush(int n) throws Exception {
         java.nio.file.Path dir = Files.createTempDirectory("gslb-flush");
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProximityTable table = new ProximityTable(
+                ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         try (ProximityStore store = new ProximityStore(dir.resolve("proximity"), table)) {
             long now = System.currentTimeMillis();
             for (int i = 0; i < n; i++) {

@@ -32,8 +32,8 @@ class HealthMonitorTest {
 
     static HealthMonitor monitor(SimpleMeterRegistry registry, Check check, int up, int down) {
         MonitorSpec spec = new MonitorSpec("m", check, FAST, Duration.ofMillis(50), up, down);
-        return new HealthMonitor(List.of(new HealthTarget("vs1", LOOPBACK, "CNC", List.of(spec))), Clock.systemUTC(),
-                registry);
+        return new HealthMonitor(
+                List.of(new HealthTarget("vs1", LOOPBACK, "CNC", List.of(spec))), Clock.systemUTC(), registry);
     }
 
     @Test
@@ -51,7 +51,9 @@ class HealthMonitorTest {
             }
         });
         try (HealthMonitor m = monitor(registry, new TcpCheck(port), 2, 3)) {
-            assertThat(m.state("vs1")).as("nothing is up before a check says so").isEqualTo(HealthState.UNKNOWN);
+            assertThat(m.state("vs1"))
+                    .as("nothing is up before a check says so")
+                    .isEqualTo(HealthState.UNKNOWN);
             m.start();
             await(() -> m.state("vs1") == HealthState.UP);
             assertThat(m.state("vs1")).isEqualTo(HealthState.UP);
@@ -61,7 +63,11 @@ class HealthMonitorTest {
             assertThat(m.statuses().getFirst().monitors().getFirst().failures()).isGreaterThanOrEqualTo(3);
             assertThat(m.statuses().getFirst().reason()).contains("tcp " + port);
         }
-        assertThat(registry.get("health_state_changes").tag("to", "down").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get("health_state_changes")
+                        .tag("to", "down")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
     }
 
     @Test
@@ -69,17 +75,23 @@ class HealthMonitorTest {
         Path counter = dir.resolve("n");
         Files.writeString(counter, "0");
         Path script = dir.resolve("flap.sh");
-        Files.writeString(script, "#!/bin/sh\nn=$(cat " + counter + ")\necho $((n+1)) > " + counter
-                + "\nexit $((n % 2))\n");
+        Files.writeString(
+                script, "#!/bin/sh\nn=$(cat " + counter + ")\necho $((n+1)) > " + counter + "\nexit $((n % 2))\n");
         script.toFile().setExecutable(true);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (HealthMonitor m = monitor(registry, new ExternalCheck(List.of(script.toString())), 2, 2)) {
             m.start();
             await(() -> readQuietly(counter) >= 12);
-            assertThat(m.state("vs1")).as("first check passed, no two failures in a row since").isEqualTo(HealthState.UP);
+            assertThat(m.state("vs1"))
+                    .as("first check passed, no two failures in a row since")
+                    .isEqualTo(HealthState.UP);
         }
         assertThat(registry.get("health_state_changes").counters()).hasSize(1);
-        assertThat(registry.get("health_state_changes").tag("to", "up").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get("health_state_changes")
+                        .tag("to", "up")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
     }
 
     static int readQuietly(Path p) {
@@ -107,9 +119,18 @@ class HealthMonitorTest {
         try {
             int port = http.getAddress().getPort();
             Duration t = Duration.ofSeconds(1);
-            assertThat(new HttpCheck(false, port, "/ok", null, 200, "OK").run(LOOPBACK, t).ok()).isTrue();
-            assertThat(new HttpCheck(false, port, "/ok", null, 200, "healthy").run(LOOPBACK, t).reason()).contains("lacks");
-            assertThat(new HttpCheck(false, port, "/sick", null, 200, null).run(LOOPBACK, t).reason()).contains("status 503");
+            assertThat(new HttpCheck(false, port, "/ok", null, 200, "OK")
+                            .run(LOOPBACK, t)
+                            .ok())
+                    .isTrue();
+            assertThat(new HttpCheck(false, port, "/ok", null, 200, "healthy")
+                            .run(LOOPBACK, t)
+                            .reason())
+                    .contains("lacks");
+            assertThat(new HttpCheck(false, port, "/sick", null, 200, null)
+                            .run(LOOPBACK, t)
+                            .reason())
+                    .contains("status 503");
         } finally {
             http.stop(0);
         }
@@ -117,8 +138,10 @@ class HealthMonitorTest {
 
     @Test
     void aServerWithoutMonitorsStaysUnknown() {
-        HealthMonitor m = new HealthMonitor(List.of(new HealthTarget("vs9", LOOPBACK, "TEL", List.of())),
-                Clock.systemUTC(), new SimpleMeterRegistry());
+        HealthMonitor m = new HealthMonitor(
+                List.of(new HealthTarget("vs9", LOOPBACK, "TEL", List.of())),
+                Clock.systemUTC(),
+                new SimpleMeterRegistry());
         m.start();
         assertThat(m.state("vs9")).isEqualTo(HealthState.UNKNOWN);
         assertThat(m.statuses().getFirst().reason()).isEqualTo("no monitors");

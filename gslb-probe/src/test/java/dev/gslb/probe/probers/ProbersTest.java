@@ -48,9 +48,16 @@ class ProbersTest {
                   local-zone: "." static
                   module-config: "iterator"
                 """.formatted(unboundPort, dir));
-        unbound = new ProcessBuilder("unbound", "-d", "-c", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("log").toFile()).start();
-        for (int i = 0; i < 50 && !DnsProber.dot(ANY, unboundPort).sample(LOOPBACK, TIMEOUT).replied(); i++) {
+        unbound = new ProcessBuilder("unbound", "-d", "-c", conf.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("log").toFile())
+                .start();
+        for (int i = 0;
+                i < 50
+                        && !DnsProber.dot(ANY, unboundPort)
+                                .sample(LOOPBACK, TIMEOUT)
+                                .replied();
+                i++) {
             Thread.sleep(100);
         }
         blackHole = new DroppingNamespace("gslbt-probe", 91);
@@ -97,8 +104,11 @@ class ProbersTest {
     @Test
     void aUdpPortWithNothingListeningRepliesWithPortUnreachable() throws Exception {
         int closed = freeUdpPort();
-        assertThat(new UdpProber(ANY, closed).sample(LOOPBACK, TIMEOUT).replied()).isTrue();
-        assertThat(DnsProber.dot(ANY, closed).sample(LOOPBACK, TIMEOUT).replied()).as("an ICMP error is a reply").isTrue();
+        assertThat(new UdpProber(ANY, closed).sample(LOOPBACK, TIMEOUT).replied())
+                .isTrue();
+        assertThat(DnsProber.dot(ANY, closed).sample(LOOPBACK, TIMEOUT).replied())
+                .as("an ICMP error is a reply")
+                .isTrue();
     }
 
     @Test
@@ -107,7 +117,8 @@ class ProbersTest {
         try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
             closed = s.getLocalPort();
         }
-        assertThat(new TcpProber(ANY, closed).sample(LOOPBACK, TIMEOUT).replied()).isTrue();
+        assertThat(new TcpProber(ANY, closed).sample(LOOPBACK, TIMEOUT).replied())
+                .isTrue();
         try (ServerSocket open = new ServerSocket(0, 1, LOOPBACK)) {
             Thread.ofVirtual().start(() -> {
                 try (Socket ignored = open.accept()) {
@@ -116,7 +127,10 @@ class ProbersTest {
                     // closed
                 }
             });
-            assertThat(new TcpProber(ANY, open.getLocalPort()).sample(LOOPBACK, TIMEOUT).replied()).isTrue();
+            assertThat(new TcpProber(ANY, open.getLocalPort())
+                            .sample(LOOPBACK, TIMEOUT)
+                            .replied())
+                    .isTrue();
         }
     }
 
@@ -127,19 +141,29 @@ class ProbersTest {
             Sample s = icmp.sample(LOOPBACK, TIMEOUT);
             assertThat(s.replied()).isTrue();
             assertThat(s.replyTtl()).as("TTL read from the raw reply").isEqualTo(64);
-            assertThat(icmp.sample(InetAddress.ofLiteral("::1"), TIMEOUT).replied()).as("IPv6 is left to the others").isFalse();
+            assertThat(icmp.sample(InetAddress.ofLiteral("::1"), TIMEOUT).replied())
+                    .as("IPv6 is left to the others")
+                    .isFalse();
         }
     }
 
     @Test
     void anAddressWhoseTrafficIsDroppedNeverReplies() {
         try (IcmpProber icmp = new IcmpProber(ANY)) {
-            for (Prober p : List.of(DnsProber.dot(ANY, 53), DnsProber.rev(ANY, 53), new UdpProber(ANY, 53),
-                    new TcpProber(ANY, 53), icmp)) {
+            for (Prober p : List.of(
+                    DnsProber.dot(ANY, 53),
+                    DnsProber.rev(ANY, 53),
+                    new UdpProber(ANY, 53),
+                    new TcpProber(ANY, 53),
+                    icmp)) {
                 Sample s = p.sample(blackHole.address, Duration.ofMillis(300));
-                assertThat(s.replied()).as(p.protocol().label() + " to a dropping host").isFalse();
+                assertThat(s.replied())
+                        .as(p.protocol().label() + " to a dropping host")
+                        .isFalse();
             }
-            assertThat(icmp.sample(blackHole.hostSide, TIMEOUT).replied()).as("the veth itself works").isTrue();
+            assertThat(icmp.sample(blackHole.hostSide, TIMEOUT).replied())
+                    .as("the veth itself works")
+                    .isTrue();
         }
     }
 
@@ -147,8 +171,9 @@ class ProbersTest {
     void probesLeaveFromTheConfiguredSourceAddress() throws Exception {
         try (DatagramSocket server = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0))) {
             server.setSoTimeout(2000);
-            Thread t = Thread.ofVirtual().start(() -> new UdpProber(InetAddress.ofLiteral("127.0.0.7"),
-                    server.getLocalPort()).sample(LOOPBACK, Duration.ofMillis(200)));
+            Thread t = Thread.ofVirtual()
+                    .start(() -> new UdpProber(InetAddress.ofLiteral("127.0.0.7"), server.getLocalPort())
+                            .sample(LOOPBACK, Duration.ofMillis(200)));
             java.net.DatagramPacket p = new java.net.DatagramPacket(new byte[64], 64);
             server.receive(p);
             assertThat(p.getAddress().getHostAddress()).isEqualTo("127.0.0.7");

@@ -24,9 +24,11 @@ public class ProximityMemoryTest {
         long now = System.currentTimeMillis();
         for (int i = 0; i < n; i++) {
             LdnsKey k = new LdnsKey(0, 0xFFFF_0000_0000L | (0x0A000000L + i));
-            t.restore(k, LdnsEntry.probing(now)
-                    .withPath(Path.of("CNC", 189850 + i % 1000, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"))
-                    .withPath(Path.of("TEL", 57209 + i % 1000, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel")));
+            t.restore(
+                    k,
+                    LdnsEntry.probing(now)
+                            .withPath(Path.of("CNC", 189850 + i % 1000, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"))
+                            .withPath(Path.of("TEL", 57209 + i % 1000, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel")));
         }
         long after = usedHeap();
         double per = (after - before) / (double) n;

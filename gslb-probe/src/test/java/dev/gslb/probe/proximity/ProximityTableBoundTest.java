@@ -14,8 +14,9 @@ class ProximityTableBoundTest {
 
     @Test
     void measuredLdnsSurviveAFloodOfSpoofedSources() {
-        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(10_000)
-                .withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProximityTable t = new ProximityTable(
+                ProximitySettings.DEFAULTS.withMaxLdns(10_000).withNewPerNetwork(1_000_000, 1_000_000),
+                Clock.systemUTC());
         long now = System.currentTimeMillis();
         for (int i = 0; i < 1000; i++) {
             LdnsKey k = v4(0x3D000000L + i * 256L); // 61.x.y.0: 1,000 resolvers
@@ -27,7 +28,9 @@ class ProximityTableBoundTest {
         }
         assertThat(t.size()).isLessThanOrEqualTo(10_000);
         for (int i = 0; i < 1000; i++) {
-            assertThat(t.get(v4(0x3D000000L + i * 256L))).as("measured LDNS %d", i).isNotNull();
+            assertThat(t.get(v4(0x3D000000L + i * 256L)))
+                    .as("measured LDNS %d", i)
+                    .isNotNull();
         }
         assertThat(t.admitted()).isEqualTo(201_000);
         assertThat(t.evicted()).isEqualTo(201_000 - 10_000);
@@ -36,13 +39,20 @@ class ProximityTableBoundTest {
 
     @Test
     void whenNothingUnmeasuredIsLeftTheLeastRecentlyAskedGivesWay() {
-        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(1000)
-                .withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProximityTable t = new ProximityTable(
+                ProximitySettings.DEFAULTS.withMaxLdns(1000).withNewPerNetwork(1_000_000, 1_000_000),
+                Clock.systemUTC());
         long now = System.currentTimeMillis();
         for (int i = 0; i < 1000; i++) {
             LdnsKey k = v4(0x3D000000L + i);
-            t.restore(k, new LdnsEntry(new Path[] {Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now, "a")},
-                    LdnsEntry.State.PROBED, ProbeProtocol.UDP, 0, now - 1_000_000 + i)); // 0 asked longest ago
+            t.restore(
+                    k,
+                    new LdnsEntry(
+                            new Path[] {Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now, "a")},
+                            LdnsEntry.State.PROBED,
+                            ProbeProtocol.UDP,
+                            0,
+                            now - 1_000_000 + i)); // 0 asked longest ago
         }
         t.touch(v4(0x01020304L));
         assertThat(t.size()).isEqualTo(1000);

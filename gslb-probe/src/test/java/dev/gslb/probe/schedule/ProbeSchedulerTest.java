@@ -45,8 +45,19 @@ class ProbeSchedulerTest {
 
     static ProbeSettings settings(int rate, List<String> exclusions, int port) {
         ProbeSettings d = ProbeSettings.defaults();
-        return new ProbeSettings(ANY, List.of(ProbeProtocol.UDP), 1, Duration.ofMillis(300), rate, 64,
-                Duration.ofSeconds(60), port, port, exclusions, 20_000, 1_000_000);
+        return new ProbeSettings(
+                ANY,
+                List.of(ProbeProtocol.UDP),
+                1,
+                Duration.ofMillis(300),
+                rate,
+                64,
+                Duration.ofSeconds(60),
+                port,
+                port,
+                exclusions,
+                20_000,
+                1_000_000);
     }
 
     static InetAddress loopback(int i) {
@@ -57,10 +68,16 @@ class ProbeSchedulerTest {
     void theRateCapHoldsUnderTenThousandRequests() throws Exception {
         int cap = 100;
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProximityTable table = new ProximityTable(
+                ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
-        try (ProbeScheduler s = new ProbeScheduler(table, settings(cap, List.of(), port), "CNC", "test",
-                List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
+        try (ProbeScheduler s = new ProbeScheduler(
+                table,
+                settings(cap, List.of(), port),
+                "CNC",
+                "test",
+                List.of(new Counting(new UdpProber(ANY, port), sends)),
+                new SimpleMeterRegistry())) {
             for (int i = 0; i < 10_000; i++) {
                 s.ldnsQueried(loopback(i));
             }
@@ -75,18 +92,25 @@ class ProbeSchedulerTest {
             }
             worst = Math.max(worst, i - j + 1);
         }
-        System.out.printf("rate cap %d/s: %d probes in 3 s, at most %d in any 1-second window%n", cap, times.size(), worst);
+        System.out.printf(
+                "rate cap %d/s: %d probes in 3 s, at most %d in any 1-second window%n", cap, times.size(), worst);
         assertThat(worst).as("probes in any one-second window").isLessThanOrEqualTo(cap + 1);
     }
 
     @Test
     void requestsAreDeduplicatedAndRespectTheMinimumInterval() throws Exception {
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProximityTable table = new ProximityTable(
+                ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
         InetAddress ldns = InetAddress.ofLiteral("127.0.0.60");
-        try (ProbeScheduler s = new ProbeScheduler(table, settings(1000, List.of(), port), "CNC", "test",
-                List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
+        try (ProbeScheduler s = new ProbeScheduler(
+                table,
+                settings(1000, List.of(), port),
+                "CNC",
+                "test",
+                List.of(new Counting(new UdpProber(ANY, port), sends)),
+                new SimpleMeterRegistry())) {
             for (int i = 0; i < 1000; i++) {
                 s.ldnsQueried(ldns);
             }
@@ -103,10 +127,16 @@ class ProbeSchedulerTest {
     @Test
     void excludedAddressesAreNeverProbed() throws Exception {
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
-        ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        ProximityTable table = new ProximityTable(
+                ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
-        try (ProbeScheduler s = new ProbeScheduler(table, settings(1000, List.of("127.20.0.0/16"), port), "CNC",
-                "test", List.of(new Counting(new UdpProber(ANY, port), sends)), new SimpleMeterRegistry())) {
+        try (ProbeScheduler s = new ProbeScheduler(
+                table,
+                settings(1000, List.of("127.20.0.0/16"), port),
+                "CNC",
+                "test",
+                List.of(new Counting(new UdpProber(ANY, port), sends)),
+                new SimpleMeterRegistry())) {
             InetAddress excluded = InetAddress.ofLiteral("127.20.1.1");
             assertThat(s.request(excluded, LdnsKey.of(excluded))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
             InetAddress multicast = InetAddress.ofLiteral("224.0.0.1");
@@ -119,12 +149,31 @@ class ProbeSchedulerTest {
     @Test
     void anLdnsThatDropsEverythingIsUnprobeableUntilTheRetryTime() throws Exception {
         try (DroppingNamespace ns = new DroppingNamespace("gslbt-sched", 92)) {
-            ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
-            ProbeSettings st = new ProbeSettings(ANY, List.of(ProbeProtocol.DNS_DOT, ProbeProtocol.UDP,
-                    ProbeProtocol.TCP), 2, Duration.ofMillis(200), 1000, 4, Duration.ofSeconds(60), 53, 53, List.of(), 100, 1_000);
-            try (ProbeScheduler s = new ProbeScheduler(table, st, "CNC", "test", List.of(
-                    dev.gslb.probe.probers.DnsProber.dot(ANY, 53), new UdpProber(ANY, 53),
-                    new dev.gslb.probe.probers.TcpProber(ANY, 53)), new SimpleMeterRegistry())) {
+            ProximityTable table = new ProximityTable(
+                    ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+            ProbeSettings st = new ProbeSettings(
+                    ANY,
+                    List.of(ProbeProtocol.DNS_DOT, ProbeProtocol.UDP, ProbeProtocol.TCP),
+                    2,
+                    Duration.ofMillis(200),
+                    1000,
+                    4,
+                    Duration.ofSeconds(60),
+                    53,
+                    53,
+                    List.of(),
+                    100,
+                    1_000);
+            try (ProbeScheduler s = new ProbeScheduler(
+                    table,
+                    st,
+                    "CNC",
+                    "test",
+                    List.of(
+                            dev.gslb.probe.probers.DnsProber.dot(ANY, 53),
+                            new UdpProber(ANY, 53),
+                            new dev.gslb.probe.probers.TcpProber(ANY, 53)),
+                    new SimpleMeterRegistry())) {
                 var r = s.probeNow(ns.address, null);
                 assertThat(r.probeable()).isFalse();
                 assertThat(r.sent()).isEqualTo(6);

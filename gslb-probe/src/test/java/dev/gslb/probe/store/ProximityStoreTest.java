@@ -74,7 +74,9 @@ class ProximityStoreTest {
     @Test
     void aCorruptFileIsMovedAsideNotOverwritten() throws Exception {
         java.nio.file.Path file = dir.resolve("proximity");
-        Files.write(dir.resolve("proximity.mv.db"), "this is not an H2 database, not at all".repeat(200).getBytes());
+        Files.write(
+                dir.resolve("proximity.mv.db"),
+                "this is not an H2 database, not at all".repeat(200).getBytes());
         makePrivate(dir.resolve("proximity.mv.db"));
         ProximityTable t = table(Clock.systemUTC());
         try (ProximityStore ignored = new ProximityStore(file, t)) {
@@ -114,19 +116,24 @@ class ProximityStoreTest {
         long now = System.currentTimeMillis();
         try (ProximityStore store = new ProximityStore(file, before)) {
             before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
-            before.recordPath(LdnsKey.parse("198.18.0.3"), Path.of("CNC", 5, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+            before.recordPath(
+                    LdnsKey.parse("198.18.0.3"), Path.of("CNC", 5, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
             store.flush();
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("proximity.mv.db"))))
-                .as("created private").isEqualTo("rw-------");
+                .as("created private")
+                .isEqualTo("rw-------");
         try (var c = DriverManager.getConnection("jdbc:h2:file:" + file, "gslb", "")) { // one row's paths garbled
-            c.createStatement().execute("UPDATE ldns SET paths = X'05ff' WHERE lo = "
-                    + LdnsKey.parse("198.18.0.3").lo());
+            c.createStatement()
+                    .execute("UPDATE ldns SET paths = X'05ff' WHERE lo = "
+                            + LdnsKey.parse("198.18.0.3").lo());
         }
         ProximityTable after = table(Clock.systemUTC());
         try (ProximityStore store = new ProximityStore(file, after)) {
             assertThat(store.skippedRows()).isEqualTo(1);
-            assertThat(after.get(LDNS).path("CNC").rttMicros()).as("the good row").isEqualTo(189850);
+            assertThat(after.get(LDNS).path("CNC").rttMicros())
+                    .as("the good row")
+                    .isEqualTo(189850);
             assertThat(after.get(LdnsKey.parse("198.18.0.3"))).isNull();
         }
     }
@@ -139,6 +146,7 @@ class ProximityStoreTest {
         }
         Files.setPosixFilePermissions(dir.resolve("proximity.mv.db"), PosixFilePermissions.fromString("rw-r--r--"));
         assertThatThrownBy(() -> new ProximityStore(file, table(Clock.systemUTC())))
-                .hasMessageContaining("rw-r--r--").hasMessageContaining("chmod 600");
+                .hasMessageContaining("rw-r--r--")
+                .hasMessageContaining("chmod 600");
     }
 }

@@ -34,7 +34,8 @@ class StateFileTest {
         }
         assertThat(won).isEqualTo(1);
         assertThat(Files.readString(file)).startsWith("token-");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         try (var left = Files.list(dir)) {
             assertThat(left).as("no temporary files left").hasSize(1);
         }

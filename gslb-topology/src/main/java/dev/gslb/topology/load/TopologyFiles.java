@@ -48,7 +48,8 @@ public final class TopologyFiles {
                             .filter(f -> !f.getFileName().toString().startsWith("."))
                             .filter(f -> !isDocumentation(f.getFileName().toString()))
                             .filter(f -> f.toFile().length() > 0)
-                            .sorted().forEach(files::add);
+                            .sorted()
+                            .forEach(files::add);
                 } catch (IOException e) {
                     missing.add(p + ": cannot list: " + e.getMessage());
                 }
@@ -73,8 +74,10 @@ public final class TopologyFiles {
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> s = Files.list(p)) {
-                    s.filter(Files::isDirectory).filter(f -> !f.getFileName().toString().startsWith("."))
-                            .sorted().forEach(out::add);
+                    s.filter(Files::isDirectory)
+                            .filter(f -> !f.getFileName().toString().startsWith("."))
+                            .sorted()
+                            .forEach(out::add);
                 } catch (IOException e) {
                     // expand() reports a folder it cannot list
                 }
@@ -85,9 +88,13 @@ public final class TopologyFiles {
 
     /** Licence and notes travel beside the lists (the MIT licence must); they are not data. */
     private static boolean isDocumentation(String name) {
-        String n = name.toLowerCase();
-        return n.startsWith("license") || n.startsWith("licence") || n.startsWith("readme") || n.endsWith(".md")
-                || n.equals("stat") || n.equals("source");
+        String n = name.toLowerCase(java.util.Locale.ROOT);
+        return n.startsWith("license")
+                || n.startsWith("licence")
+                || n.startsWith("readme")
+                || n.endsWith(".md")
+                || n.equals("stat")
+                || n.equals("source");
     }
 
     /** Reads every file; {@code region} (may be null) names the region for all of them. */
@@ -111,7 +118,8 @@ public final class TopologyFiles {
 
     /** Parses named texts (file contents, e.g. uploaded through the admin API). */
     public static List<TopologySource> parse(Map<String, String> texts, String region) throws TopologyException {
-        List<String> names = texts.keySet().stream().map(TopologyFiles::baseName).toList();
+        List<String> names =
+                texts.keySet().stream().map(TopologyFiles::baseName).toList();
         List<TopologySource> out = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (var e : texts.entrySet()) {
@@ -138,8 +146,11 @@ public final class TopologyFiles {
             }
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new TopologyException(List.of(file + ": not UTF-8 text; expected one CIDR per line"));
         }
@@ -165,8 +176,11 @@ public final class TopologyFiles {
 
     /** {@code region} is the operator's explicit name (or null); {@code fromName} the file-name default. */
     static TopologySource parse(String file, String text, String region, String fromName) throws TopologyException {
-        String first = text.lines().map(String::strip)
-                .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("//")).findFirst().orElse("");
+        String first = text.lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("//"))
+                .findFirst()
+                .orElse("");
         if (first.startsWith("topology")) {
             return threeDns(file, text);
         }
@@ -203,8 +217,8 @@ public final class TopologyFiles {
             problems.add(file, 0, "no CIDR in the file (only comments or blank lines)");
         }
         problems.throwIfAny();
-        return new TopologySource(file, TopologySource.Format.CIDR_LIST, List.of(new Region(region, prefixes)),
-                List.of());
+        return new TopologySource(
+                file, TopologySource.Format.CIDR_LIST, List.of(new Region(region, prefixes)), List.of());
     }
 
     /** {@code topology { dc."CNC" 202.106.0.0/16 100 ... }}; a source may also be region."NAME". */
@@ -252,7 +266,8 @@ public final class TopologyFiles {
                 try {
                     Cidr cidr = Cidr.parse(source);
                     regionName = cidr.toString();
-                    cidrRegions.computeIfAbsent(regionName, k -> new ArrayList<>())
+                    cidrRegions
+                            .computeIfAbsent(regionName, k -> new ArrayList<>())
                             .add(new Region.Prefix(cidr, file, n));
                 } catch (IllegalArgumentException e) {
                     problems.add(file, n, e.getMessage());
@@ -296,8 +311,7 @@ public final class TopologyFiles {
                 problems.add(file, n, "expected registry|cc|type|start|value|date|status");
                 continue;
             }
-            if (f[0].matches("\\d+(\\.\\d+)?") || f[1].equals("*") || f[5].equals("summary")
-                    || f[2].equals("asn")) {
+            if (f[0].matches("\\d+(\\.\\d+)?") || f[1].equals("*") || f[5].equals("summary") || f[2].equals("asn")) {
                 continue; // version header, summary or AS-number line
             }
             if (f.length >= 7 && !(f[6].equals("allocated") || f[6].equals("assigned"))) {
@@ -308,11 +322,12 @@ public final class TopologyFiles {
                 List<Cidr> cidrs = switch (f[2]) {
                     case "ipv4" -> rangeToCidrs(f[3], Long.parseLong(f[4]));
                     case "ipv6" -> List.of(Cidr.parse(f[3] + "/" + Integer.parseInt(f[4])));
-                    default -> throw new IllegalArgumentException("unknown type '" + f[2] + "'; expected ipv4, ipv6 or asn");
+                    default ->
+                        throw new IllegalArgumentException("unknown type '" + f[2] + "'; expected ipv4, ipv6 or asn");
                 };
                 int line0 = n;
-                cidrs.forEach(c -> byRegion.computeIfAbsent(name, k -> new ArrayList<>())
-                        .add(new Region.Prefix(c, file, line0)));
+                cidrs.forEach(c ->
+                        byRegion.computeIfAbsent(name, k -> new ArrayList<>()).add(new Region.Prefix(c, file, line0)));
             } catch (IllegalArgumentException e) {
                 problems.add(file, n, e.getMessage());
             }

@@ -31,8 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class TopologyBenchmark {
     static final Path DATA = Path.of(System.getProperty("gslb.topology.data", "topology-data/china-operator-ip"));
     static final List<TopologyRecord> RECORDS = List.of(
-            new TopologyRecord("chinanet", "TEL", 100, "bench:1"),
-            new TopologyRecord("unicom", "CNC", 100, "bench:2"));
+            new TopologyRecord("chinanet", "TEL", 100, "bench:1"), new TopologyRecord("unicom", "CNC", 100, "bench:2"));
 
     private TopologyTable table;
     private final int[] v4 = new int[4096];

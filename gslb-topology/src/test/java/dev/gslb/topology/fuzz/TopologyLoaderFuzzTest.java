@@ -1,10 +1,10 @@
 package dev.gslb.topology.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.gslb.topology.TopologyException;
-import dev.gslb.topology.TopologyTable;
-import dev.gslb.topology.TopologyRecord;
 import dev.gslb.topology.Region;
+import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.TopologyRecord;
+import dev.gslb.topology.TopologyTable;
 import dev.gslb.topology.load.TopologyFiles;
 import dev.gslb.topology.load.TopologySource;
 import java.net.InetAddress;
@@ -25,8 +25,8 @@ class TopologyLoaderFuzzTest {
     @Timeout(value = 5, unit = TimeUnit.SECONDS)
     void anyTextIsLoadedOrRefusedWithFileAndLine(byte[] data) {
         try {
-            List<TopologySource> sources = TopologyFiles.parse(Map.of("fuzz.txt", new String(data,
-                    java.nio.charset.StandardCharsets.UTF_8)), null);
+            List<TopologySource> sources = TopologyFiles.parse(
+                    Map.of("fuzz.txt", new String(data, java.nio.charset.StandardCharsets.UTF_8)), null);
             List<Region> regions = new ArrayList<>();
             List<TopologyRecord> records = new ArrayList<>();
             for (TopologySource s : sources) {

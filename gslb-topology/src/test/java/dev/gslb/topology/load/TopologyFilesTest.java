@@ -47,22 +47,28 @@ class TopologyFilesTest {
         Path empty = write("empty.txt", "");
         assertThatThrownBy(() -> TopologyFiles.read(List.of(empty), null)).hasMessageContaining(empty + ": empty file");
         Path comments = write("comments.txt", "# nothing here\n");
-        assertThatThrownBy(() -> TopologyFiles.read(List.of(comments), null)).hasMessageContaining("no CIDR in the file");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(comments), null))
+                .hasMessageContaining("no CIDR in the file");
         Path binary = dir.resolve("bin.txt");
         Files.write(binary, new byte[] {0x31, 0x00, (byte) 0xff, 0x0a});
-        assertThatThrownBy(() -> TopologyFiles.read(List.of(binary), null)).hasMessageContaining(binary + ": binary file");
-        assertThatThrownBy(() -> TopologyFiles.expand(List.of(dir.resolve("missing")))).hasMessageContaining("no such file");
+        assertThatThrownBy(() -> TopologyFiles.read(List.of(binary), null))
+                .hasMessageContaining(binary + ": binary file");
+        assertThatThrownBy(() -> TopologyFiles.expand(List.of(dir.resolve("missing"))))
+                .hasMessageContaining("no such file");
     }
 
     @Test
     void threeDnsTopologyGivesRecords() throws Exception {
         List<TopologySource> s = TopologyFiles.read(List.of(Path.of("../topology-data/3dns-example.topology")), null);
         assertThat(s.getFirst().format()).isEqualTo(TopologySource.Format.THREE_DNS);
-        assertThat(s.getFirst().records()).extracting(r -> r.region() + "->" + r.dataCenter() + ":" + r.score())
+        assertThat(s.getFirst().records())
+                .extracting(r -> r.region() + "->" + r.dataCenter() + ":" + r.score())
                 .containsExactly("202.106.0.0/16->CNC:100", "219.172.0.0/16->TEL:100", "200.100.0.0/16->CNC:100");
         assertThat(s.getFirst().records().getFirst().origin()).endsWith("3dns-example.topology:4");
 
-        Path bad = write("bad.topology", "topology {\n  dc.\"CNC\" 202.106.0.0/16 100\n  dc.\"TEL\" 219.172.1.0/16 100\n  junk\n");
+        Path bad = write(
+                "bad.topology",
+                "topology {\n  dc.\"CNC\" 202.106.0.0/16 100\n  dc.\"TEL\" 219.172.1.0/16 100\n  junk\n");
         assertThatThrownBy(() -> TopologyFiles.read(List.of(bad), null))
                 .hasMessageContaining(bad + ":3: '219.172.1.0/16' has host bits set")
                 .hasMessageContaining(bad + ":4: expected: dc.\"NAME\" CIDR SCORE")
@@ -83,11 +89,17 @@ class TopologyFilesTest {
                 """);
         List<TopologySource> s = TopologyFiles.read(List.of(p), null);
         assertThat(s.getFirst().format()).isEqualTo(TopologySource.Format.APNIC);
-        Region cn = s.getFirst().regions().stream().filter(r -> r.name().equals("CN")).findFirst().orElseThrow();
-        assertThat(cn.prefixes()).extracting(pr -> pr.cidr().toString())
+        Region cn = s.getFirst().regions().stream()
+                .filter(r -> r.name().equals("CN"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(cn.prefixes())
+                .extracting(pr -> pr.cidr().toString())
                 .containsExactly("1.0.1.0/24", "1.0.2.0/23", "1.0.4.0/24", "2001:250::/35");
-        assertThat(TopologyFiles.countsByRegion(TopologyFiles.read(List.of(p), "apnic"))).containsOnlyKeys("apnic");
-        Path bad = write("bad-apnic", "apnic|CN|ipv4|1.0.1.0|0|20110414|allocated\napnic|CN|ipv4|1.0.1.x|256|2011|allocated\n");
+        assertThat(TopologyFiles.countsByRegion(TopologyFiles.read(List.of(p), "apnic")))
+                .containsOnlyKeys("apnic");
+        Path bad = write(
+                "bad-apnic", "apnic|CN|ipv4|1.0.1.0|0|20110414|allocated\napnic|CN|ipv4|1.0.1.x|256|2011|allocated\n");
         assertThatThrownBy(() -> TopologyFiles.read(List.of(bad), null))
                 .hasMessageContaining(bad + ":1: address count must be")
                 .hasMessageContaining(bad + ":2: '1.0.1.x' is not an IPv4 address");
