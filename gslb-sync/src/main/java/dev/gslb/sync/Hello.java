@@ -66,7 +66,7 @@ record Hello(int version, String instance, String dataCenter, List<InetSocketAdd
             }
             byte[] secret = null;
             if (f.type() == Wire.Type.JOIN) {
-                secret = new byte[PeerSync.SECRET_BYTES];
+                secret = new byte[JoinToken.SECRET_BYTES];
                 in.readFully(secret);
             }
             if (in.available() > 0) {

@@ -1,7 +1,5 @@
 package dev.gslb.sync;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -199,19 +197,17 @@ final class PeerLink {
     }
 
     private void session(Socket raw, InetSocketAddress address) throws IOException, InterruptedException {
-        raw.setSoTimeout((int) settings.handshakeTimeout().toMillis());
-        SSLSocket s = SyncIdentity.over(tls, raw, true);
+        Handshake.Channel ch = Handshake.open(tls, raw, true, settings.handshakeTimeout(), bytes);
+        SSLSocket s = ch.socket();
         socket = s;
-        DataOutputStream out =
-                new DataOutputStream(new CountingOutput(new BufferedOutputStream(s.getOutputStream(), 65536), bytes));
-        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+        DataOutputStream out = ch.out();
+        DataInputStream in = ch.in();
         byte[] secret = joinSecret;
-        Hello mine = secret == null ? me.hello() : me.join(secret);
         Hello theirs;
         try {
-            s.startHandshake();
-            Wire.write(out, mine.type(), mine.encode());
-            theirs = Hello.decode(Wire.read(in));
+            ch.start();
+            ch.send(secret == null ? me.hello() : me.join(secret));
+            theirs = ch.receive();
         } catch (Wire.ProtocolException | SocketTimeoutException e) {
             throw e;
         } catch (IOException e) {
@@ -222,10 +218,7 @@ final class PeerLink {
             // a refusal shows up here, as an alert or a closed connection.
             throw new Refused(e);
         }
-        if (!theirs.instance().equals(peer.name()) || !theirs.dataCenter().equals(peer.dataCenter())) {
-            throw new Wire.ProtocolException("it says it is " + theirs.instance() + " in " + theirs.dataCenter()
-                    + ", paired as " + peer.name() + " in " + peer.dataCenter());
-        }
+        Handshake.checkClaims(theirs, peer);
         s.setSoTimeout((int) settings.deadAfter().toMillis());
         joinSecret = null; // used: from now on both sides have pinned each other
         state = State.CONNECTED;
@@ -328,28 +321,6 @@ final class PeerLink {
     private static final class Refused extends IOException {
         Refused(IOException cause) {
             super(cause.getMessage(), cause);
-        }
-    }
-
-    /** Counts the bytes that go on the wire, for the bytes-per-update figure. */
-    private static final class CountingOutput extends java.io.FilterOutputStream {
-        private final AtomicLong count;
-
-        CountingOutput(java.io.OutputStream out, AtomicLong count) {
-            super(out);
-            this.count = count;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            count.incrementAndGet();
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-            count.addAndGet(len);
         }
     }
 }

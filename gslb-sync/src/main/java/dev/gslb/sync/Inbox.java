@@ -1,0 +1,220 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.health.HealthState;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The receiving side of peer sync: reads the items an authenticated peer sends and merges them by
+ * the rules of design.md. A path has one writer, the instance in its data center (the sender's,
+ * stamped from the pairing; never ours); a peer's health view is kept for {@link #peerView} with
+ * its TTL; a probe request goes to the local scheduler and is never forwarded. Each peer is held
+ * to its {@link PeerGuard} (rate, clock skew, new-LDNS budget).
+ */
+final class Inbox {
+    /** Per-peer receiving side: statistics, and the connection in use. */
+    static final class Inbound {
+        final AtomicLong items = new AtomicLong();
+        final PeerGuard guard;
+        volatile long lastHeartbeat;
+        volatile long peerSentAt;
+        volatile Socket socket;
+
+        Inbound(PeerGuard guard) {
+            this.guard = guard;
+        }
+
+        /** How late the peer's last heartbeat arrived, or null before the first. */
+        Long lagMillis() {
+            return peerSentAt == 0 ? null : Math.max(0, lastHeartbeat - peerSentAt);
+        }
+    }
+
+    private record PeerView(HealthState state, long expiresAt) {}
+
+    private final SyncSettings settings;
+    private final String dataCenter;
+    private final ProximityTable table;
+    private final HealthMonitor health;
+    private final ProbeScheduler scheduler;
+    private final Clock clock;
+    private final Map<String, Inbound> inbound = new ConcurrentHashMap<>();
+    private final Map<String, PeerView> peerHealth = new ConcurrentHashMap<>();
+    private final Counter received;
+    private final Counter dropped;
+    private final Counter clamped;
+    private volatile boolean running = true;
+
+    Inbox(
+            SyncSettings settings,
+            String dataCenter,
+            ProximityTable table,
+            HealthMonitor health,
+            ProbeScheduler scheduler,
+            Clock clock,
+            MeterRegistry registry) {
+        this.settings = settings;
+        this.dataCenter = dataCenter;
+        this.table = table;
+        this.health = health;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.received = Counter.builder("sync_items_received").register(registry);
+        this.dropped = Counter.builder("sync_items_dropped")
+                .description(
+                        "Items from peers dropped: over the peer's rate or new-LDNS cap, or about an unknown server")
+                .register(registry);
+        this.clamped = Counter.builder("sync_items_clamped")
+                .description("Items from peers whose measurement time was in the future beyond the allowed skew")
+                .register(registry);
+    }
+
+    /**
+     * Reads {@code peer}'s items until the connection ends, answering its heartbeats. One
+     * connection per peer: a newer one closes the older. {@code connected} runs once the session
+     * is set up.
+     */
+    void session(Handshake.Channel ch, Peer peer, Runnable connected) throws IOException {
+        ch.socket().setSoTimeout((int) settings.deadAfter().toMillis());
+        Inbound stats = inbound.computeIfAbsent(
+                peer.name(),
+                k -> new Inbound(new PeerGuard(settings, table.settings().maxLdns())));
+        Socket previous = stats.socket;
+        stats.socket = ch.socket();
+        if (previous != null) {
+            closeQuietly(previous);
+        }
+        stats.lastHeartbeat = clock.millis();
+        connected.run();
+        Thread beats = Thread.ofVirtual().start(() -> heartbeats(ch.socket(), ch.out()));
+        try {
+            while (running) {
+                apply(peer, Wire.read(ch.in()), stats);
+            }
+        } finally {
+            beats.interrupt();
+        }
+    }
+
+    private void apply(Peer peer, Wire.Frame f, Inbound stats) throws IOException {
+        long now = clock.millis();
+        if (f.type() == Wire.Type.HEARTBEAT) {
+            stats.peerSentAt = Wire.reader(f.body()).readLong();
+            stats.lastHeartbeat = now;
+            return;
+        }
+        PeerGuard guard = stats.guard;
+        for (Item it : Item.decode(f.type(), f.body(), peer)) {
+            stats.items.incrementAndGet();
+            received.increment();
+            if (!guard.admit()) {
+                dropped.increment();
+                continue;
+            }
+            if (it.expired(now)) {
+                continue; // dropped on receipt
+            }
+            switch (it) {
+                case Item.PathItem p -> mergePath(p, guard, now);
+                case Item.HealthItem h -> mergeHealth(h, guard, now);
+                case Item.ProbeItem r -> scheduler.request(r.ldns().address(), r.ldns());
+            }
+        }
+    }
+
+    private void mergePath(Item.PathItem p, PeerGuard guard, long now) {
+        if (p.path().dataCenter().equals(dataCenter)) {
+            return; // our own data center's paths have one writer: us
+        }
+        if (table.get(p.ldns()) == null && !guard.mayCreate(now)) {
+            dropped.increment();
+            return;
+        }
+        Path path = guard.clamp(p.path(), now);
+        if (path != p.path()) {
+            clamped.increment();
+        }
+        table.recordPath(p.ldns(), path);
+    }
+
+    private void mergeHealth(Item.HealthItem h, PeerGuard guard, long now) {
+        if (!health.targets().contains(h.server())) {
+            dropped.increment(); // not a server of this deployment: no entry for it
+            return;
+        }
+        if (h.state() == HealthState.UNKNOWN) {
+            return;
+        }
+        long at = guard.clamp(h.at(), now);
+        if (at != h.at()) {
+            clamped.increment();
+        }
+        long ttl = Math.min(h.ttlMillis(), settings.healthTtl().toMillis());
+        peerHealth.put(h.server(), new PeerView(h.state(), at + ttl));
+    }
+
+    private void heartbeats(Socket s, DataOutputStream out) {
+        try {
+            while (!s.isClosed()) {
+                synchronized (out) {
+                    Wire.heartbeat(out, clock.millis());
+                }
+                Thread.sleep(settings.heartbeat());
+            }
+        } catch (IOException | InterruptedException e) {
+            // the connection is over
+        }
+    }
+
+    /** A peer's fresh view of a virtual server, or UNKNOWN. */
+    HealthState peerView(String server) {
+        PeerView v = peerHealth.get(server);
+        return v == null || v.expiresAt() < clock.millis() ? HealthState.UNKNOWN : v.state();
+    }
+
+    /** Forgets health views past their TTL. */
+    void expire(long now) {
+        peerHealth.entrySet().removeIf(e -> e.getValue().expiresAt() < now);
+    }
+
+    /** The receiving side of {@code peer}, or null before its first connection. */
+    Inbound stats(String peer) {
+        return inbound.get(peer);
+    }
+
+    /** Ends {@code peer}'s connection and forgets its statistics. */
+    void forget(String peer) {
+        Inbound in = inbound.remove(peer);
+        if (in != null && in.socket != null) {
+            closeQuietly(in.socket);
+        }
+    }
+
+    void close() {
+        running = false;
+        inbound.values().forEach(in -> {
+            if (in.socket != null) {
+                closeQuietly(in.socket);
+            }
+        });
+    }
+
+    static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+}
