@@ -1,9 +1,18 @@
 package dev.gslb.topology;
 
+import inet.ipaddr.AddressStringException;
+import inet.ipaddr.AddressStringParameters.RangeParameters;
+import inet.ipaddr.IPAddress;
+import inet.ipaddr.IPAddressString;
+import inet.ipaddr.IPAddressStringParameters;
+import inet.ipaddr.IncompatibleAddressException;
+import inet.ipaddr.ipv4.IPv4Address;
+import inet.ipaddr.ipv6.IPv6Address;
 import java.math.BigInteger;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 /**
@@ -14,9 +23,31 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
     static final long V4_MAPPED_LO = 0xFFFF_0000_0000L;
     private static final Pattern DOTTED = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
+    /** Address literals only: no host names, ranges, wildcards, masks or inet_aton short forms. */
+    private static final IPAddressStringParameters LITERAL = new IPAddressStringParameters.Builder()
+            .allowEmpty(false)
+            .allowAll(false)
+            .allowMask(false)
+            .allowSingleSegment(false)
+            .allowWildcardedSeparator(false)
+            .setEmptyAsLoopback(false)
+            .getIPv4AddressParametersBuilder()
+            .allow_inet_aton(false)
+            .setRangeOptions(RangeParameters.NO_RANGE)
+            .allowWildcardedSeparator(false)
+            .allowPrefixesBeyondAddressSize(false)
+            .getParentBuilder()
+            .getIPv6AddressParametersBuilder()
+            .setRangeOptions(RangeParameters.NO_RANGE)
+            .allowWildcardedSeparator(false)
+            .allowPrefixesBeyondAddressSize(false)
+            .getParentBuilder()
+            .toParams();
+
     /**
-     * Parses "a.b.c.d/n" or "x::/n" (a bare address is a host route). Refuses a default route,
-     * host bits set, and anything not an address literal, with a message saying what to write.
+     * Parses "a.b.c.d/n" or "x::/n" (a bare address is a host route), with the ipaddress library.
+     * Refuses a default route, host bits set, and anything not an address literal, with a message
+     * saying what to write.
      */
     public static Cidr parse(String text) {
         String t = text.trim();
@@ -26,33 +57,36 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         if (v4 && !DOTTED.matcher(addr).matches()) {
             throw new IllegalArgumentException("'" + t + "' is not a CIDR (write a.b.c.d/len or x:y::/len)");
         }
-        InetAddress ip;
-        try {
-            ip = InetAddress.ofLiteral(addr);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + t + "' is not a CIDR: bad address '" + addr + "'");
-        }
-        int max = ip instanceof Inet4Address ? 32 : 128;
-        int len = max;
         if (slash >= 0) {
-            try {
-                len = Integer.parseInt(t.substring(slash + 1));
-            } catch (NumberFormatException e) {
+            String len = t.substring(slash + 1);
+            if (len.isEmpty() || len.length() > 3 || !len.chars().allMatch(Character::isDigit)) {
                 throw new IllegalArgumentException("'" + t + "' has a bad prefix length");
             }
-            if (len < 0 || len > max) {
+            int max = v4 ? 32 : 128;
+            if (Integer.parseInt(len) > max) {
                 throw new IllegalArgumentException("'" + t + "': prefix length must be 0.." + max);
             }
         }
+        IPAddress ip;
+        try {
+            ip = new IPAddressString(t, LITERAL).toAddress();
+        } catch (AddressStringException | IncompatibleAddressException e) {
+            throw new IllegalArgumentException("'" + t + "' is not a CIDR: bad address '" + addr + "'");
+        }
+        if (ip.isIPv6() && ip.toIPv6().isIPv4Mapped()) {
+            throw new IllegalArgumentException("'" + t + "' is an IPv4-mapped IPv6 prefix: write the IPv4 form");
+        }
+        Integer prefix = ip.getNetworkPrefixLength();
+        int len = prefix == null ? ip.getBitCount() : prefix;
         if (len == 0) {
             throw new IllegalArgumentException("'" + t + "' is a default route; it would match every address");
         }
-        Cidr c = of(ip, len);
-        Cidr network = c.network();
-        if (!network.equals(c)) {
-            throw new IllegalArgumentException("'" + t + "' has host bits set; did you mean " + network + "?");
+        IPAddress network = ip.toPrefixBlock(len);
+        if (!ip.getLower().withoutPrefixLength().equals(network.getLower().withoutPrefixLength())) {
+            throw new IllegalArgumentException(
+                    "'" + t + "' has host bits set; did you mean " + network.toCanonicalString() + "?");
         }
-        return c;
+        return of(network.getLower().withoutPrefixLength().toInetAddress(), len);
     }
 
     /** The prefix of {@code ip} with {@code length} bits (host bits kept; see {@link #network()}). */
@@ -132,53 +166,22 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
 
     /** The first address of the prefix (an IPv4 address for an IPv4 prefix). */
     public InetAddress address() {
+        return ipAddress().toInetAddress();
+    }
+
+    /** The prefix as an ipaddress value (for printing and range arithmetic). */
+    IPAddress ipAddress() {
         byte[] b = new byte[16];
         for (int i = 0; i < 8; i++) {
             b[i] = (byte) (hi >>> (56 - 8 * i));
             b[8 + i] = (byte) (lo >>> (56 - 8 * i));
         }
-        try {
-            return ipv4
-                    ? InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16))
-                    : InetAddress.getByAddress(b);
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        return ipv4 ? new IPv4Address(Arrays.copyOfRange(b, 12, 16), length) : new IPv6Address(b, length);
     }
 
+    /** The operator's form: 202.106.0.0/16, 2001:db8::/32. */
     @Override
     public String toString() {
-        if (ipv4) {
-            return ((lo >>> 24) & 0xFF) + "." + ((lo >>> 16) & 0xFF) + "." + ((lo >>> 8) & 0xFF) + "." + (lo & 0xFF)
-                    + "/" + length;
-        }
-        return compress(address().getHostAddress()) + "/" + length;
-    }
-
-    /** Java prints 2001:db8:0:0:0:0:0:0; operators write 2001:db8::. */
-    private static String compress(String full) {
-        String[] parts = full.split(":");
-        int bestStart = -1, bestLen = 0;
-        for (int i = 0; i < parts.length; ) {
-            if (parts[i].equals("0")) {
-                int j = i;
-                while (j < parts.length && parts[j].equals("0")) {
-                    j++;
-                }
-                if (j - i > bestLen && j - i > 1) {
-                    bestStart = i;
-                    bestLen = j - i;
-                }
-                i = j;
-            } else {
-                i++;
-            }
-        }
-        if (bestStart < 0) {
-            return full;
-        }
-        String head = String.join(":", java.util.Arrays.copyOfRange(parts, 0, bestStart));
-        String tail = String.join(":", java.util.Arrays.copyOfRange(parts, bestStart + bestLen, parts.length));
-        return head + "::" + tail;
+        return ipAddress().toPrefixBlock().toCanonicalString();
     }
 }

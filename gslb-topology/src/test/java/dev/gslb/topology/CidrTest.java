@@ -25,5 +25,14 @@ class CidrTest {
         assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).hasMessageContaining("prefix length must be 0..32");
         assertThatThrownBy(() -> Cidr.parse("example.com/24")).hasMessageContaining("is not a CIDR");
         assertThatThrownBy(() -> Cidr.parse("10.0/8")).hasMessageContaining("is not a CIDR");
+        assertThatThrownBy(() -> Cidr.parse("::ffff:10.0.0.0/104")).hasMessageContaining("write the IPv4 form");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/-1")).hasMessageContaining("bad prefix length");
+        assertThatThrownBy(() -> Cidr.parse("2001:db8::*/32")).hasMessageContaining("bad address");
+    }
+
+    @Test
+    void givesItsFirstAddressInItsFamily() {
+        assertThat(Cidr.parse("202.106.0.0/16").address().getHostAddress()).isEqualTo("202.106.0.0");
+        assertThat(Cidr.parse("2001:db8::/32").address().getHostAddress()).isEqualTo("2001:db8:0:0:0:0:0:0");
     }
 }

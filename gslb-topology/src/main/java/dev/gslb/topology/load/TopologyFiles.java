@@ -4,6 +4,7 @@ import dev.gslb.topology.Cidr;
 import dev.gslb.topology.Region;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyRecord;
+import inet.ipaddr.ipv4.IPv4Address;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -356,20 +357,13 @@ public final class TopologyFiles {
             throw new IllegalArgumentException("'" + start + "' is not an IPv4 address");
         }
         long first = new BigInteger(1, ip.getAddress()).longValue();
-        long end = first + count; // exclusive
-        if (end > (1L << 32)) {
+        long last = first + count - 1;
+        if (last >= (1L << 32)) {
             throw new IllegalArgumentException(start + " + " + count + " runs past 255.255.255.255");
         }
         List<Cidr> out = new ArrayList<>();
-        while (first < end) {
-            int size = Long.numberOfTrailingZeros(first == 0 ? 1L << 32 : first); // alignment
-            while ((1L << size) > end - first) {
-                size--;
-            }
-            String text = ((first >> 24) & 0xFF) + "." + ((first >> 16) & 0xFF) + "." + ((first >> 8) & 0xFF) + "."
-                    + (first & 0xFF) + "/" + (32 - size);
-            out.add(Cidr.parse(text));
-            first += 1L << size;
+        for (IPv4Address block : new IPv4Address((int) first).spanWithPrefixBlocks(new IPv4Address((int) last))) {
+            out.add(Cidr.parse(block.toCanonicalString()));
         }
         return out;
     }
