@@ -1,6 +1,7 @@
 package dev.gslb.config;
 
 import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.rrl.RateLimitSettings;
@@ -12,6 +13,7 @@ import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.dns.zone.Zones;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.Check;
 import dev.gslb.probe.health.ExternalCheck;
@@ -20,7 +22,6 @@ import dev.gslb.probe.health.HttpCheck;
 import dev.gslb.probe.health.IcmpCheck;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.TcpCheck;
-import dev.gslb.probe.probers.IcmpProber;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.server.admin.AdminSettings;
@@ -39,6 +40,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,7 +140,6 @@ public final class ConfigLoader {
         private final Map<String, PoolSpec> pools = new LinkedHashMap<>();
         private final Map<String, MonitorSpec> monitors = new LinkedHashMap<>();
         private final List<HealthTarget> healthTargets = new ArrayList<>();
-        private IcmpProber icmp;
 
         Builder(String label, Path base) {
             this.label = label;
@@ -191,12 +192,16 @@ public final class ConfigLoader {
                 at(n, () -> pool(n));
             }
             List<WideIpSpec> wideIps = new ArrayList<>();
-            Map<WideIpSpec, YamlNode> wideIpNodes = new LinkedHashMap<>();
+            Zones served = new Zones(zones);
+            Set<Name> names = new HashSet<>();
             for (YamlNode n : listOf(top, "wide-ips")) {
                 at(n, () -> {
                     WideIpSpec w = wideIp(n);
+                    Authority.checkPlacement(served, w.name());
+                    if (!names.add(w.name())) {
+                        throw new IllegalArgumentException("wide IP " + w.name() + " is defined twice");
+                    }
                     wideIps.add(w);
-                    wideIpNodes.put(w, n);
                 });
             }
             GslbConfig.LoadBalancing lb = loadBalancing(top.get("load-balancing"));
@@ -216,16 +221,7 @@ public final class ConfigLoader {
                     probing,
                     List.copyOf(healthTargets),
                     sync);
-            try { // a trial build: wide IPs inside served zones, methods allowed in their tiers
-                config.authority(UNBOUND_METHODS);
-            } catch (IllegalArgumentException e) {
-                YamlNode where = wideIpNodes.entrySet().stream()
-                        .filter(en -> e.getMessage().contains(en.getKey().name().toString()))
-                        .map(Map.Entry::getValue)
-                        .findFirst()
-                        .orElse(root);
-                throw where.error(e.getMessage());
-            }
+            at(root, () -> config.authority(UNBOUND_METHODS)); // a trial build; each rule was checked at its line
             return config;
         }
 
@@ -339,8 +335,7 @@ public final class ConfigLoader {
             String name = required(n, m, "name", "monitor").scalar("monitor name");
             String type = required(n, m, "type", "monitor").scalar("monitor type");
             Check check = switch (type) {
-                case "icmp" ->
-                    new IcmpCheck(icmp == null ? icmp = new IcmpProber(InetAddress.ofLiteral("0.0.0.0")) : icmp);
+                case "icmp" -> new IcmpCheck();
                 case "tcp" ->
                     new TcpCheck(required(n, m, "port", "a tcp monitor").integer("port", 1, 65535));
                 case "http", "https" ->

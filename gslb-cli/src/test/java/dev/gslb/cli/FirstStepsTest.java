@@ -116,14 +116,15 @@ class FirstStepsTest {
         Files.write(bin, new byte[] {'1', '.', 0, 2, 3, '\n', 'x'});
         TopologyCommandTest.Run r = gslb("topology", "load", bin.toString(), "--admin", admin);
         plainError(r, bin + ": binary file (NUL bytes); expected text");
-        assertThat(r.err().lines().count()).isEqualTo(1);
+        assertThat(r.err().lines().filter(l -> l.contains(bin.toString()))).hasSize(1);
     }
 
     @Test
     void aFileThatIsNoListIsSaidSoInOneLine() {
         TopologyCommandTest.Run r = gslb("topology", "load", "../zones/example.com.zone", "--admin", admin);
         plainError(r, "example.com.zone: not a CIDR list: none of its");
-        assertThat(r.err().lines().count()).isEqualTo(2); // and "nothing was changed"
+        // One line for the file (the server's own log lines may share stderr here), not one per line of it.
+        assertThat(r.err()).contains("example.com.zone:1:").doesNotContain("example.com.zone:2:");
     }
 
     @Test

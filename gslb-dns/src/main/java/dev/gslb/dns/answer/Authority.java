@@ -29,15 +29,7 @@ public final class Authority {
         this.zones = new Zones(zones);
         Map<Name, WideIp> byName = new HashMap<>();
         for (WideIp w : wideIps) {
-            Zone zone = this.zones.find(w.name());
-            if (zone == null) {
-                throw new IllegalArgumentException("wide IP " + w.name() + " is not inside any served zone");
-            }
-            // A and AAAA records at the name are allowed: only the return-to-dns method answers them.
-            if (zone.rrset(w.name(), Type.CNAME) != null) {
-                throw new IllegalArgumentException("wide IP " + w.name() + " also has a CNAME in zone " + zone.origin()
-                        + "; a name is either an alias or a wide IP");
-            }
+            checkPlacement(this.zones, w.name());
             if (byName.put(w.name(), w) != null) {
                 throw new IllegalArgumentException("wide IP " + w.name() + " is defined twice");
             }
@@ -55,6 +47,19 @@ public final class Authority {
             }
             wireNames[i] = wire;
             byWire[i] = w;
+        }
+    }
+
+    /** A wide IP must be inside a served zone, at a name that is not also an alias (CNAME). */
+    public static void checkPlacement(Zones zones, Name wideIp) {
+        Zone zone = zones.find(wideIp);
+        if (zone == null) {
+            throw new IllegalArgumentException("wide IP " + wideIp + " is not inside any served zone");
+        }
+        // A and AAAA records at the name are allowed: only the return-to-dns method answers them.
+        if (zone.rrset(wideIp, Type.CNAME) != null) {
+            throw new IllegalArgumentException("wide IP " + wideIp + " also has a CNAME in zone " + zone.origin()
+                    + "; a name is either an alias or a wide IP");
         }
     }
 

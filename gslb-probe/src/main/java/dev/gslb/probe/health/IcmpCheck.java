@@ -4,16 +4,41 @@ import dev.gslb.probe.probers.IcmpProber;
 import java.net.InetAddress;
 import java.time.Duration;
 
-/** Up when an ICMP echo is answered; cannot run (null) where ICMP sockets are not allowed. */
-public record IcmpCheck(IcmpProber icmp) implements Check {
+/**
+ * Up when an ICMP echo is answered; cannot run (null) where ICMP sockets are not allowed. The ICMP
+ * socket is opened at the first check, not when the configuration is read (`config check` opens
+ * nothing).
+ */
+public final class IcmpCheck implements Check {
+    private volatile IcmpProber icmp;
+
     @Override
     public CheckResult run(InetAddress address, Duration timeout) {
-        if (!icmp.available()) {
+        IcmpProber p = prober();
+        if (!p.available()) {
             return null;
         }
-        var s = icmp.sample(address, timeout);
+        var s = p.sample(address, timeout);
         return s.replied()
                 ? CheckResult.ok("echo reply in " + s.rttMicros() + " us")
                 : CheckResult.fail("no echo reply");
+    }
+
+    private IcmpProber prober() {
+        IcmpProber p = icmp;
+        if (p == null) {
+            synchronized (this) {
+                if (icmp == null) {
+                    icmp = new IcmpProber(InetAddress.ofLiteral("0.0.0.0"));
+                }
+                p = icmp;
+            }
+        }
+        return p;
+    }
+
+    @Override
+    public String toString() {
+        return "icmp";
     }
 }
