@@ -1,0 +1,62 @@
+package dev.gslb.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The configuration reference is the README's YAML examples: each one, put over the embedded
+ * default (its sections replacing the default's), must load. A key the README shows and the
+ * loader does not know, or a value it refuses, fails here.
+ */
+class ReadmeConfigTest {
+    private static final Pattern YAML_BLOCK = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
+
+    @TempDir
+    Path dir;
+
+    static List<String> readmeExamples() throws Exception {
+        String readme = Files.readString(Path.of("../README.md"));
+        List<String> blocks = new ArrayList<>();
+        Matcher m = YAML_BLOCK.matcher(readme);
+        while (m.find()) {
+            blocks.add(m.group(1));
+        }
+        return blocks;
+    }
+
+    @Test
+    void everyExampleInTheReadmeLoads() throws Exception {
+        List<String> examples = readmeExamples();
+        assertThat(examples).as("the README's configuration examples").hasSizeGreaterThanOrEqualTo(4);
+        Yaml yaml = new Yaml();
+        String base = Files.readString(Path.of("src/main/resources/default-config.yaml"))
+                .replace("zones/", Path.of("../zones").toAbsolutePath().normalize() + "/")
+                .replace(
+                        "topology-data/",
+                        Path.of("../topology-data").toAbsolutePath().normalize() + "/");
+        for (String example : examples) {
+            Map<String, Object> merged = new LinkedHashMap<>(yaml.load(base));
+            Map<String, Object> sections = yaml.load(example.replace(
+                            "zones/", Path.of("../zones").toAbsolutePath().normalize() + "/")
+                    .replace(
+                            "topology-data/",
+                            Path.of("../topology-data").toAbsolutePath().normalize() + "/"));
+            merged.putAll(sections);
+            Path file = dir.resolve("example-" + examples.indexOf(example) + ".yaml");
+            Files.writeString(file, yaml.dump(merged));
+            GslbConfig c = ConfigLoader.load(file);
+            assertThat(c.zones()).as(example).isNotEmpty();
+        }
+    }
+}
