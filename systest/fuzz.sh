@@ -23,8 +23,10 @@ for t in "${targets[@]}"; do
   read -r module test <<<"$t"
   echo "== fuzzing $module $test"
   # JUnit's own @Timeout would count the whole run as one test; Jazzer applies it per input instead.
-  if JAZZER_FUZZ=1 mvn -B -o -pl "$module" test -Dtest="$test" -Djunit.jupiter.execution.timeout.mode=disabled \
-      >"$log" 2>&1; then
+  # -am builds the modules it depends on from this checkout, never from ~/.m2 (which may hold
+  # another checkout's build).
+  if JAZZER_FUZZ=1 mvn -B -o -pl "$module" -am test -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false \
+      -Djunit.jupiter.execution.timeout.mode=disabled >"$log" 2>&1; then
     grep -E 'DONE|Done [0-9]+ runs|Tests run:' "$log" | tail -3
   else
     grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|INFO: (Loaded|Instrumented)|WARNING: )' "$log" | tail -80

@@ -5,6 +5,8 @@ import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.server.admin.AdminToken;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -44,29 +46,22 @@ final class AdminOption {
 
     /** "127.0.0.1:8053", "[::1]", "localhost:6080" or "http://...": the URL the client uses. */
     static String baseUrl(String text) {
+        String bad = "--admin " + text + ": expected host:port, [v6]:port or http://host:port";
         String t = text.strip();
         if (t.startsWith("https://")) {
-            throw new IllegalArgumentException(
-                    "--admin " + text + ": the admin API speaks plain HTTP (use ssh -L or a" + " proxy for TLS)");
+            throw new IllegalArgumentException("--admin " + text + ": the admin API speaks plain HTTP");
         }
         t = t.startsWith("http://") ? t.substring("http://".length()) : t;
         t = t.endsWith("/") ? t.substring(0, t.length() - 1) : t;
-        String hostPart = t.startsWith("[") ? t.substring(0, t.indexOf(']') + 1) : t;
-        boolean hasPort = t.startsWith("[") ? t.length() > hostPart.length() : t.indexOf(':') >= 0;
-        if (t.isEmpty() || t.contains("/") || (!t.startsWith("[") && t.indexOf(':') != t.lastIndexOf(':'))) {
-            throw new IllegalArgumentException(
-                    "--admin " + text + ": expected host:port, [v6]:port or http://host:port");
-        }
-        String url = "http://" + (hasPort ? t : t + ":" + AdminSettings.DEFAULT_PORT);
         try {
-            if (java.net.URI.create(url).getPort() < 0) {
-                throw new IllegalArgumentException();
+            URI u = new URI("http://" + t);
+            if (u.getHost() == null || !u.getRawPath().isEmpty() || u.getRawQuery() != null) {
+                throw new IllegalArgumentException(bad);
             }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "--admin " + text + ": expected host:port, [v6]:port or http://host:port");
+            return "http://" + u.getHost() + ":" + (u.getPort() < 0 ? AdminSettings.DEFAULT_PORT : u.getPort());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(bad);
         }
-        return url;
     }
 
     /** The same forms as {@link #baseUrl}, as the address `serve` listens on (an IP, not a name). */

@@ -26,6 +26,7 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.sync.SyncSettings;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import dev.gslb.topology.LiveTopology;
@@ -912,9 +913,9 @@ public final class ConfigLoader {
         private static InetAddress ip(YamlNode n) throws ConfigException {
             String v = n.scalar("address");
             try {
-                return InetAddress.ofLiteral(v);
+                return Address.parse(v).inetAddress();
             } catch (IllegalArgumentException e) {
-                throw n.error("'" + v + "' is not an IPv4 or IPv6 address");
+                throw n.error(e.getMessage());
             }
         }
 

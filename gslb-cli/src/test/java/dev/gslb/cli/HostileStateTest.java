@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.server.GslbServer;
+import dev.gslb.topology.Address;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -128,7 +128,7 @@ class HostileStateTest {
             long now = System.currentTimeMillis();
             for (int i = 0; i < 1000; i++) { // 1,000 resolvers this data center measured
                 InetAddress ldns = InetAddress.ofLiteral("127.1." + (i / 250) + "." + (i % 250 + 1));
-                s.proximity().recordPath(LdnsKey.of(ldns), Path.of("CNC", 1000, 10000, 0, ProbeProtocol.UDP, now, "t"));
+                s.proximity().recordPath(Address.of(ldns), Path.of("CNC", 1000, 10000, 0, ProbeProtocol.UDP, now, "t"));
             }
             int spoofed = 200_000;
             for (int i = 0; i < spoofed; i++) {
@@ -145,7 +145,7 @@ class HostileStateTest {
             Thread.sleep(500);
             assertThat(s.proximity().size()).isLessThanOrEqualTo(10_000);
             for (int i = 0; i < 1000; i++) {
-                assertThat(s.proximity().get(LdnsKey.parse("127.1." + (i / 250) + "." + (i % 250 + 1))))
+                assertThat(s.proximity().get(Address.parse("127.1." + (i / 250) + "." + (i % 250 + 1))))
                         .as("measured LDNS %d", i)
                         .isNotNull();
             }

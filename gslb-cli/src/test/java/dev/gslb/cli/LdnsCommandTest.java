@@ -2,8 +2,8 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.server.GslbServer;
+import dev.gslb.topology.Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -46,7 +46,7 @@ class LdnsCommandTest {
         Message answer =
                 r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
         assertThat(answer.getSection(1)).isNotEmpty();
-        var key = LdnsKey.of(ldns);
+        var key = Address.of(ldns);
         for (int i = 0;
                 i < 100
                         && (server.proximity().get(key) == null

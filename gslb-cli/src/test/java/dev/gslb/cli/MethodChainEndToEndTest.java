@@ -3,9 +3,9 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.server.GslbServer;
+import dev.gslb.topology.Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -45,7 +45,7 @@ class MethodChainEndToEndTest {
     /** The source's record: CNC 189850 us, TEL 57209 us, measured now. */
     static void sourceRecord(String ldns) {
         long now = System.currentTimeMillis();
-        LdnsKey k = LdnsKey.parse(ldns);
+        Address k = Address.parse(ldns);
         server.proximity().recordPath(k, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
         server.proximity().recordPath(k, Path.of("TEL", 57209, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel"));
     }

@@ -128,7 +128,7 @@ final class Inbox {
             switch (it) {
                 case Item.PathItem p -> mergePath(p, guard, now);
                 case Item.HealthItem h -> mergeHealth(h, guard, now);
-                case Item.ProbeItem r -> scheduler.request(r.ldns().address(), r.ldns());
+                case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
             }
         }
     }

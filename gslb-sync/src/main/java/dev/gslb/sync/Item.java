@@ -2,8 +2,8 @@ package dev.gslb.sync;
 
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.HealthState;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
+import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -22,7 +22,7 @@ sealed interface Item {
     Wire.Type type();
 
     /** A path measured by the sender's data center (the only writer of it). */
-    record PathItem(LdnsKey ldns, Path path, long ttlMillis) implements Item {
+    record PathItem(Address ldns, Path path, long ttlMillis) implements Item {
         @Override
         public long at() {
             return path.measuredAt();
@@ -43,27 +43,27 @@ sealed interface Item {
     }
 
     /** "Measure this LDNS from your side too"; never forwarded by the receiver. */
-    record ProbeItem(LdnsKey ldns, long at, long ttlMillis) implements Item {
+    record ProbeItem(Address ldns, long at, long ttlMillis) implements Item {
         @Override
         public Wire.Type type() {
             return Wire.Type.PROBE;
         }
     }
 
-    static void writeAddress(DataOutputStream out, LdnsKey k) throws IOException {
-        byte[] a = k.address().getAddress();
+    static void writeAddress(DataOutputStream out, Address k) throws IOException {
+        byte[] a = k.inetAddress().getAddress();
         out.writeByte(a.length);
         out.write(a);
     }
 
-    static LdnsKey readAddress(DataInputStream in) throws IOException {
+    static Address readAddress(DataInputStream in) throws IOException {
         int n = in.readUnsignedByte();
         if (n != 4 && n != 16) {
             throw new IOException("bad address length " + n);
         }
         byte[] a = new byte[n];
         in.readFully(a);
-        return LdnsKey.of(InetAddress.getByAddress(a));
+        return Address.of(InetAddress.getByAddress(a));
     }
 
     /** No probe waits this long: a longer RTT is not a measurement. */
@@ -116,7 +116,7 @@ sealed interface Item {
             for (int i = 0; i < n; i++) {
                 switch (type) {
                     case PATHS -> {
-                        LdnsKey k = readAddress(in);
+                        Address k = readAddress(in);
                         int rtt = in.readInt();
                         int completion = in.readShort();
                         int hops = in.readUnsignedByte();

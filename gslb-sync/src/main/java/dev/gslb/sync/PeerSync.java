@@ -3,11 +3,11 @@ package dev.gslb.sync;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -70,7 +70,7 @@ public final class PeerSync implements AutoCloseable {
     private final Clock clock;
     private final MeterRegistry registry;
     private final Map<String, PeerLink> links = new ConcurrentHashMap<>();
-    private final Map<LdnsKey, Long> asked = new ConcurrentHashMap<>();
+    private final Map<Address, Long> asked = new ConcurrentHashMap<>();
     private final Pairings pairings;
     private final Inbox inbox;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -267,12 +267,12 @@ public final class PeerSync implements AutoCloseable {
             }
             long now = clock.millis();
             long fresh = settings.pathTtl().toMillis() / 2;
-            LdnsKey key = null;
+            Address key = null;
             for (PeerLink l : links.values()) {
                 Path p = e.path(l.peer().dataCenter());
                 if (p == null || now - p.measuredAt() > fresh) {
                     if (key == null) {
-                        key = LdnsKey.of(ldns);
+                        key = Address.of(ldns);
                         if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {
                             return; // asked within the probe TTL already, or too much asked at once
                         }

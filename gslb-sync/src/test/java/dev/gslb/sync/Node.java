@@ -5,11 +5,11 @@ import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -123,7 +123,7 @@ final class Node implements AutoCloseable {
     }
 
     LdnsEntry entry(String ldns) {
-        return table.get(LdnsKey.parse(ldns));
+        return table.get(Address.parse(ldns));
     }
 
     boolean hasPath(String ldns, String dataCenter) {

@@ -8,8 +8,8 @@ import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.health.MonitorSpec;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
+import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -72,7 +72,7 @@ class PeerSyncTest {
             Node.pair(a, c);
             Node.pair(b, c);
             long now = System.currentTimeMillis();
-            LdnsKey k = LdnsKey.parse("198.18.7.7");
+            Address k = Address.parse("198.18.7.7");
             a.table.recordPath(k, Path.of("CNC", 1000, 10000, 0, ProbeProtocol.TCP, now, "a"));
             b.table.recordPath(k, Path.of("TEL", 2000, 10000, 0, ProbeProtocol.TCP, now, "b"));
             c.table.recordPath(k, Path.of("CMCC", 3000, 10000, 0, ProbeProtocol.TCP, now, "c"));
@@ -173,11 +173,11 @@ class PeerSyncTest {
                                 Wire.Type.PATHS,
                                 List.of(
                                         new Item.PathItem(
-                                                LdnsKey.parse("198.18.40.1"),
+                                                Address.parse("198.18.40.1"),
                                                 Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now + 3_600_000, "b"),
                                                 60_000),
                                         new Item.PathItem(
-                                                LdnsKey.parse("198.18.40.2"),
+                                                Address.parse("198.18.40.2"),
                                                 Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now - 10_000, "b"),
                                                 2_000))));
                 Node.await(() -> a.hasPath("198.18.40.1", "TEL"), Duration.ofSeconds(2));
@@ -195,7 +195,7 @@ class PeerSyncTest {
                         Item.encode(
                                 Wire.Type.PATHS,
                                 List.of(new Item.PathItem(
-                                        LdnsKey.parse("198.18.40.3"),
+                                        Address.parse("198.18.40.3"),
                                         Path.of("TEL", -5, 10000, 0, ProbeProtocol.TCP, now, "b"),
                                         60_000))));
                 assertThat(s.closed()).isTrue();
@@ -277,7 +277,7 @@ class PeerSyncTest {
             byte[] paths = Item.encode(
                     Wire.Type.PATHS,
                     List.of(new Item.PathItem(
-                            LdnsKey.parse("198.18.50.1"),
+                            Address.parse("198.18.50.1"),
                             Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now, "b"),
                             600_000)));
             // 1. a genuine session through a recording proxy
@@ -291,7 +291,7 @@ class PeerSyncTest {
                         .as("the genuine session is taken")
                         .isTrue();
             }
-            a.table.remove(LdnsKey.parse("198.18.50.1"));
+            a.table.remove(Address.parse("198.18.50.1"));
             // 2. the same bytes replayed on a new connection: fresh TLS randoms, so the handshake fails
             try (Socket replay = new Socket()) {
                 replay.connect(a.sync.listening().getFirst());
@@ -547,10 +547,10 @@ class PeerSyncTest {
             long now = System.currentTimeMillis();
             for (int i = 0; i < 100; i++) {
                 a.table.recordPath(
-                        LdnsKey.parse("198.18.20." + i),
+                        Address.parse("198.18.20." + i),
                         Path.of("CNC", 100 + i, 10000, 0, ProbeProtocol.UDP, now, "a"));
             }
-            LdnsKey old = LdnsKey.parse("198.18.21.1");
+            Address old = Address.parse("198.18.21.1");
             a.table.recordPath(
                     old, Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now - 3_000_000, "a")); // past the TTL
             b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of()); // same peers file: reconnects by itself
@@ -558,7 +558,7 @@ class PeerSyncTest {
             Node.await(() -> b2.table.size() >= 100, Duration.ofSeconds(10));
             assertThat(b.table.size()).as("all fresh paths, none expired").isEqualTo(100);
             assertThat(b.entry("198.18.21.1")).isNull();
-            a.table.recordPath(LdnsKey.parse("198.18.22.1"), Path.of("CNC", 7, 10000, 0, ProbeProtocol.UDP, now, "a"));
+            a.table.recordPath(Address.parse("198.18.22.1"), Path.of("CNC", 7, 10000, 0, ProbeProtocol.UDP, now, "a"));
             Node.await(() -> b2.hasPath("198.18.22.1", "CNC"), Duration.ofSeconds(5));
             assertThat(b.hasPath("198.18.22.1", "CNC")).as("then deltas").isTrue();
         } finally {
@@ -576,7 +576,7 @@ class PeerSyncTest {
                 Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(), loop.apply("127.0.0.3"), shortTtl)) {
             Node.pair(a, b);
             long now = System.currentTimeMillis();
-            b.table.recordPath(LdnsKey.parse("198.18.30.1"), Path.of("TEL", 9, 10000, 0, ProbeProtocol.UDP, now, "b"));
+            b.table.recordPath(Address.parse("198.18.30.1"), Path.of("TEL", 9, 10000, 0, ProbeProtocol.UDP, now, "b"));
             Node.await(() -> a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(3));
             assertThat(a.hasPath("198.18.30.1", "TEL"))
                     .as("received while fresh")

@@ -1,8 +1,8 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
+import dev.gslb.topology.Address;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +24,7 @@ public final class SyncFigures {
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 a.table.recordPath(
-                        new LdnsKey(0, 0xFFFF_0000_0000L | (0x0A000000L + i)),
+                        new Address(0, 0xFFFF_0000_0000L | (0x0A000000L + i)),
                         Path.of("CNC", 1000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "a"));
             }
             long made = System.nanoTime();

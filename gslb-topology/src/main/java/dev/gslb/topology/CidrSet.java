@@ -41,6 +41,10 @@ public final class CidrSet {
         return table.lookup(address) != null;
     }
 
+    public boolean contains(Address address) {
+        return table.lookup(address.hi(), address.lo()) != null;
+    }
+
     public List<Cidr> cidrs() {
         return cidrs;
     }

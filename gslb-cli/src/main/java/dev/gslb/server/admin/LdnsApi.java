@@ -7,11 +7,11 @@ import dev.gslb.api.Removed;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.ProbeResult;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.proximity.ThreeDnsFormat;
 import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.topology.Address;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,10 +33,10 @@ public final class LdnsApi {
         return List.of(
                 new AdminServer.Route("GET", "/ldns/list", r -> list(r.param("dc"), r.param("format"))),
                 new AdminServer.Route(
-                        "GET", "/ldns/show", r -> show(LdnsKey.parse(required(r, "ip")), r.param("format"))),
+                        "GET", "/ldns/show", r -> show(Address.parse(required(r, "ip")), r.param("format"))),
                 new AdminServer.Route("POST", "/ldns/probe", r -> probe(required(r, "ip"), r.param("protocol"))),
                 new AdminServer.Route("POST", "/ldns/delete", r -> {
-                    LdnsKey key = LdnsKey.parse(required(r, "ip"));
+                    Address key = Address.parse(required(r, "ip"));
                     boolean removed = table.remove(key);
                     return AdminServer.Response.json(
                             removed ? 200 : 404, Json.write(new Removed(removed, key.toString())));
@@ -52,14 +52,14 @@ public final class LdnsApi {
     }
 
     private AdminServer.Response list(String dc, String format) {
-        List<Map.Entry<LdnsKey, LdnsEntry>> rows = new ArrayList<>();
-        for (Map.Entry<LdnsKey, LdnsEntry> e : table.entries()) {
+        List<Map.Entry<Address, LdnsEntry>> rows = new ArrayList<>();
+        for (Map.Entry<Address, LdnsEntry> e : table.entries()) {
             if (dc == null || e.getValue().path(dc) != null) {
                 rows.add(Map.entry(e.getKey(), e.getValue()));
             }
         }
         rows.sort(Comparator.comparing(
-                        (Map.Entry<LdnsKey, LdnsEntry> e) -> e.getKey().hi())
+                        (Map.Entry<Address, LdnsEntry> e) -> e.getKey().hi())
                 .thenComparing(e -> e.getKey().lo(), Long::compareUnsigned));
         if ("3dns".equals(format)) {
             StringBuilder sb = new StringBuilder();
@@ -70,7 +70,7 @@ public final class LdnsApi {
                 rows.stream().map(e -> view(e.getKey(), e.getValue())).toList());
     }
 
-    private AdminServer.Response show(LdnsKey key, String format) {
+    private AdminServer.Response show(Address key, String format) {
         LdnsEntry e = table.get(key);
         if (e == null) {
             return AdminServer.Response.error(404, key + " is not in the proximity table");
@@ -85,8 +85,8 @@ public final class LdnsApi {
     }
 
     private AdminServer.Response probe(String ip, String protocol) throws InterruptedException {
-        LdnsKey key = LdnsKey.parse(ip);
-        ProbeResult r = scheduler.probeNow(key.address(), protocol == null ? null : ProbeProtocol.parse(protocol));
+        Address key = Address.parse(ip);
+        ProbeResult r = scheduler.probeNow(key.inetAddress(), protocol == null ? null : ProbeProtocol.parse(protocol));
         return AdminServer.Response.ok(new ProbeReport(
                 key.toString(),
                 r.probeable(),
@@ -106,7 +106,7 @@ public final class LdnsApi {
         return Math.max(0, left / 1000);
     }
 
-    LdnsView view(LdnsKey key, LdnsEntry e) {
+    LdnsView view(Address key, LdnsEntry e) {
         if (e == null) {
             return null;
         }

@@ -4,6 +4,7 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.Explanation;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 import java.util.List;
@@ -54,12 +55,7 @@ public final class ResolveApi {
         if (type < 0) {
             throw new IllegalArgumentException("type must be A or AAAA");
         }
-        InetAddress ldns;
-        try {
-            ldns = InetAddress.ofLiteral(ldnsText.strip());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("ldns '" + ldnsText + "' is not an IP address");
-        }
+        InetAddress ldns = Address.parse(ldnsText).inetAddress();
         if (ecsText == null || ecsText.isBlank()) {
             return Explanation.of(resolver, w, type, ldns, null, 0, null);
         }

@@ -6,11 +6,11 @@ import dev.gslb.api.TopologyListing;
 import dev.gslb.api.TopologyLoad;
 import dev.gslb.api.TopologyLookup;
 import dev.gslb.api.TopologyReport;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyMatch;
 import dev.gslb.topology.TopologyTable;
-import java.net.InetAddress;
 import java.util.List;
 
 /** Admin routes of the topology table: lookup, list, reload, load. */
@@ -57,13 +57,8 @@ public final class TopologyApi {
         if (ip == null || ip.isBlank()) {
             throw new IllegalArgumentException("give ?ip=ADDRESS");
         }
-        InetAddress address;
-        try {
-            address = InetAddress.ofLiteral(ip.strip());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + ip + "' is not an IPv4 or IPv6 address");
-        }
-        TopologyMatch m = table.lookup(address);
+        Address address = Address.parse(ip);
+        TopologyMatch m = table.lookup(address.hi(), address.lo());
         return m == null
                 ? new TopologyLookup(ip, false, null, null, null, List.of())
                 : new TopologyLookup(ip, true, m.prefix(), m.region(), m.bestDataCenter(), m.scores());

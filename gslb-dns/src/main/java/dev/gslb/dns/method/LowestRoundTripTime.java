@@ -1,9 +1,9 @@
 package dev.gslb.dns.method;
 
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -17,7 +17,7 @@ public final class LowestRoundTripTime extends PathMetricMethod {
 
     private final int marginPercent;
     private final long marginMicros;
-    private final ConcurrentHashMap<LdnsKey, String> previous = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Address, String> previous = new ConcurrentHashMap<>();
 
     public LowestRoundTripTime(ProximityTable table, long pathTtlMillis, int marginPercent, long marginMicros) {
         super(table, pathTtlMillis);
@@ -45,7 +45,7 @@ public final class LowestRoundTripTime extends PathMetricMethod {
         if (marginPercent == 0 && marginMicros == 0) {
             return best;
         }
-        LdnsKey key = new LdnsKey(q.ldnsHi, q.ldnsLo);
+        Address key = new Address(q.ldnsHi, q.ldnsLo);
         String bestDc = c.get(best).dataCenter().name();
         String before = previous.get(key);
         if (before != null && !before.equals(bestDc)) {

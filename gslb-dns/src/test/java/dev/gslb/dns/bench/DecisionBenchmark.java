@@ -9,12 +9,12 @@ import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -68,7 +68,7 @@ public class DecisionBenchmark {
         ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
         long now = System.currentTimeMillis();
         for (int k = 0; k < LDNS; k++) {
-            LdnsKey key = new LdnsKey(0, 0xFFFF_0000_0000L | (0x0A000000L + k));
+            Address key = new Address(0, 0xFFFF_0000_0000L | (0x0A000000L + k));
             table.restore(
                     key,
                     LdnsEntry.probing(now)

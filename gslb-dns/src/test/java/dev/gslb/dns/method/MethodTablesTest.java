@@ -6,10 +6,10 @@ import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.Region;
 import dev.gslb.topology.TopologyRecord;
@@ -78,7 +78,7 @@ class MethodTablesTest {
 
     static void path(String ldns, String dc, int rtt, int completion, int hops, long at) {
         PROXIMITY.recordPath(
-                LdnsKey.parse(ldns), Path.of(dc, rtt, completion, hops, ProbeProtocol.DNS_DOT, at, "test"));
+                Address.parse(ldns), Path.of(dc, rtt, completion, hops, ProbeProtocol.DNS_DOT, at, "test"));
     }
 
     static Region region(String name, String cidr) {
@@ -282,7 +282,7 @@ class MethodTablesTest {
         LoadBalancingMethod m = new MethodRegistry(
                         new MethodRegistry.Services(t, () -> TOPOLOGY, 2_400_000, 20, 5000, 24, 56))
                 .create("lowest-round-trip-time");
-        LdnsKey k = LdnsKey.parse("198.18.2.2");
+        Address k = Address.parse("198.18.2.2");
         long now = NOW.toEpochMilli();
         t.recordPath(k, Path.of("CNC", 50000, 10000, 0, ProbeProtocol.TCP, now, "t"));
         t.recordPath(k, Path.of("TEL", 60000, 10000, 0, ProbeProtocol.TCP, now, "t"));

@@ -1,5 +1,6 @@
 package dev.gslb.probe.proximity;
 
+import dev.gslb.topology.Address;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -28,7 +29,7 @@ public final class NetworkRate {
 
     /** True when the network of this address (128-bit form, IPv4 mapped) may have one more now. */
     public boolean tryAcquire(long hi, long lo) {
-        boolean ipv4 = LdnsKey.ipv4(hi, lo);
+        boolean ipv4 = Address.ipv4(hi, lo);
         long network = ipv4 ? lo & 0xFFFF_FFFF_FFFF_FF00L : 0;
         long high = ipv4 ? 0 : hi & 0xFFFF_FFFF_FFFF_0000L;
         int slot = (int) (mix(high * 0x9E3779B97F4A7C15L + network) & (SLOTS - 1));

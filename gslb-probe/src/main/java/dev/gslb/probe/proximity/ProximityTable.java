@@ -1,5 +1,6 @@
 package dev.gslb.probe.proximity;
 
+import dev.gslb.topology.Address;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -28,15 +29,15 @@ public final class ProximityTable {
     /** How often the last-used time is rewritten: often enough for a 28-day TTL, rarely enough to be free. */
     private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
 
-    private final ConcurrentHashMap<LdnsKey, LdnsEntry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Address, LdnsEntry> entries = new ConcurrentHashMap<>();
     private final ProximitySettings settings;
     private final Clock clock;
-    private final List<Consumer<LdnsKey>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<Address>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final NetworkRate newPerNetwork;
     /** Entries created without a path, oldest first: the first to give way when the table is full. */
-    private final BlockingQueue<LdnsKey> unmeasured;
+    private final BlockingQueue<Address> unmeasured;
     /** The least recently asked entries, refilled by one scan when the unmeasured ones run out. */
-    private final Deque<LdnsKey> leastRecent = new ArrayDeque<>();
+    private final Deque<Address> leastRecent = new ArrayDeque<>();
 
     private final AtomicLong admitted = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
@@ -57,32 +58,32 @@ public final class ProximityTable {
         return clock;
     }
 
-    public void onChange(Consumer<LdnsKey> listener) {
+    public void onChange(Consumer<Address> listener) {
         listeners.add(listener);
     }
 
-    private final List<java.util.function.BiConsumer<LdnsKey, Path>> pathListeners =
+    private final List<java.util.function.BiConsumer<Address, Path>> pathListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Called with every path recorded (peer sync sends this data center's own paths on). */
-    public void onPathRecorded(java.util.function.BiConsumer<LdnsKey, Path> listener) {
+    public void onPathRecorded(java.util.function.BiConsumer<Address, Path> listener) {
         pathListeners.add(listener);
     }
 
-    private void changed(LdnsKey key) {
-        for (Consumer<LdnsKey> l : listeners) {
+    private void changed(Address key) {
+        for (Consumer<Address> l : listeners) {
             l.accept(key);
         }
     }
 
-    public LdnsEntry get(LdnsKey key) {
+    public LdnsEntry get(Address key) {
         return entries.get(key);
     }
 
-    private final ThreadLocal<LdnsKey.Probe> probes = ThreadLocal.withInitial(LdnsKey.Probe::new);
+    private final ThreadLocal<Address.Reusable> probes = ThreadLocal.withInitial(Address.Reusable::new);
 
     /** The entry of an address given as two longs (IPv4 mapped), without allocating. */
-    // The probe key equals the LdnsKey of the same address (CHM.get calls probe.equals(key)).
+    // The probe key equals the Address of the same address (CHM.get calls probe.equals(key)).
     @SuppressWarnings({"SuspiciousMethodCalls", "CollectionIncompatibleType"})
     public LdnsEntry get(long hi, long lo) {
         return entries.get(probes.get().set(hi, lo));
@@ -93,12 +94,12 @@ public final class ProximityTable {
     }
 
     /** Notes that this LDNS asked us something; creates a PROBING entry for a new one. Returns the entry. */
-    public LdnsEntry touch(LdnsKey key) {
+    public LdnsEntry touch(Address key) {
         return touch(key.hi(), key.lo());
     }
 
     /**
-     * {@link #touch(LdnsKey)} without allocating when the entry was touched recently (the common
+     * {@link #touch(Address)} without allocating when the entry was touched recently (the common
      * case). Null when a new LDNS is refused: its network is over its rate, or the table is full
      * of entries that may not give way.
      */
@@ -108,7 +109,7 @@ public final class ProximityTable {
         if (e != null && now - e.lastUsed() < TOUCH_GRANULARITY_MILLIS) {
             return e;
         }
-        LdnsKey key = new LdnsKey(hi, lo);
+        Address key = new Address(hi, lo);
         if (e == null) {
             if (!newPerNetwork.tryAcquire(hi, lo)) {
                 refused.incrementAndGet();
@@ -128,11 +129,11 @@ public final class ProximityTable {
         return updated;
     }
 
-    private void admittedUnmeasured(LdnsKey key) {
+    private void admittedUnmeasured(Address key) {
         admitted.incrementAndGet();
         // A full queue means it holds keys of entries measured or gone since: drop a few of those.
         for (int i = 0; i < 16 && !unmeasured.offer(key); i++) {
-            LdnsKey head = unmeasured.poll();
+            Address head = unmeasured.poll();
             LdnsEntry h = head == null ? null : entries.get(head);
             if (h != null && h.paths().length == 0) {
                 unmeasured.offer(head);
@@ -141,7 +142,7 @@ public final class ProximityTable {
     }
 
     /** True when {@code key} is in the table or a place could be made for it. */
-    private boolean roomFor(LdnsKey key) {
+    private boolean roomFor(Address key) {
         return entries.containsKey(key) || makeRoom();
     }
 
@@ -157,7 +158,7 @@ public final class ProximityTable {
     }
 
     private boolean evictOne() {
-        for (LdnsKey k; (k = unmeasured.poll()) != null; ) {
+        for (Address k; (k = unmeasured.poll()) != null; ) {
             LdnsEntry e = entries.get(k);
             if (e != null && e.paths().length == 0 && entries.remove(k, e)) {
                 evicted(k);
@@ -168,7 +169,7 @@ public final class ProximityTable {
             if (leastRecent.isEmpty()) {
                 fillLeastRecent();
             }
-            for (LdnsKey k; (k = leastRecent.poll()) != null; ) {
+            for (Address k; (k = leastRecent.poll()) != null; ) {
                 if (entries.remove(k) != null) {
                     evicted(k);
                     return true;
@@ -197,8 +198,8 @@ public final class ProximityTable {
         Arrays.sort(sample, 0, n);
         long cutoff = sample[Math.max(0, n / 100)];
         int most = Math.max(16, entries.size() / 25); // the estimate may be off; never hold more than 4 %
-        List<Map.Entry<LdnsKey, Long>> batch = new ArrayList<>();
-        for (Map.Entry<LdnsKey, LdnsEntry> e : entries.entrySet()) {
+        List<Map.Entry<Address, Long>> batch = new ArrayList<>();
+        for (Map.Entry<Address, LdnsEntry> e : entries.entrySet()) {
             if (e.getValue().lastUsed() <= cutoff && batch.size() < most) {
                 batch.add(Map.entry(e.getKey(), e.getValue().lastUsed()));
             }
@@ -207,7 +208,7 @@ public final class ProximityTable {
         batch.forEach(e -> leastRecent.add(e.getKey()));
     }
 
-    private void evicted(LdnsKey key) {
+    private void evicted(Address key) {
         evicted.incrementAndGet();
         changed(key);
     }
@@ -228,7 +229,7 @@ public final class ProximityTable {
     }
 
     /** Records a measured path (newer measured-at wins per data center); true when it was newer. */
-    public boolean recordPath(LdnsKey key, Path path) {
+    public boolean recordPath(Address key, Path path) {
         long now = clock.millis();
         boolean[] newer = {false};
         if (!roomFor(key)) {
@@ -250,7 +251,7 @@ public final class ProximityTable {
     /** Removes the paths {@code expired} selects (peer paths past their TTL); returns how many. */
     public int removePaths(java.util.function.Predicate<Path> expired) {
         int[] removed = {0};
-        List<LdnsKey> touched = new ArrayList<>();
+        List<Address> touched = new ArrayList<>();
         entries.forEach((k, e) -> {
             for (Path p : e.paths()) {
                 if (expired.test(p)) {
@@ -259,7 +260,7 @@ public final class ProximityTable {
                 }
             }
         });
-        for (LdnsKey k : touched) {
+        for (Address k : touched) {
             entries.computeIfPresent(k, (key, e) -> {
                 List<Path> keep = new ArrayList<>();
                 for (Path p : e.paths()) {
@@ -277,7 +278,7 @@ public final class ProximityTable {
     }
 
     /** Every path of one data center that is still fresh, for a snapshot to a (re)connected peer. */
-    public void forEachPath(String dataCenter, java.util.function.BiConsumer<LdnsKey, Path> action) {
+    public void forEachPath(String dataCenter, java.util.function.BiConsumer<Address, Path> action) {
         long cutoff = clock.millis() - settings.pathTtl().toMillis();
         entries.forEach((k, e) -> {
             Path p = e.path(dataCenter);
@@ -288,7 +289,7 @@ public final class ProximityTable {
     }
 
     /** Marks an LDNS that answered no probe: not probed again before the retry time. */
-    public void markUnprobeable(LdnsKey key) {
+    public void markUnprobeable(Address key) {
         long retryAt = clock.millis() + settings.retry().toMillis();
         if (!roomFor(key)) {
             return;
@@ -298,7 +299,7 @@ public final class ProximityTable {
     }
 
     /** Puts an entry as it was stored (start-up load); false once the table is full. */
-    public boolean restore(LdnsKey key, LdnsEntry entry) {
+    public boolean restore(Address key, LdnsEntry entry) {
         if (entries.size() >= settings.maxLdns()) {
             return false;
         }
@@ -308,7 +309,7 @@ public final class ProximityTable {
         return true;
     }
 
-    public boolean remove(LdnsKey key) {
+    public boolean remove(Address key) {
         boolean removed = entries.remove(key) != null;
         if (removed) {
             changed(key);
@@ -319,7 +320,7 @@ public final class ProximityTable {
     /** Removes LDNS that asked nothing for the inactive TTL; returns how many. */
     public int expireInactive() {
         long cutoff = clock.millis() - settings.inactiveTtl().toMillis();
-        List<LdnsKey> gone = new ArrayList<>();
+        List<Address> gone = new ArrayList<>();
         entries.forEach((k, e) -> {
             if (e.lastUsed() < cutoff) {
                 gone.add(k);
@@ -330,7 +331,7 @@ public final class ProximityTable {
     }
 
     /** A weakly consistent view for listings and the store: each entry is whole, the set may move. */
-    public Iterable<Map.Entry<LdnsKey, LdnsEntry>> entries() {
+    public Iterable<Map.Entry<Address, LdnsEntry>> entries() {
         return entries.entrySet();
     }
 }

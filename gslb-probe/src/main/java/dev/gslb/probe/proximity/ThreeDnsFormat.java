@@ -1,5 +1,7 @@
 package dev.gslb.probe.proximity;
 
+import dev.gslb.topology.Address;
+
 /**
  * The proximity table in the exact shape 3DNS prints it ({@code ldns { address ... path { ... } }},
  * see 3dns-behaviour.md), so that an operator's tools and habits carry over.
@@ -8,7 +10,7 @@ public final class ThreeDnsFormat {
     private ThreeDnsFormat() {}
 
     /** One entry; {@code ttlSeconds} is what is left of its inactive TTL. */
-    public static String write(LdnsKey key, LdnsEntry e, long ttlSeconds) {
+    public static String write(Address key, LdnsEntry e, long ttlSeconds) {
         StringBuilder sb = new StringBuilder();
         sb.append("ldns {\n");
         sb.append("   address ").append(key).append('\n');

@@ -5,10 +5,10 @@ import dev.gslb.probe.ProbeResult;
 import dev.gslb.probe.ProbeRound;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.NetworkRate;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import dev.gslb.topology.LocalAddresses;
@@ -54,8 +54,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final RateLimiter limiter;
     private final CidrSet excluded;
     private final NetworkRate perNetwork;
-    private final Set<LdnsKey> pending = ConcurrentHashMap.newKeySet();
-    private final BlockingQueue<LdnsKey> queue;
+    private final Set<Address> pending = ConcurrentHashMap.newKeySet();
+    private final BlockingQueue<Address> queue;
     private final List<Thread> workers = new ArrayList<>();
     private final Map<Skip, Counter> skipped = new EnumMap<>(Skip.class);
     private final Counter probed;
@@ -158,13 +158,13 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                 skipped.get(Skip.NETWORK_RATE).increment();
                 return null;
             }
-            request(ldns, LdnsKey.of(ldns));
+            request(ldns, Address.of(ldns));
         }
         return e;
     }
 
     /** Asks for a measurement; returns why it was not queued, or null when it was. Never blocks. */
-    public Skip request(InetAddress ldns, LdnsKey key) {
+    public Skip request(InetAddress ldns, Address key) {
         Skip why = skipReason(ldns, key);
         if (why == null && !pending.add(key)) {
             why = Skip.PENDING;
@@ -179,7 +179,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         return why;
     }
 
-    private Skip skipReason(InetAddress ldns, LdnsKey key) {
+    private Skip skipReason(InetAddress ldns, Address key) {
         if (isExcluded(ldns)) {
             return Skip.EXCLUDED;
         }
@@ -199,14 +199,14 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     private void work() {
         while (running) {
-            LdnsKey key;
+            Address key;
             try {
                 key = queue.take();
             } catch (InterruptedException e) {
                 return;
             }
             try {
-                measure(key.address(), probersInOrder(settings.protocols()));
+                measure(key.inetAddress(), probersInOrder(settings.protocols()));
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -241,7 +241,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     private ProbeResult measure(InetAddress ldns, List<Prober> order) throws InterruptedException {
         ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns);
-        LdnsKey key = LdnsKey.of(ldns);
+        Address key = Address.of(ldns);
         if (r.probeable()) {
             table.recordPath(
                     key,

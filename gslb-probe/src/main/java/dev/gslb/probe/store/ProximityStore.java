@@ -2,9 +2,9 @@ package dev.gslb.probe.store;
 
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
@@ -39,7 +39,7 @@ public final class ProximityStore implements AutoCloseable {
 
     private final java.nio.file.Path file;
     private final ProximityTable table;
-    private final Set<LdnsKey> dirty = ConcurrentHashMap.newKeySet();
+    private final Set<Address> dirty = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("proximity-flush").factory());
     private Connection db;
@@ -172,7 +172,7 @@ public final class ProximityStore implements AutoCloseable {
         try (Statement s = db.createStatement();
                 ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used, paths FROM ldns")) {
             while (r.next()) {
-                LdnsKey key = new LdnsKey(r.getLong(1), r.getLong(2));
+                Address key = new Address(r.getLong(1), r.getLong(2));
                 try {
                     long lastUsed = r.getLong(6);
                     if (lastUsed < inactiveCutoff) {
@@ -232,12 +232,12 @@ public final class ProximityStore implements AutoCloseable {
         if (dirty.isEmpty()) {
             return 0;
         }
-        List<LdnsKey> keys = new ArrayList<>(dirty);
+        List<Address> keys = new ArrayList<>(dirty);
         keys.forEach(dirty::remove);
         try (PreparedStatement upsert =
                         db.prepareStatement("MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
                 PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?")) {
-            for (LdnsKey k : keys) {
+            for (Address k : keys) {
                 LdnsEntry e = table.get(k);
                 if (e == null) {
                     delete.setLong(1, k.hi());

@@ -2,7 +2,6 @@ package dev.gslb.probe.bench;
 
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.probers.DnsProber;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityMemoryTest;
 import dev.gslb.probe.proximity.ProximitySettings;
@@ -10,6 +9,7 @@ import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.probe.store.ProximityStore;
+import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -115,7 +115,7 @@ public final class ProbeFigures {
         try (ProximityStore store = new ProximityStore(dir.resolve("proximity"), table)) {
             long now = System.currentTimeMillis();
             for (int i = 0; i < n; i++) {
-                LdnsKey k = new LdnsKey(0, 0xFFFF_0000_0000L | (0x0B000000L + i));
+                Address k = new Address(0, 0xFFFF_0000_0000L | (0x0B000000L + i));
                 table.touch(k);
                 table.recordPath(k, Path.of("CNC", 1000 + i, 10000, 0, ProbeProtocol.DNS_DOT, now, "bench"));
                 table.recordPath(k, Path.of("TEL", 2000 + i, 10000, 0, ProbeProtocol.DNS_DOT, now, "bench"));

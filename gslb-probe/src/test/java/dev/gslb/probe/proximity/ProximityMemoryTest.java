@@ -3,6 +3,7 @@ package dev.gslb.probe.proximity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.topology.Address;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ public class ProximityMemoryTest {
         ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
         long now = System.currentTimeMillis();
         for (int i = 0; i < n; i++) {
-            LdnsKey k = new LdnsKey(0, 0xFFFF_0000_0000L | (0x0A000000L + i));
+            Address k = new Address(0, 0xFFFF_0000_0000L | (0x0A000000L + i));
             t.restore(
                     k,
                     LdnsEntry.probing(now)

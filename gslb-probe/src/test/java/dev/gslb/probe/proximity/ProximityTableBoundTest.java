@@ -3,13 +3,14 @@ package dev.gslb.probe.proximity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.topology.Address;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
 /** The table keeps its bound under a flood of new sources, and the LDNS that matter survive it. */
 class ProximityTableBoundTest {
-    static LdnsKey v4(long address) {
-        return new LdnsKey(0, 0xFFFF_0000_0000L | address);
+    static Address v4(long address) {
+        return new Address(0, 0xFFFF_0000_0000L | address);
     }
 
     @Test
@@ -19,7 +20,7 @@ class ProximityTableBoundTest {
                 Clock.systemUTC());
         long now = System.currentTimeMillis();
         for (int i = 0; i < 1000; i++) {
-            LdnsKey k = v4(0x3D000000L + i * 256L); // 61.x.y.0: 1,000 resolvers
+            Address k = v4(0x3D000000L + i * 256L); // 61.x.y.0: 1,000 resolvers
             t.touch(k);
             t.recordPath(k, Path.of("CNC", 1000 + i, 10000, 0, ProbeProtocol.UDP, now, "a"));
         }
@@ -44,7 +45,7 @@ class ProximityTableBoundTest {
                 Clock.systemUTC());
         long now = System.currentTimeMillis();
         for (int i = 0; i < 1000; i++) {
-            LdnsKey k = v4(0x3D000000L + i);
+            Address k = v4(0x3D000000L + i);
             t.restore(
                     k,
                     new LdnsEntry(
@@ -75,7 +76,7 @@ class ProximityTableBoundTest {
         assertThat(t.size()).isEqualTo(admittedFromOne + 10);
         assertThat(t.refused()).isGreaterThanOrEqualTo(256 - 52);
         for (int i = 0; i < 5000; i++) {
-            t.touch(new LdnsKey(0x2001_0db8_0001_0000L, i)); // one IPv6 /48
+            t.touch(new Address(0x2001_0db8_0001_0000L, i)); // one IPv6 /48
         }
         assertThat(t.size()).isBetween(admittedFromOne + 10 + 50, admittedFromOne + 10 + 52);
     }

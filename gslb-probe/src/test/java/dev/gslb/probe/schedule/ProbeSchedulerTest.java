@@ -8,9 +8,9 @@ import dev.gslb.probe.Prober;
 import dev.gslb.probe.Sample;
 import dev.gslb.probe.probers.UdpProber;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -114,11 +114,11 @@ class ProbeSchedulerTest {
             for (int i = 0; i < 1000; i++) {
                 s.ldnsQueried(ldns);
             }
-            for (int i = 0; i < 50 && table.get(LdnsKey.of(ldns)).state() != LdnsEntry.State.PROBED; i++) {
+            for (int i = 0; i < 50 && table.get(Address.of(ldns)).state() != LdnsEntry.State.PROBED; i++) {
                 Thread.sleep(20);
             }
-            assertThat(table.get(LdnsKey.of(ldns)).path("CNC")).isNotNull();
-            assertThat(s.request(ldns, LdnsKey.of(ldns))).isEqualTo(ProbeScheduler.Skip.FRESH);
+            assertThat(table.get(Address.of(ldns)).path("CNC")).isNotNull();
+            assertThat(s.request(ldns, Address.of(ldns))).isEqualTo(ProbeScheduler.Skip.FRESH);
             Thread.sleep(200);
         }
         assertThat(sends).as("one round of one sample for 1000 requests").hasSize(1);
@@ -138,9 +138,9 @@ class ProbeSchedulerTest {
                 List.of(new Counting(new UdpProber(ANY, port), sends)),
                 new SimpleMeterRegistry())) {
             InetAddress excluded = InetAddress.ofLiteral("127.20.1.1");
-            assertThat(s.request(excluded, LdnsKey.of(excluded))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
+            assertThat(s.request(excluded, Address.of(excluded))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
             InetAddress multicast = InetAddress.ofLiteral("224.0.0.1");
-            assertThat(s.request(multicast, LdnsKey.of(multicast))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
+            assertThat(s.request(multicast, Address.of(multicast))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
             Thread.sleep(200);
         }
         assertThat(sends).isEmpty();
@@ -177,10 +177,10 @@ class ProbeSchedulerTest {
                 var r = s.probeNow(ns.address, null);
                 assertThat(r.probeable()).isFalse();
                 assertThat(r.sent()).isEqualTo(6);
-                LdnsEntry e = table.get(LdnsKey.of(ns.address));
+                LdnsEntry e = table.get(Address.of(ns.address));
                 assertThat(e.state()).isEqualTo(LdnsEntry.State.UNPROBEABLE);
                 assertThat(e.retryAt()).isGreaterThan(System.currentTimeMillis() + 100_000);
-                assertThat(s.request(ns.address, LdnsKey.of(ns.address))).isEqualTo(ProbeScheduler.Skip.FRESH);
+                assertThat(s.request(ns.address, Address.of(ns.address))).isEqualTo(ProbeScheduler.Skip.FRESH);
             }
         }
     }

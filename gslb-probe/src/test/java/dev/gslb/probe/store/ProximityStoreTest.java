@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.proximity.LdnsKey;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.DriverManager;
@@ -22,7 +22,7 @@ class ProximityStoreTest {
     @TempDir
     java.nio.file.Path dir;
 
-    static final LdnsKey LDNS = LdnsKey.parse("61.136.178.229");
+    static final Address LDNS = Address.parse("61.136.178.229");
 
     static ProximityTable table(Clock clock) {
         return new ProximityTable(ProximitySettings.DEFAULTS, clock);
@@ -37,7 +37,7 @@ class ProximityStoreTest {
             before.touch(LDNS);
             before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
             before.recordPath(LDNS, Path.of("TEL", 57209, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel"));
-            before.markUnprobeable(LdnsKey.parse("198.18.0.2"));
+            before.markUnprobeable(Address.parse("198.18.0.2"));
             assertThat(store.flush()).isEqualTo(2);
         }
         ProximityTable after = table(Clock.systemUTC());
@@ -48,7 +48,7 @@ class ProximityStoreTest {
             assertThat(e.path("TEL").rttMicros()).isEqualTo(57209);
             assertThat(e.path("TEL").measuredBy()).isEqualTo("gslb-tel");
             assertThat(e.protocol()).isEqualTo(ProbeProtocol.TCP);
-            assertThat(after.get(LdnsKey.parse("198.18.0.2")).state().name()).isEqualTo("UNPROBEABLE");
+            assertThat(after.get(Address.parse("198.18.0.2")).state().name()).isEqualTo("UNPROBEABLE");
         }
     }
 
@@ -117,7 +117,7 @@ class ProximityStoreTest {
         try (ProximityStore store = new ProximityStore(file, before)) {
             before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
             before.recordPath(
-                    LdnsKey.parse("198.18.0.3"), Path.of("CNC", 5, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+                    Address.parse("198.18.0.3"), Path.of("CNC", 5, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
             store.flush();
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("proximity.mv.db"))))
@@ -126,7 +126,7 @@ class ProximityStoreTest {
         try (var c = DriverManager.getConnection("jdbc:h2:file:" + file, "gslb", "")) { // one row's paths garbled
             c.createStatement()
                     .execute("UPDATE ldns SET paths = X'05ff' WHERE lo = "
-                            + LdnsKey.parse("198.18.0.3").lo());
+                            + Address.parse("198.18.0.3").lo());
         }
         ProximityTable after = table(Clock.systemUTC());
         try (ProximityStore store = new ProximityStore(file, after)) {
@@ -134,7 +134,7 @@ class ProximityStoreTest {
             assertThat(after.get(LDNS).path("CNC").rttMicros())
                     .as("the good row")
                     .isEqualTo(189850);
-            assertThat(after.get(LdnsKey.parse("198.18.0.3"))).isNull();
+            assertThat(after.get(Address.parse("198.18.0.3"))).isNull();
         }
     }
 
