@@ -3,7 +3,10 @@ package dev.gslb.config;
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.method.LowestRoundTripTime;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.MethodSettings;
+import dev.gslb.dns.method.StaticPersistence;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.site.DataCenter;
@@ -859,19 +862,27 @@ public final class ConfigLoader {
             if (!unknown.equals("available") && !unknown.equals("unavailable")) {
                 throw m.get("unknown-health").error("unknown-health must be available or unavailable");
             }
+            LowestRoundTripTime.Settings rtt = LowestRoundTripTime.Settings.DEFAULTS;
+            StaticPersistence.Settings persistence = StaticPersistence.Settings.DEFAULTS;
             return new GslbConfig.LoadBalancing(
-                    m.containsKey("rtt-margin-percent")
-                            ? m.get("rtt-margin-percent").integer("rtt-margin-percent", 0, 99)
-                            : 0,
-                    m.containsKey("rtt-margin")
-                            ? m.get("rtt-margin").duration("rtt-margin").toNanos() / 1000
-                            : 0,
-                    m.containsKey("persistence-prefix-v4")
-                            ? m.get("persistence-prefix-v4").integer("persistence-prefix-v4", 1, 32)
-                            : 24,
-                    m.containsKey("persistence-prefix-v6")
-                            ? m.get("persistence-prefix-v6").integer("persistence-prefix-v6", 1, 128)
-                            : 56,
+                    MethodSettings.of(
+                            new LowestRoundTripTime.Settings(
+                                    m.containsKey("rtt-margin-percent")
+                                            ? m.get("rtt-margin-percent").integer("rtt-margin-percent", 0, 99)
+                                            : rtt.marginPercent(),
+                                    m.containsKey("rtt-margin")
+                                            ? m.get("rtt-margin")
+                                                            .duration("rtt-margin")
+                                                            .toNanos()
+                                                    / 1000
+                                            : rtt.marginMicros()),
+                            new StaticPersistence.Settings(
+                                    m.containsKey("persistence-prefix-v4")
+                                            ? m.get("persistence-prefix-v4").integer("persistence-prefix-v4", 1, 32)
+                                            : persistence.prefixV4(),
+                                    m.containsKey("persistence-prefix-v6")
+                                            ? m.get("persistence-prefix-v6").integer("persistence-prefix-v6", 1, 128)
+                                            : persistence.prefixV6())),
                     unknown.equals("available"));
         }
 

@@ -4,6 +4,7 @@ import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.zone.Zone;
@@ -34,17 +35,13 @@ public record GslbConfig(
         SyncSettings sync) {
 
     /**
-     * Method settings shared by all pools (README "Load balancing").
+     * Load balancing shared by all pools (README "Load balancing").
      *
+     * @param methods            each method's own settings record
      * @param unknownIsAvailable a virtual server no check has judged yet may be answered
      */
-    public record LoadBalancing(
-            int rttMarginPercent,
-            long rttMarginMicros,
-            int persistPrefixV4,
-            int persistPrefixV6,
-            boolean unknownIsAvailable) {
-        public static final LoadBalancing DEFAULTS = new LoadBalancing(0, 0, 24, 56, true);
+    public record LoadBalancing(MethodSettings methods, boolean unknownIsAvailable) {
+        public static final LoadBalancing DEFAULTS = new LoadBalancing(MethodSettings.DEFAULTS, true);
     }
 
     /** The zones and wide IPs with their methods bound to the running server's tables. */

@@ -91,13 +91,7 @@ public final class GslbServer implements AutoCloseable {
         this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.methods = new MethodRegistry(new MethodRegistry.Services(
-                proximity,
-                topology::table,
-                probing.proximity().pathTtl().toMillis(),
-                lb.rttMarginPercent(),
-                lb.rttMarginMicros(),
-                lb.persistPrefixV4(),
-                lb.persistPrefixV6()));
+                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods()));
         this.sync = new PeerSync(
                 config.sync(),
                 config.instance().name(),

@@ -3,6 +3,8 @@ package dev.gslb.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.dns.method.LowestRoundTripTime;
+import dev.gslb.dns.method.StaticPersistence;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -68,6 +70,23 @@ class ConfigLoaderTest {
         assertThat(c.instance().dataCenter()).isEqualTo("TEL");
         assertThat(c.dns().addresses()).hasSize(2);
         assertThat(c.dns().tcpIdle()).hasSeconds(5);
+    }
+
+    @Test
+    void eachMethodGetsItsOwnSettingsOrItsDefaults() throws Exception {
+        var defaults = ConfigLoader.load(config(GOOD)).loadBalancing().methods();
+        assertThat(defaults.orDefault(LowestRoundTripTime.Settings.DEFAULTS))
+                .isEqualTo(LowestRoundTripTime.Settings.DEFAULTS);
+        var set = ConfigLoader.load(config(GOOD + """
+                        load-balancing:
+                          rtt-margin-percent: 20
+                          rtt-margin: 5ms
+                          persistence-prefix-v4: 16
+                        """)).loadBalancing().methods();
+        assertThat(set.orDefault(LowestRoundTripTime.Settings.DEFAULTS))
+                .isEqualTo(new LowestRoundTripTime.Settings(20, 5000));
+        assertThat(set.orDefault(StaticPersistence.Settings.DEFAULTS))
+                .isEqualTo(new StaticPersistence.Settings(16, 56));
     }
 
     @Test

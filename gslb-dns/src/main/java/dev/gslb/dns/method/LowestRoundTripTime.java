@@ -15,14 +15,28 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class LowestRoundTripTime extends PathMetricMethod {
     private static final int MAX_REMEMBERED = 1_000_000;
 
+    /**
+     * The stickiness margin (config {@code load-balancing.rtt-margin-percent}, {@code rtt-margin});
+     * both must hold for the answer to move. 0 and 0: off.
+     */
+    public record Settings(int marginPercent, long marginMicros) {
+        public static final Settings DEFAULTS = new Settings(0, 0);
+
+        public Settings {
+            if (marginPercent < 0 || marginPercent > 99 || marginMicros < 0) {
+                throw new IllegalArgumentException("rtt-margin-percent must be 0..99 and rtt-margin not negative");
+            }
+        }
+    }
+
     private final int marginPercent;
     private final long marginMicros;
     private final ConcurrentHashMap<Address, String> previous = new ConcurrentHashMap<>();
 
-    public LowestRoundTripTime(ProximityTable table, long pathTtlMillis, int marginPercent, long marginMicros) {
+    public LowestRoundTripTime(ProximityTable table, long pathTtlMillis, Settings settings) {
         super(table, pathTtlMillis);
-        this.marginPercent = marginPercent;
-        this.marginMicros = marginMicros;
+        this.marginPercent = settings.marginPercent();
+        this.marginMicros = settings.marginMicros();
     }
 
     @Override

@@ -10,20 +10,18 @@ import java.util.function.Supplier;
 
 /**
  * Every load-balancing method by its F5 name. Each pool gets its own instances (round-robin
- * keeps a counter per pool). Adding a method is one class and one line here.
+ * keeps a counter per pool). Adding a method is one class and one line here; a method with
+ * settings declares its record (with defaults) in its class and reads it from {@link MethodSettings}.
  */
 public final class MethodRegistry {
-    /** What methods may read: the proximity table, the topology in service, and their settings. */
+    /**
+     * What methods may read: the proximity table, the topology in service, the path TTL, and each
+     * method's own settings record.
+     */
     public record Services(
-            ProximityTable proximity,
-            Supplier<TopologyTable> topology,
-            long pathTtlMillis,
-            int rttMarginPercent,
-            long rttMarginMicros,
-            int persistPrefixV4,
-            int persistPrefixV6) {
+            ProximityTable proximity, Supplier<TopologyTable> topology, long pathTtlMillis, MethodSettings settings) {
         /** For checking a configuration before a server exists: methods are built, never run. */
-        public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, 0, 0, 24, 56);
+        public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, MethodSettings.DEFAULTS);
     }
 
     /**
@@ -36,14 +34,18 @@ public final class MethodRegistry {
         FACTORIES.put(
                 "lowest-round-trip-time",
                 s -> new LowestRoundTripTime(
-                        s.proximity(), s.pathTtlMillis(), s.rttMarginPercent(), s.rttMarginMicros()));
+                        s.proximity(),
+                        s.pathTtlMillis(),
+                        s.settings().orDefault(LowestRoundTripTime.Settings.DEFAULTS)));
         FACTORIES.put("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
         FACTORIES.put("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
         FACTORIES.put("topology", s -> new Topology(s.topology()));
         FACTORIES.put("global-availability", s -> new GlobalAvailability());
         FACTORIES.put("round-robin", s -> new RoundRobin());
         FACTORIES.put("ratio", s -> new Ratio());
-        FACTORIES.put("static-persistence", s -> new StaticPersistence(s.persistPrefixV4(), s.persistPrefixV6()));
+        FACTORIES.put(
+                "static-persistence",
+                s -> new StaticPersistence(s.settings().orDefault(StaticPersistence.Settings.DEFAULTS)));
         FACTORIES.put("fallback-ip", s -> Terminal.fallbackIp());
         FACTORIES.put("return-to-dns", s -> Terminal.returnToDns());
         FACTORIES.put("drop-packet", s -> Terminal.dropPacket());

@@ -5,12 +5,23 @@ package dev.gslb.dns.method;
  * (default /24 and /56) is hashed onto the available members, so it stays put while they do.
  */
 public final class StaticPersistence implements LoadBalancingMethod {
+    /** The network sizes a client is kept by (config {@code load-balancing.persistence-prefix-v4/-v6}). */
+    public record Settings(int prefixV4, int prefixV6) {
+        public static final Settings DEFAULTS = new Settings(24, 56);
+
+        public Settings {
+            if (prefixV4 < 1 || prefixV4 > 32 || prefixV6 < 1 || prefixV6 > 128) {
+                throw new IllegalArgumentException("persistence-prefix-v4 must be 1..32 and -v6 1..128");
+            }
+        }
+    }
+
     private final int prefixV4;
     private final int prefixV6;
 
-    public StaticPersistence(int prefixV4, int prefixV6) {
-        this.prefixV4 = prefixV4;
-        this.prefixV6 = prefixV6;
+    public StaticPersistence(Settings settings) {
+        this.prefixV4 = settings.prefixV4();
+        this.prefixV6 = settings.prefixV6();
     }
 
     @Override

@@ -87,7 +87,10 @@ public class DecisionBenchmark {
         scheduler = new ProbeScheduler(table, d, "CNC", "bench", List.of(), new SimpleMeterRegistry());
         resolver = new WideIpResolver(MemberHealth.ALL_AVAILABLE, scheduler, new SimpleMeterRegistry());
         MethodRegistry methods = new MethodRegistry(new MethodRegistry.Services(
-                table, topology::table, ProximitySettings.DEFAULTS.pathTtl().toMillis(), 0, 0, 24, 56));
+                table,
+                topology::table,
+                ProximitySettings.DEFAULTS.pathTtl().toMillis(),
+                dev.gslb.dns.method.MethodSettings.DEFAULTS));
         DataCenter cnc = new DataCenter("CNC");
         DataCenter tel = new DataCenter("TEL");
         Pool pool = new Pool(

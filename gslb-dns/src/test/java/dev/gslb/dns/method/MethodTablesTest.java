@@ -73,7 +73,8 @@ class MethodTablesTest {
         } catch (Exception e) {
             throw new ExceptionInInitializerError(e);
         }
-        REGISTRY = new MethodRegistry(new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, 0, 0, 24, 56));
+        REGISTRY = new MethodRegistry(
+                new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, MethodSettings.DEFAULTS));
     }
 
     static void path(String ldns, String dc, int rtt, int completion, int hops, long at) {
@@ -279,8 +280,8 @@ class MethodTablesTest {
     @org.junit.jupiter.api.Test
     void rttMarginKeepsTheCurrentChoiceUnlessClearlyBetter() {
         ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(NOW, ZoneOffset.UTC));
-        LoadBalancingMethod m = new MethodRegistry(
-                        new MethodRegistry.Services(t, () -> TOPOLOGY, 2_400_000, 20, 5000, 24, 56))
+        LoadBalancingMethod m = new MethodRegistry(new MethodRegistry.Services(
+                        t, () -> TOPOLOGY, 2_400_000, MethodSettings.of(new LowestRoundTripTime.Settings(20, 5000))))
                 .create("lowest-round-trip-time");
         Address k = Address.parse("198.18.2.2");
         long now = NOW.toEpochMilli();

@@ -100,10 +100,7 @@ public final class ExampleDeployment implements AutoCloseable {
                 new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()),
                 TopologyTable::empty,
                 2_400_000,
-                0,
-                0,
-                24,
-                56));
+                dev.gslb.dns.method.MethodSettings.DEFAULTS));
     }
 
     public InetSocketAddress address() {
