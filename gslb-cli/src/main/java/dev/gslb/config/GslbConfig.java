@@ -104,18 +104,19 @@ public record GslbConfig(
     public GslbConfig withStateDir(Path dir) {
         AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
         return new GslbConfig(
-                instance,
-                dns,
-                answers,
-                a,
-                dataCenters,
-                zones,
-                wideIps,
-                loadBalancing,
-                topology,
-                new Probing(probing.probes(), probing.proximity(), dir.resolve("proximity"), probing.flushInterval()),
-                health,
-                sync.withPeersFile(dir.resolve("peers")));
+                        instance,
+                        dns,
+                        answers,
+                        a,
+                        dataCenters,
+                        zones,
+                        wideIps,
+                        loadBalancing,
+                        topology,
+                        probing,
+                        health,
+                        sync.withPeersFile(dir.resolve("peers")))
+                .withStore(dir.resolve("proximity"));
     }
 
     /** The same deployment probing otherwise (tests that probe loopback LDNS). */

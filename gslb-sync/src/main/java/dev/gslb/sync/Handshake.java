@@ -2,6 +2,7 @@ package dev.gslb.sync;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.FilterOutputStream;
@@ -65,6 +66,15 @@ final class Handshake {
         if (!theirs.instance().equals(paired.name()) || !theirs.dataCenter().equals(paired.dataCenter())) {
             throw new Wire.ProtocolException("it says it is " + theirs.instance() + " in data center "
                     + theirs.dataCenter() + " but was paired as " + paired.name() + " in " + paired.dataCenter());
+        }
+    }
+
+    /** Closes a socket whose connection is over anyway; a failure to close changes nothing. */
+    static void closeQuietly(Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing
         }
     }
 

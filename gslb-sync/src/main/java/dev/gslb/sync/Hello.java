@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -36,7 +37,7 @@ record Hello(int version, String instance, String dataCenter, List<InetSocketAdd
             Wire.writeName(out, dataCenter);
             out.writeByte(addresses.size());
             for (InetSocketAddress a : addresses) {
-                Wire.writeName(out, PeersFile.format(a));
+                Wire.writeName(out, Address.hostPort(a));
             }
             if (secret != null) {
                 out.write(secret);

@@ -93,7 +93,7 @@ final class Inbox {
         Socket previous = stats.socket;
         stats.socket = ch.socket();
         if (previous != null) {
-            closeQuietly(previous);
+            Handshake.closeQuietly(previous);
         }
         stats.lastHeartbeat = clock.millis();
         connected.run();
@@ -197,7 +197,7 @@ final class Inbox {
     void forget(String peer) {
         Inbound in = inbound.remove(peer);
         if (in != null && in.socket != null) {
-            closeQuietly(in.socket);
+            Handshake.closeQuietly(in.socket);
         }
     }
 
@@ -205,16 +205,8 @@ final class Inbox {
         running = false;
         inbound.values().forEach(in -> {
             if (in.socket != null) {
-                closeQuietly(in.socket);
+                Handshake.closeQuietly(in.socket);
             }
         });
-    }
-
-    static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // closing
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.topology.Address;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ record JoinToken(Peer offerer, byte[] secret, long expiresMillis) {
                 offerer.name(),
                 offerer.dataCenter(),
                 String.join(
-                        ",", offerer.addresses().stream().map(PeersFile::format).toList()),
+                        ",", offerer.addresses().stream().map(Address::hostPort).toList()),
                 offerer.fingerprint(),
                 Base64.getUrlEncoder().withoutPadding().encodeToString(secret),
                 Long.toString(expiresMillis));

@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -122,7 +123,7 @@ final class PeerLink {
                     inUse = address;
                     session(raw, address);
                 } catch (IOException e) {
-                    failures.add(PeersFile.format(address) + ": " + reason(e));
+                    failures.add(Address.hostPort(address) + ": " + reason(e));
                 } catch (InterruptedException e) {
                     return;
                 } finally {
@@ -223,7 +224,7 @@ final class PeerLink {
         joinSecret = null; // used: from now on both sides have pinned each other
         state = State.CONNECTED;
         lastHeard = System.currentTimeMillis();
-        log.info("peer {} ({}) connected over {}", peer.name(), peer.dataCenter(), PeersFile.format(address));
+        log.info("peer {} ({}) connected over {}", peer.name(), peer.dataCenter(), Address.hostPort(address));
         first.complete(null);
         Thread reader = Thread.ofVirtual().start(() -> readHeartbeats(s, in));
         try {
@@ -295,11 +296,7 @@ final class PeerLink {
         } catch (IOException e) {
             lossReason = s.isClosed() ? null : reason(e);
         } finally {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing
-            }
+            Handshake.closeQuietly(s);
         }
     }
 
@@ -309,11 +306,7 @@ final class PeerLink {
         thread.interrupt();
         Socket s = socket;
         if (s != null) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing
-            }
+            Handshake.closeQuietly(s);
         }
     }
 

@@ -120,7 +120,7 @@ public final class PeerSync implements AutoCloseable {
             bound.add(listener.listen(a));
             log.info(
                     "peer sync listening on {} (TLS, certificate {})",
-                    PeersFile.format(bound.getLast()),
+                    Address.hostPort(bound.getLast()),
                     identity.fingerprint());
         }
         // Advertise what was bound: a configured port 0 becomes the port the kernel gave.
@@ -311,12 +311,12 @@ public final class PeerSync implements AutoCloseable {
         for (InetSocketAddress a : addresses) {
             if (a.getAddress().isAnyLocalAddress()) {
                 throw new IllegalArgumentException(
-                        "sync listens on " + PeersFile.format(a) + ", which no peer can dial: "
+                        "sync listens on " + Address.hostPort(a) + ", which no peer can dial: "
                                 + "set sync.advertise to this instance's address on each ISP link, or pass --advertise ADDR");
             }
             if (a.getAddress().isLoopbackAddress()) {
                 warnings.add(
-                        PeersFile.format(a) + " is a loopback address: only an instance on this same host can use it"
+                        Address.hostPort(a) + " is a loopback address: only an instance on this same host can use it"
                                 + " (set sync.advertise or --advertise for another host)");
             }
         }
@@ -363,7 +363,7 @@ public final class PeerSync implements AutoCloseable {
             throw new IOException("could not join " + peer.name() + " at "
                     + String.join(
                             ",",
-                            peer.addresses().stream().map(PeersFile::format).toList()) + ": " + failure);
+                            peer.addresses().stream().map(Address::hostPort).toList()) + ": " + failure);
         }
         addPeer(peer, link);
         return peer.name();
@@ -412,8 +412,8 @@ public final class PeerSync implements AutoCloseable {
             out.add(new Status(
                     p.name(),
                     p.dataCenter(),
-                    p.addresses().stream().map(PeersFile::format).toList(),
-                    l.inUse == null ? null : PeersFile.format(l.inUse),
+                    p.addresses().stream().map(Address::hostPort).toList(),
+                    l.inUse == null ? null : Address.hostPort(l.inUse),
                     l.state.name().toLowerCase(Locale.ROOT),
                     lastBeat == 0 ? null : Instant.ofEpochMilli(lastBeat).toString(),
                     l.sent.get(),

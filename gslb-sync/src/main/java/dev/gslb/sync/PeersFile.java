@@ -1,6 +1,7 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.store.StateFile;
+import dev.gslb.topology.Address;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
@@ -67,17 +68,12 @@ final class PeersFile {
                     "peer." + i + ".addresses",
                     String.join(
                             ",",
-                            peer.addresses().stream().map(PeersFile::format).toList()));
+                            peer.addresses().stream().map(Address::hostPort).toList()));
             p.setProperty("peer." + i + ".fingerprint", peer.fingerprint());
         }
         StringWriter w = new StringWriter();
         p.store(w, "gslb peers: written by `gslb peer pair` / `gslb peer join`; the pinned certificates");
         StateFile.writePrivate(file, w.toString().getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    static String format(InetSocketAddress a) {
-        String host = a.getAddress().getHostAddress();
-        return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 
     static InetSocketAddress parse(String text) {

@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -83,7 +84,7 @@ final class SyncListener implements AutoCloseable {
             s.bind(address, 128);
         } catch (BindException e) {
             s.close();
-            throw new BindException("cannot listen for peer sync on " + PeersFile.format(address) + ": "
+            throw new BindException("cannot listen for peer sync on " + Address.hostPort(address) + ": "
                     + e.getMessage() + " (another gslb serve? stop it, or change sync.listen / serve --sync)");
         }
         servers.add(s);
@@ -107,7 +108,7 @@ final class SyncListener implements AutoCloseable {
             }
             if (!handshakes.tryAcquire()) {
                 refused.increment();
-                Inbox.closeQuietly(s);
+                Handshake.closeQuietly(s);
                 continue;
             }
             Thread.ofVirtual()
@@ -122,7 +123,7 @@ final class SyncListener implements AutoCloseable {
         ScheduledFuture<?> deadline = deadlines.schedule(
                 () -> {
                     if (!authenticated[0]) {
-                        Inbox.closeQuietly(raw);
+                        Handshake.closeQuietly(raw);
                     }
                 },
                 settings.handshakeTimeout().toMillis(),
@@ -178,13 +179,7 @@ final class SyncListener implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        servers.forEach(s -> {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing
-            }
-        });
+        servers.forEach(Handshake::closeQuietly);
         deadlines.shutdownNow();
     }
 }

@@ -6,6 +6,7 @@ import inet.ipaddr.IPAddressString;
 import inet.ipaddr.ipv4.IPv4Address;
 import inet.ipaddr.ipv6.IPv6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 
 /**
@@ -51,6 +52,12 @@ public record Address(long hi, long lo) {
             b[8 + i] = (byte) (lo >>> (56 - 8 * i));
         }
         return ipv4() ? new IPv4Address(Arrays.copyOfRange(b, 12, 16)) : new IPv6Address(b);
+    }
+
+    /** A socket address as operators and URLs write it: 127.0.0.1:53, [::1]:53. */
+    public static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 
     public InetAddress inetAddress() {

@@ -3,6 +3,7 @@ package dev.gslb.server.admin;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.gslb.api.Json;
+import dev.gslb.topology.Address;
 import dev.gslb.topology.LocalAddresses;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -82,8 +83,7 @@ public final class AdminServer implements AutoCloseable {
             http = HttpServer.create(address, 64);
         } catch (java.net.BindException e) {
             throw new java.net.BindException("cannot listen for the admin API on "
-                    + address.getAddress().getHostAddress()
-                    + ":" + address.getPort() + ": " + e.getMessage() + " (another gslb serve? stop it, or change"
+                    + Address.hostPort(address) + ": " + e.getMessage() + " (another gslb serve? stop it, or change"
                     + " admin.listen / serve --admin)");
         }
         http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
@@ -224,9 +224,7 @@ public final class AdminServer implements AutoCloseable {
 
     /** The bound address, printed as host:port ([v6]:port) for URLs. */
     public String address() {
-        InetSocketAddress a = http.getAddress();
-        String host = a.getAddress().getHostAddress();
-        return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+        return Address.hostPort(http.getAddress());
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.gslb.dns.server;
 
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
+import dev.gslb.topology.Address;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
@@ -92,7 +93,7 @@ public final class DnsServer implements AutoCloseable {
                 return actual;
             }
             if (address.getPort() != 0 || attempt == 8) {
-                throw new IllegalStateException(inUse("TCP " + hostPort(actual), tcp.cause()), tcp.cause());
+                throw new IllegalStateException(inUse("TCP " + Address.hostPort(actual), tcp.cause()), tcp.cause());
             }
             while (channels.size() > before) {
                 channels.removeLast().close().sync();
@@ -108,11 +109,6 @@ public final class DnsServer implements AutoCloseable {
         return "cannot listen for DNS on " + where + ": "
                 + why.replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-\\d+\\): ", "")
                 + " (another DNS server holds it? stop it, or change dns.listen / serve --listen)";
-    }
-
-    private static String hostPort(InetSocketAddress a) {
-        String host = a.getAddress().getHostAddress();
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 
     private int bindUdp(InetSocketAddress address, int sockets, boolean epoll) throws InterruptedException {
@@ -138,7 +134,8 @@ public final class DnsServer implements AutoCloseable {
             ChannelFuture bound =
                     b.bind(new InetSocketAddress(address.getAddress(), port)).await();
             if (!bound.isSuccess()) {
-                throw new IllegalStateException(inUse("UDP " + hostPort(address), bound.cause()), bound.cause());
+                throw new IllegalStateException(
+                        inUse("UDP " + Address.hostPort(address), bound.cause()), bound.cause());
             }
             Channel ch = bound.channel();
             channels.add(ch);
