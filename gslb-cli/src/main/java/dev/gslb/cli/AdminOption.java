@@ -1,8 +1,8 @@
 package dev.gslb.cli;
 
-import dev.gslb.config.ListenAddress;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.server.admin.AdminToken;
+import dev.gslb.settings.HostPort;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -67,6 +67,6 @@ final class AdminOption {
     /** The same forms as {@link #baseUrl}, as the address `serve` listens on (an IP, not a name). */
     static InetSocketAddress listenAddress(String text) {
         String url = baseUrl(text);
-        return ListenAddress.parse(url.substring("http://".length()), AdminSettings.DEFAULT_PORT);
+        return HostPort.parse(url.substring("http://".length()), AdminSettings.DEFAULT_PORT);
     }
 }

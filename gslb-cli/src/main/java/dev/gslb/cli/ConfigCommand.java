@@ -1,8 +1,8 @@
 package dev.gslb.cli;
 
 import dev.gslb.api.Reloaded;
-import dev.gslb.config.ConfigException;
 import dev.gslb.config.ConfigLoader;
+import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.TopologyException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -37,7 +37,7 @@ final class ConfigCommand {
                         t.regions().size(),
                         t.prefixCount());
                 return 0;
-            } catch (ConfigException e) {
+            } catch (SettingsException e) {
                 System.err.println(e.getMessage());
                 return 1;
             } catch (TopologyException e) {

@@ -1,6 +1,6 @@
 package dev.gslb.cli;
 
-import dev.gslb.config.ConfigException;
+import dev.gslb.settings.SettingsException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -41,7 +41,7 @@ public final class Gslb {
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IOException
                     || e instanceof UncheckedIOException
-                    || e instanceof ConfigException
+                    || e instanceof SettingsException
                     || e instanceof IllegalArgumentException) { // unreachable server, bad address, bad file
                 commandLine.getErr().println("gslb: " + e.getMessage());
                 return 1;

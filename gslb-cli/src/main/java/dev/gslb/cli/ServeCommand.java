@@ -1,11 +1,11 @@
 package dev.gslb.cli;
 
-import dev.gslb.config.ConfigException;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
-import dev.gslb.config.ListenAddress;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.server.GslbServer;
+import dev.gslb.settings.HostPort;
+import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.TopologyException;
 import java.net.InetSocketAddress;
@@ -67,7 +67,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
             cfg = withOverrides(cfg);
-        } catch (ConfigException | IllegalArgumentException e) {
+        } catch (SettingsException | IllegalArgumentException e) {
             System.err.println("gslb: " + e.getMessage());
             return 2;
         }
@@ -116,7 +116,7 @@ final class ServeCommand implements Callable<Integer> {
                     sig -> Thread.ofVirtual().start(() -> {
                         try {
                             server.reload();
-                        } catch (ConfigException | IllegalArgumentException e) {
+                        } catch (SettingsException | IllegalArgumentException e) {
                             log.warn(
                                     "SIGHUP: configuration reload refused; the previous one stays in service:\n{}",
                                     e.getMessage());
@@ -133,7 +133,7 @@ final class ServeCommand implements Callable<Integer> {
             List<InetSocketAddress> addresses = listen == null
                     ? dns.addresses()
                     : listen.stream()
-                            .map(a -> ListenAddress.parse(a, ListenerSettings.DEFAULT_PORT))
+                            .map(a -> HostPort.parse(a, ListenerSettings.DEFAULT_PORT))
                             .toList();
             dns = dns.withAddresses(addresses, threads == null ? dns.threads() : threads);
         }
@@ -148,7 +148,7 @@ final class ServeCommand implements Callable<Integer> {
         if (syncListen != null) {
             out = out.withSync(out.sync()
                     .listeningOn(syncListen.stream()
-                            .map(a -> ListenAddress.parse(a, SyncSettings.DEFAULT_PORT))
+                            .map(a -> HostPort.parse(a, SyncSettings.DEFAULT_PORT))
                             .toList()));
         }
         return out;

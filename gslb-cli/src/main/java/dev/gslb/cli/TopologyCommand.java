@@ -5,10 +5,10 @@ import dev.gslb.api.TopologyListing;
 import dev.gslb.api.TopologyLoad;
 import dev.gslb.api.TopologyLookup;
 import dev.gslb.api.TopologyReport;
-import dev.gslb.config.ConfigException;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.server.admin.TopologyApi;
+import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.TopologyFiles;
@@ -170,7 +170,7 @@ final class TopologyCommand {
                     LiveTopology local =
                             new LiveTopology(new LiveTopology.Spec(data, spec.records(), spec.dataCenters()));
                     r = TopologyApi.lookup(local.table(), ip);
-                } catch (ConfigException | IllegalArgumentException e) {
+                } catch (SettingsException | IllegalArgumentException e) {
                     System.err.println("gslb: " + e.getMessage());
                     return 2;
                 } catch (TopologyException e) {

@@ -1,5 +1,6 @@
 package dev.gslb.config;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
@@ -8,15 +9,13 @@ import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.zone.Zone;
+import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthTarget;
-import dev.gslb.probe.proximity.ProximitySettings;
-import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.LiveTopology;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /** A whole deployment, validated: what {@code gslb serve} runs. */
@@ -40,6 +39,7 @@ public record GslbConfig(
      * @param methods            each method's own settings record
      * @param unknownIsAvailable a virtual server no check has judged yet may be answered
      */
+    @JsonDeserialize(using = LoadBalancingBinder.class)
     public record LoadBalancing(MethodSettings methods, boolean unknownIsAvailable) {
         public static final LoadBalancing DEFAULTS = new LoadBalancing(MethodSettings.DEFAULTS, true);
     }
@@ -93,7 +93,7 @@ public record GslbConfig(
 
     /** The same deployment with its proximity table in another H2 file; nothing else moves. */
     public GslbConfig withStore(Path store) {
-        return withProbing(new Probing(probing.probes(), probing.proximity(), store, probing.flushInterval()));
+        return withProbing(probing.withStore(store));
     }
 
     /**
@@ -135,9 +135,6 @@ public record GslbConfig(
                 health,
                 sync);
     }
-
-    /** Probing of LDNS, the proximity table's TTLs, and its H2 file. */
-    public record Probing(ProbeSettings probes, ProximitySettings proximity, Path store, Duration flushInterval) {}
 
     /** What the topology table is built from, and whether file changes reload it. */
     public record Topology(LiveTopology.Spec spec, boolean watch) {}

@@ -4,7 +4,6 @@ import dev.gslb.api.Json;
 import dev.gslb.api.Refusal;
 import dev.gslb.api.Reloaded;
 import dev.gslb.api.ServiceHealth;
-import dev.gslb.config.ConfigException;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
@@ -28,6 +27,7 @@ import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.TopologyApi;
+import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.PeerSync;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
@@ -75,7 +75,7 @@ public final class GslbServer implements AutoCloseable {
         this.config = config;
         this.reloadSource = () -> config;
         this.topology = config.loadTopology();
-        GslbConfig.Probing probing = config.probing();
+        dev.gslb.probe.Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
         this.store = new ProximityStore(probing.store(), proximity);
         ProbeSettings ps = probing.probes();
@@ -161,7 +161,7 @@ public final class GslbServer implements AutoCloseable {
      * a configuration that does not load changes nothing. Listeners, probing, monitors and the
      * topology sources keep their start-up settings (a restart applies those).
      */
-    public synchronized Authority reload() throws ConfigException {
+    public synchronized Authority reload() throws SettingsException {
         GslbConfig next = reloadSource.get();
         Authority a = next.authority(methods);
         responder.replace(a);
@@ -177,7 +177,7 @@ public final class GslbServer implements AutoCloseable {
             Authority a = reload();
             return AdminServer.Response.ok(
                     new Reloaded(a.zones().all().size(), a.wideIps().size()));
-        } catch (ConfigException | IllegalArgumentException e) {
+        } catch (SettingsException | IllegalArgumentException e) {
             log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
             return AdminServer.Response.refused(
                     new Refusal(e.getMessage().lines().toList(), "the configuration in service is the previous one"));
@@ -187,7 +187,7 @@ public final class GslbServer implements AutoCloseable {
     /** Where a reload reads the configuration from (the --config file, or the embedded default). */
     @FunctionalInterface
     public interface ConfigSource {
-        GslbConfig get() throws ConfigException;
+        GslbConfig get() throws SettingsException;
     }
 
     private ConfigSource reloadSource;

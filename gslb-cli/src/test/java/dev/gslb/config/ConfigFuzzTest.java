@@ -1,14 +1,14 @@
 package dev.gslb.config;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.StringReader;
+import dev.gslb.settings.SettingsException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Any configuration text is loaded, or refused with {@link ConfigException} naming the file (and
+ * Any configuration text is loaded, or refused with {@link SettingsException} naming the file (and
  * the line where there is one); nothing else escapes. Paths in it resolve against the checkout, so
  * the seeds reach the zones and topology files. Seeds: ConfigFuzzTestInputs.
  */
@@ -19,8 +19,8 @@ class ConfigFuzzTest {
     @Timeout(value = 5, unit = TimeUnit.SECONDS)
     void anyTextIsLoadedOrRefusedWithFileAndLine(byte[] data) {
         try {
-            ConfigLoader.parse("fuzz.yaml", new StringReader(new String(data, StandardCharsets.UTF_8)), CHECKOUT);
-        } catch (ConfigException expected) {
+            ConfigLoader.parse("fuzz.yaml", new String(data, StandardCharsets.UTF_8), CHECKOUT);
+        } catch (SettingsException expected) {
             if (!expected.getMessage().contains("fuzz.yaml")) {
                 throw new AssertionError("a refusal that does not name the file: " + expected.getMessage());
             }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.Name;
 
-/** The embedded default loads; every kind of config mistake names file, line and what is wrong. */
+/** The embedded default loads; every kind of config mistake names file, line, column and what is wrong. */
 class ConfigLoaderTest {
     @TempDir
     Path dir;
@@ -129,14 +129,14 @@ class ConfigLoaderTest {
 
         Path bad = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timeout: 5s\n  rate-limit: {slip: 99}"));
         assertThatThrownBy(() -> ConfigLoader.load(bad))
-                .hasMessageStartingWith(bad + ":7: slip must be between 0 and 15");
+                .hasMessageStartingWith(bad + ":7:3: slip must be between 0 and 15, not 99");
     }
 
     @Test
     void theAdminApiOffLoopbackNeedsATokenAndProbeExclusionsReplaceTheDefault() throws Exception {
         Path open = config(GOOD.replace("zones:\n", "admin: {listen: \"0.0.0.0:8053\", token-file: none}\nzones:\n"));
         assertThatThrownBy(() -> ConfigLoader.load(open))
-                .hasMessageStartingWith(open + ":7: the admin API listens on 0.0.0.0" + " without a token file");
+                .hasMessageStartingWith(open + ":7:1: the admin API listens on 0.0.0.0" + " without a token file");
         Files.delete(dir.resolve("example.com.zone"));
         GslbConfig d = ConfigLoader.load(config(GOOD));
         assertThat(d.admin().tokenFile()).isEqualTo(dir.resolve("var/admin.token"));
@@ -149,28 +149,28 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void unknownKeysAreRefusedAtTheirLine() throws Exception {
+    void unknownKeysAreRefusedAtTheirLineAndColumn() throws Exception {
         Path p = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timout: 5s"));
         assertThatThrownBy(() -> ConfigLoader.load(p))
-                .hasMessageStartingWith(p + ":6: unknown key 'tcp-idle-timout' in dns");
+                .hasMessageStartingWith(p + ":6:3: unknown key 'tcp-idle-timout' in dns");
     }
 
     @Test
     void unknownDataCentersAndPoolsAreRefusedAtTheirLine() throws Exception {
         Path dc = config(GOOD.replace("datacenter: TEL}", "datacenter: TELECOM}"));
         assertThatThrownBy(() -> ConfigLoader.load(dc))
-                .hasMessageStartingWith(dc + ":12: data center TELECOM is not defined");
+                .hasMessageStartingWith(dc + ":12:41: data center TELECOM is not defined");
         Files.delete(dir.resolve("example.com.zone"));
         Path pool = config(GOOD.replace("pools: [www]}", "pools: [web]}"));
         assertThatThrownBy(() -> ConfigLoader.load(pool))
-                .hasMessageStartingWith(pool + ":16: wide IP www.example.com. names pool web");
+                .hasMessageStartingWith(pool + ":16:37: wide IP www.example.com. names pool web");
     }
 
     @Test
     void badValuesAndSyntaxAreRefusedAtTheirLine() throws Exception {
         Path addr = config(GOOD.replace("202.106.83.177", "202.106.83.377"));
         assertThatThrownBy(() -> ConfigLoader.load(addr))
-                .hasMessageStartingWith(addr + ":11: '202.106.83.377' is not an IPv4 or IPv6 address");
+                .hasMessageStartingWith(addr + ":11:17: '202.106.83.377' is not an IPv4 or IPv6 address");
         Files.delete(dir.resolve("example.com.zone"));
         Path yaml = config(GOOD.replace("pools:\n", "pools:\n  - [unclosed\n"));
         assertThatThrownBy(() -> ConfigLoader.load(yaml))
@@ -182,7 +182,7 @@ class ConfigLoaderTest {
     void aWideIpOutsideTheZonesOrClashingWithZoneDataIsRefused() throws Exception {
         Path outside = config(GOOD.replace("name: www.example.com", "name: www.example.org"));
         assertThatThrownBy(() -> ConfigLoader.load(outside))
-                .hasMessageStartingWith(outside + ":16: wide IP www.example.org. is not inside any served zone");
+                .hasMessageStartingWith(outside + ":16:5: wide IP www.example.org. is not inside any served zone");
         Files.delete(dir.resolve("example.com.zone"));
         Path clash = config(GOOD.replace("name: www.example.com", "name: ftp.example.com"));
         assertThatThrownBy(() -> ConfigLoader.load(clash))
@@ -195,14 +195,58 @@ class ConfigLoaderTest {
         GslbConfig ok = ConfigLoader.load(config(GOOD + topo));
         assertThat(ok.topology().spec().records())
                 .singleElement()
-                .satisfies(r -> assertThat(r.origin()).endsWith("gslb.yaml:20"));
+                .satisfies(r -> assertThat(r.origin()).endsWith("gslb.yaml:20:7"));
         Files.delete(dir.resolve("example.com.zone"));
         Path badDc = config(GOOD + topo.replace("datacenter: CNC", "datacenter: MOBILE"));
-        assertThatThrownBy(() -> ConfigLoader.load(badDc)).hasMessageStartingWith(badDc + ":20: data center MOBILE");
+        assertThatThrownBy(() -> ConfigLoader.load(badDc)).hasMessageStartingWith(badDc + ":20:30: data center MOBILE");
         Files.delete(dir.resolve("example.com.zone"));
         Path badCidr = config(GOOD + topo.replace("202.106.0.0/16", "202.106.0.1/16"));
         assertThatThrownBy(() -> ConfigLoader.load(badCidr))
-                .hasMessageContaining(badCidr + ":20: '202.106.0.1/16' has host bits set");
+                .hasMessageContaining(badCidr + ":20:8: '202.106.0.1/16' has host bits set");
+    }
+
+    @Test
+    void methodSettingsBindFromTheirOwnKeysUnderLoadBalancing() throws Exception {
+        Path badValue = config(GOOD + "load-balancing:\n  rtt-margin: 5 s\n");
+        assertThatThrownBy(() -> ConfigLoader.load(badValue))
+                .hasMessageStartingWith(badValue + ":18:3: '5 s' is not a duration");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path range = config(GOOD + "load-balancing:\n  rtt-margin-percent: 150\n");
+        assertThatThrownBy(() -> ConfigLoader.load(range))
+                .hasMessage(range + ":17:1: rtt-margin-percent must be between 0 and 99, not 150");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path unknown = config(GOOD + "load-balancing:\n  unknown-health: unavailable\n  rtt-margin-pct: 5\n");
+        assertThatThrownBy(() -> ConfigLoader.load(unknown))
+                .hasMessage(unknown + ":19:3: unknown key 'rtt-margin-pct' in load-balancing; expected one of"
+                        + " [persistence-prefix-v4, persistence-prefix-v6, rtt-margin, rtt-margin-percent,"
+                        + " unknown-health]");
+        Files.delete(dir.resolve("example.com.zone"));
+        var lb = ConfigLoader.load(config(GOOD + "load-balancing:\n  unknown-health: unavailable\n"))
+                .loadBalancing();
+        assertThat(lb.unknownIsAvailable()).isFalse();
+    }
+
+    @Test
+    void sectionsBindToTheirOwnersWithDefaultsAcrossSections() throws Exception {
+        GslbConfig probeTtl = ConfigLoader.load(config(GOOD + "probe: {path-ttl: 10m}\n"));
+        assertThat(probeTtl.sync().pathTtl())
+                .as("paths are sent with the probe TTL")
+                .hasMinutes(10);
+        assertThat(probeTtl.sync().peersFile()).isEqualTo(dir.resolve("var/peers"));
+        Files.delete(dir.resolve("example.com.zone"));
+        GslbConfig own = ConfigLoader.load(config(GOOD + "probe: {path-ttl: 10m}\nsync: {path-ttl: 20m}\n"));
+        assertThat(own.sync().pathTtl()).hasMinutes(20);
+        Files.delete(dir.resolve("example.com.zone"));
+        Path twice = config(GOOD + "probe: {path-ttl: 10m}\nprobe: {samples: 2}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(twice))
+                .hasMessage(twice + ":18:1: key 'probe' appears twice in the configuration");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path monitor = config(GOOD + "monitors:\n  - {name: m, type: tcp, port: 80}\n  - {name: p, type: ping}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(monitor))
+                .hasMessageStartingWith(monitor + ":19:5: unknown monitor type 'ping'");
+        Files.delete(dir.resolve("example.com.zone"));
+        Path notAList = config(GOOD.replace("datacenters: [CNC, TEL]", "datacenters: {CNC: 1}"));
+        assertThatThrownBy(() -> ConfigLoader.load(notAList)).hasMessage(notAList + ":9:1: datacenters must be a list");
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.gslb.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +14,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * The configuration reference is the README's YAML examples: each one, put over the embedded
@@ -39,22 +40,26 @@ class ReadmeConfigTest {
     void everyExampleInTheReadmeLoads() throws Exception {
         List<String> examples = readmeExamples();
         assertThat(examples).as("the README's configuration examples").hasSizeGreaterThanOrEqualTo(4);
-        Yaml yaml = new Yaml();
+        YAMLMapper yaml = new YAMLMapper();
+        TypeReference<Map<String, Object>> mapping = new TypeReference<>() {};
         String base = Files.readString(Path.of("src/main/resources/default-config.yaml"))
                 .replace("zones/", Path.of("../zones").toAbsolutePath().normalize() + "/")
                 .replace(
                         "topology-data/",
                         Path.of("../topology-data").toAbsolutePath().normalize() + "/");
         for (String example : examples) {
-            Map<String, Object> merged = new LinkedHashMap<>(yaml.load(base));
-            Map<String, Object> sections = yaml.load(example.replace(
-                            "zones/", Path.of("../zones").toAbsolutePath().normalize() + "/")
-                    .replace(
-                            "topology-data/",
-                            Path.of("../topology-data").toAbsolutePath().normalize() + "/"));
+            Map<String, Object> merged = new LinkedHashMap<>(yaml.readValue(base, mapping));
+            Map<String, Object> sections = yaml.readValue(
+                    example.replace(
+                                    "zones/",
+                                    Path.of("../zones").toAbsolutePath().normalize() + "/")
+                            .replace(
+                                    "topology-data/",
+                                    Path.of("../topology-data").toAbsolutePath().normalize() + "/"),
+                    mapping);
             merged.putAll(sections);
             Path file = dir.resolve("example-" + examples.indexOf(example) + ".yaml");
-            Files.writeString(file, yaml.dump(merged));
+            Files.writeString(file, yaml.writeValueAsString(merged));
             GslbConfig c = ConfigLoader.load(file);
             assertThat(c.zones()).as(example).isNotEmpty();
         }

@@ -1,5 +1,6 @@
 package dev.gslb.probe;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import java.util.Locale;
 
 /** The ways of measuring the distance to an LDNS (3dns-behaviour.md, probe methods). */
@@ -15,6 +16,7 @@ public enum ProbeProtocol {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    @JsonCreator
     public static ProbeProtocol parse(String label) {
         try {
             return valueOf(label.trim().toUpperCase(Locale.ROOT));

@@ -1,5 +1,14 @@
 package dev.gslb.sync;
 
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.settings.Bounds;
+import dev.gslb.settings.HostPort;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +59,88 @@ public record SyncSettings(
             throw new IllegalArgumentException(
                     "sync max-handshakes, peer-items-per-second and queue must be at least 1");
         }
+    }
+
+    /** The {@code sync:} section (README "Peer sync"); an absent key keeps its default. */
+    @JsonCreator
+    public static SyncSettings bind(
+            @JsonProperty("listen") List<HostPort> listen,
+            @JsonProperty("advertise") List<HostPort> advertise,
+            @JsonProperty("peers-file") Path peersFile,
+            @JsonProperty("identity") Path identity,
+            @JsonProperty("heartbeat") Duration heartbeat,
+            @JsonProperty("dead-after") Duration deadAfter,
+            @JsonProperty("path-ttl") Duration pathTtl,
+            @JsonProperty("health-ttl") Duration healthTtl,
+            @JsonProperty("probe-ttl") Duration probeTtl,
+            @JsonProperty("queue") Integer queue,
+            @JsonProperty("join-token-ttl") Duration joinTokenTtl,
+            @JsonProperty("handshake-timeout") Duration handshakeTimeout,
+            @JsonProperty("max-handshakes") Integer maxHandshakes,
+            @JsonProperty("max-clock-skew") Duration maxClockSkew,
+            @JsonProperty("peer-items-per-second") Integer peerItemsPerSecond,
+            @JacksonInject Path folder) {
+        SyncSettings d = defaults(folder);
+        Path peers = requireNonNullElse(peersFile, d.peersFile());
+        Duration beat = requireNonNullElse(heartbeat, d.heartbeat());
+        Duration dead = requireNonNullElse(deadAfter, d.deadAfter());
+        if (dead.compareTo(beat.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("sync dead-after must be at least twice the heartbeat");
+        }
+        return new SyncSettings(
+                listen == null ? d.listen() : withPorts(listen),
+                advertise == null ? List.of() : withPorts(advertise),
+                peers,
+                identity == null ? peers.resolveSibling("sync-identity.pem") : identity,
+                beat,
+                dead,
+                requireNonNullElse(pathTtl, d.pathTtl()),
+                requireNonNullElse(healthTtl, d.healthTtl()),
+                requireNonNullElse(probeTtl, d.probeTtl()),
+                Bounds.within("queue", requireNonNullElse(queue, d.queue()), 1, 10_000_000),
+                requireNonNullElse(joinTokenTtl, d.joinTokenTtl()),
+                requireNonNullElse(handshakeTimeout, d.handshakeTimeout()),
+                Bounds.within("max-handshakes", requireNonNullElse(maxHandshakes, d.maxHandshakes()), 1, 100_000),
+                requireNonNullElse(maxClockSkew, d.maxClockSkew()),
+                Bounds.within(
+                        "peer-items-per-second",
+                        requireNonNullElse(peerItemsPerSecond, d.peerItemsPerSecond()),
+                        1,
+                        100_000_000));
+    }
+
+    /** The defaults: loopback, the peers file in {@code folder/var}, paths with the proximity table's TTL. */
+    public static SyncSettings defaults(Path folder) {
+        return of(
+                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT)),
+                folder.resolve("var/peers"),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                ProximitySettings.DEFAULTS.pathTtl());
+    }
+
+    private static List<InetSocketAddress> withPorts(List<HostPort> addresses) {
+        return addresses.stream().map(a -> a.orPort(DEFAULT_PORT)).toList();
+    }
+
+    /** The same settings sending paths with another TTL. */
+    public SyncSettings withPathTtl(Duration ttl) {
+        return new SyncSettings(
+                listen,
+                advertise,
+                peersFile,
+                identityFile,
+                heartbeat,
+                deadAfter,
+                ttl,
+                healthTtl,
+                probeTtl,
+                queue,
+                joinTokenTtl,
+                handshakeTimeout,
+                maxHandshakes,
+                maxClockSkew,
+                peerItemsPerSecond);
     }
 
     /** The defaults, listening on {@code listen}, keeping peers and identity beside {@code peersFile}. */

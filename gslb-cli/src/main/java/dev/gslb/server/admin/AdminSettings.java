@@ -1,5 +1,13 @@
 package dev.gslb.server.admin;
 
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.settings.ByteSize;
+import dev.gslb.settings.HostPort;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +43,33 @@ public record AdminSettings(
                     "the admin API listens on " + listen.getAddress().getHostAddress()
                             + " without a token file: set admin.token-file, or listen on loopback");
         }
+    }
+
+    /** The {@code admin:} section; an absent key keeps its default, {@code token-file: none} asks no token. */
+    @JsonCreator
+    public static AdminSettings bind(
+            @JsonProperty("listen") HostPort listen,
+            @JsonProperty("token-file") String tokenFile,
+            @JsonProperty("allowed-hosts") List<String> allowedHosts,
+            @JsonProperty("allowed-origins") List<String> allowedOrigins,
+            @JsonProperty("open-paths") List<String> openPaths,
+            @JsonProperty("max-body") ByteSize maxBody,
+            @JacksonInject Path folder) {
+        AdminSettings d = defaults(folder);
+        return new AdminSettings(
+                listen == null ? d.listen() : listen.orPort(DEFAULT_PORT),
+                tokenFile == null ? d.tokenFile() : tokenFile.equals("none") ? null : folder.resolve(tokenFile),
+                requireNonNullElse(allowedHosts, d.allowedHosts()),
+                requireNonNullElse(allowedOrigins, d.allowedOrigins()),
+                requireNonNullElse(openPaths, d.openPaths()),
+                maxBody == null ? d.maxBody() : maxBody.cappedInt());
+    }
+
+    /** The defaults: loopback, the token in {@code folder/var/admin.token}. */
+    public static AdminSettings defaults(Path folder) {
+        return of(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT),
+                folder.resolve("var/admin.token"));
     }
 
     /** The defaults on {@code listen}, the token in {@code tokenFile}. */

@@ -6,7 +6,7 @@ import dev.gslb.api.Json;
 import dev.gslb.api.PairRequest;
 import dev.gslb.api.PairingView;
 import dev.gslb.api.Removed;
-import dev.gslb.config.ListenAddress;
+import dev.gslb.settings.HostPort;
 import dev.gslb.sync.PeerSync;
 import dev.gslb.sync.SyncSettings;
 import java.net.InetSocketAddress;
@@ -29,7 +29,7 @@ public final class PeerApi {
                             : Json.MAPPER.readValue(r.body(), PairRequest.class);
                     List<InetSocketAddress> advertise = new ArrayList<>();
                     for (String a : req.advertise() == null ? List.<String>of() : req.advertise()) {
-                        advertise.add(ListenAddress.parse(a, SyncSettings.DEFAULT_PORT));
+                        advertise.add(HostPort.parse(a, SyncSettings.DEFAULT_PORT));
                     }
                     PeerSync.Pairing p = sync.pair(advertise);
                     return AdminServer.Response.ok(

@@ -1,9 +1,15 @@
 package dev.gslb.dns.method;
 
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.settings.Bounds;
 import dev.gslb.topology.Address;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -23,9 +29,20 @@ public final class LowestRoundTripTime extends PathMetricMethod {
         public static final Settings DEFAULTS = new Settings(0, 0);
 
         public Settings {
-            if (marginPercent < 0 || marginPercent > 99 || marginMicros < 0) {
-                throw new IllegalArgumentException("rtt-margin-percent must be 0..99 and rtt-margin not negative");
+            Bounds.within("rtt-margin-percent", marginPercent, 0, 99);
+            if (marginMicros < 0) {
+                throw new IllegalArgumentException("rtt-margin must not be negative");
             }
+        }
+
+        /** Its keys under {@code load-balancing:}; an absent key keeps its default. */
+        @JsonCreator
+        public static Settings bind(
+                @JsonProperty("rtt-margin-percent") Integer marginPercent,
+                @JsonProperty("rtt-margin") Duration margin) {
+            return new Settings(
+                    requireNonNullElse(marginPercent, DEFAULTS.marginPercent()),
+                    margin == null ? DEFAULTS.marginMicros() : margin.toNanos() / 1000);
         }
     }
 

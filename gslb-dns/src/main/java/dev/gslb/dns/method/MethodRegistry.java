@@ -5,6 +5,7 @@ import dev.gslb.topology.TopologyTable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -30,26 +31,39 @@ public final class MethodRegistry {
      */
     private static final Map<String, Function<Services, LoadBalancingMethod>> FACTORIES = new LinkedHashMap<>();
 
+    /** The settings records of the methods that have any: their keys are read under {@code load-balancing:}. */
+    private static final List<Class<? extends Record>> SETTINGS = new java.util.ArrayList<>();
+
     static {
-        FACTORIES.put(
+        add(
                 "lowest-round-trip-time",
-                s -> new LowestRoundTripTime(
-                        s.proximity(),
-                        s.pathTtlMillis(),
-                        s.settings().orDefault(LowestRoundTripTime.Settings.DEFAULTS)));
-        FACTORIES.put("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
-        FACTORIES.put("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
-        FACTORIES.put("topology", s -> new Topology(s.topology()));
-        FACTORIES.put("global-availability", s -> new GlobalAvailability());
-        FACTORIES.put("round-robin", s -> new RoundRobin());
-        FACTORIES.put("ratio", s -> new Ratio());
-        FACTORIES.put(
+                LowestRoundTripTime.Settings.DEFAULTS,
+                (s, settings) -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(), settings));
+        add("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
+        add("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
+        add("topology", s -> new Topology(s.topology()));
+        add("global-availability", s -> new GlobalAvailability());
+        add("round-robin", s -> new RoundRobin());
+        add("ratio", s -> new Ratio());
+        add(
                 "static-persistence",
-                s -> new StaticPersistence(s.settings().orDefault(StaticPersistence.Settings.DEFAULTS)));
-        FACTORIES.put("fallback-ip", s -> Terminal.fallbackIp());
-        FACTORIES.put("return-to-dns", s -> Terminal.returnToDns());
-        FACTORIES.put("drop-packet", s -> Terminal.dropPacket());
-        FACTORIES.put("none", s -> Terminal.none());
+                StaticPersistence.Settings.DEFAULTS,
+                (s, settings) -> new StaticPersistence(settings));
+        add("fallback-ip", s -> Terminal.fallbackIp());
+        add("return-to-dns", s -> Terminal.returnToDns());
+        add("drop-packet", s -> Terminal.dropPacket());
+        add("none", s -> Terminal.none());
+    }
+
+    private static void add(String name, Function<Services, LoadBalancingMethod> factory) {
+        FACTORIES.put(name, factory);
+    }
+
+    /** A method with settings: it gets the configured record of {@code defaults}' type, or {@code defaults}. */
+    private static <T extends Record> void add(
+            String name, T defaults, BiFunction<Services, T, LoadBalancingMethod> factory) {
+        SETTINGS.add(defaults.getClass());
+        add(name, s -> factory.apply(s, s.settings().orDefault(defaults)));
     }
 
     /** The source's chain: RTT, then topology, then global availability. */
@@ -68,6 +82,11 @@ public final class MethodRegistry {
             throw new IllegalArgumentException("unknown load-balancing method '" + name + "'; known: " + names());
         }
         return f.apply(services);
+    }
+
+    /** The settings record types of the methods that have settings (each binds from its own keys). */
+    public static List<Class<? extends Record>> settingsTypes() {
+        return List.copyOf(SETTINGS);
     }
 
     /** Every method's name, in the order of the README. */

@@ -14,7 +14,7 @@ public final class MethodSettings {
 
     private final Map<Class<?>, Record> byType = new HashMap<>();
 
-    private MethodSettings(List<Record> settings) {
+    private MethodSettings(List<? extends Record> settings) {
         for (Record r : settings) {
             if (byType.put(r.getClass(), r) != null) {
                 throw new IllegalArgumentException(
@@ -24,7 +24,11 @@ public final class MethodSettings {
     }
 
     public static MethodSettings of(Record... settings) {
-        return new MethodSettings(List.of(settings));
+        return of(List.of(settings));
+    }
+
+    public static MethodSettings of(List<? extends Record> settings) {
+        return new MethodSettings(List.copyOf(settings));
     }
 
     /** The configured settings of {@code defaults}' type, or {@code defaults}. */

@@ -1,5 +1,11 @@
 package dev.gslb.dns.method;
 
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.settings.Bounds;
+
 /**
  * The same answer for the same network: the client subnet (or LDNS address) cut to a prefix
  * (default /24 and /56) is hashed onto the available members, so it stays put while they do.
@@ -10,9 +16,18 @@ public final class StaticPersistence implements LoadBalancingMethod {
         public static final Settings DEFAULTS = new Settings(24, 56);
 
         public Settings {
-            if (prefixV4 < 1 || prefixV4 > 32 || prefixV6 < 1 || prefixV6 > 128) {
-                throw new IllegalArgumentException("persistence-prefix-v4 must be 1..32 and -v6 1..128");
-            }
+            Bounds.within("persistence-prefix-v4", prefixV4, 1, 32);
+            Bounds.within("persistence-prefix-v6", prefixV6, 1, 128);
+        }
+
+        /** Its keys under {@code load-balancing:}; an absent key keeps its default. */
+        @JsonCreator
+        public static Settings bind(
+                @JsonProperty("persistence-prefix-v4") Integer prefixV4,
+                @JsonProperty("persistence-prefix-v6") Integer prefixV6) {
+            return new Settings(
+                    requireNonNullElse(prefixV4, DEFAULTS.prefixV4()),
+                    requireNonNullElse(prefixV6, DEFAULTS.prefixV6()));
         }
     }
 

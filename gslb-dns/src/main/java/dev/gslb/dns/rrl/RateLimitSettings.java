@@ -1,5 +1,11 @@
 package dev.gslb.dns.rrl;
 
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.settings.Bounds;
+import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import java.time.Duration;
 import java.util.List;
@@ -40,21 +46,35 @@ public record RateLimitSettings(
     public static final int MAX_SLIP = 15;
 
     public RateLimitSettings {
-        if (responsesPerSecond < 0 || responsesPerSecond > MAX_RATE) {
-            throw new IllegalArgumentException("responses-per-second must be 0 (off) to " + MAX_RATE);
-        }
-        if (slip < 0 || slip > MAX_SLIP) {
-            throw new IllegalArgumentException("slip must be 0 (never) to " + MAX_SLIP);
-        }
+        Bounds.within("responses-per-second", responsesPerSecond, 0, MAX_RATE);
+        Bounds.within("slip", slip, 0, MAX_SLIP);
         if (window.compareTo(Duration.ofSeconds(1)) < 0 || window.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException("window must be 1s to 1h");
         }
-        if (ipv4Prefix < 8 || ipv4Prefix > 32 || ipv6Prefix < 16 || ipv6Prefix > 128) {
-            throw new IllegalArgumentException("ipv4-prefix must be 8..32 and ipv6-prefix 16..128");
-        }
-        if (tableSize < 1024 || tableSize > (1 << 26)) {
-            throw new IllegalArgumentException("table-size must be 1024 to " + (1 << 26));
-        }
+        Bounds.within("ipv4-prefix", ipv4Prefix, 8, 32);
+        Bounds.within("ipv6-prefix", ipv6Prefix, 16, 128);
+        Bounds.within("table-size", tableSize, 1024, 1 << 26);
+    }
+
+    /** The {@code dns.rate-limit:} keys; an absent key keeps its default, a given exempt list replaces it. */
+    @JsonCreator
+    public static RateLimitSettings bind(
+            @JsonProperty("responses-per-second") Integer responsesPerSecond,
+            @JsonProperty("slip") Integer slip,
+            @JsonProperty("window") Duration window,
+            @JsonProperty("ipv4-prefix") Integer ipv4Prefix,
+            @JsonProperty("ipv6-prefix") Integer ipv6Prefix,
+            @JsonProperty("exempt") List<Cidr> exempt,
+            @JsonProperty("table-size") Integer tableSize) {
+        RateLimitSettings d = DEFAULTS;
+        return new RateLimitSettings(
+                requireNonNullElse(responsesPerSecond, d.responsesPerSecond()),
+                requireNonNullElse(slip, d.slip()),
+                requireNonNullElse(window, d.window()),
+                requireNonNullElse(ipv4Prefix, d.ipv4Prefix()),
+                requireNonNullElse(ipv6Prefix, d.ipv6Prefix()),
+                exempt == null ? d.exempt() : CidrSet.of(exempt, "rate-limit exempt"),
+                requireNonNullElse(tableSize, d.tableSize()));
     }
 
     public boolean enabled() {

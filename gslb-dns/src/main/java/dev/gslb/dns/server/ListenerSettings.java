@@ -1,5 +1,6 @@
 package dev.gslb.dns.server;
 
+import dev.gslb.settings.Bounds;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -37,9 +38,9 @@ public record ListenerSettings(
 
     public ListenerSettings {
         addresses = List.copyOf(addresses);
-        if (tcpMaxConnections < 1 || tcpMaxConnectionsPerSource < 1) {
-            throw new IllegalArgumentException("TCP connection limits must be at least 1");
-        }
+        Bounds.within("threads", threads, 0, 256);
+        Bounds.within("tcp-max-connections", tcpMaxConnections, 1, 1_000_000);
+        Bounds.within("tcp-max-connections-per-source", tcpMaxConnectionsPerSource, 1, 1_000_000);
         if (tcpIdle.toMillis() < 1 || tcpQueryTimeout.toMillis() < 1) {
             throw new IllegalArgumentException("TCP timeouts must be positive");
         }

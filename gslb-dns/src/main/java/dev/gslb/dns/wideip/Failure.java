@@ -1,6 +1,9 @@
 package dev.gslb.dns.wideip;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -23,5 +26,26 @@ public record Failure(Kind kind, List<InetAddress> addresses, long ttl) {
         if (kind == Kind.FALLBACK_IP && addresses.isEmpty()) {
             throw new IllegalArgumentException("a fallback-ip failure needs at least one address");
         }
+    }
+
+    /** {@code failure: {rcode: noerror|nxdomain|refused|servfail, ttl: 30s}} or {@code {fallback-ip: [...], ttl}}. */
+    @JsonCreator
+    public static Failure bind(
+            @JsonProperty("rcode") String rcode,
+            @JsonProperty("fallback-ip") List<InetAddress> fallbackIp,
+            @JsonProperty("ttl") Duration ttl) {
+        long seconds = ttl == null ? DEFAULT.ttl() : ttl.toSeconds();
+        if (fallbackIp != null) {
+            return new Failure(Kind.FALLBACK_IP, fallbackIp, seconds);
+        }
+        Kind kind = switch (rcode == null ? "noerror" : rcode) {
+            case "noerror", "nodata" -> Kind.NODATA;
+            case "nxdomain" -> Kind.NXDOMAIN;
+            case "refused" -> Kind.REFUSED;
+            case "servfail" -> Kind.SERVFAIL;
+            default ->
+                throw new IllegalArgumentException("failure rcode must be noerror, nxdomain, refused or servfail");
+        };
+        return new Failure(kind, List.of(), seconds);
     }
 }

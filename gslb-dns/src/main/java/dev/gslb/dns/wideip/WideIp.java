@@ -1,5 +1,6 @@
 package dev.gslb.dns.wideip;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import java.util.List;
 import org.xbill.DNS.Name;
 
@@ -16,7 +17,17 @@ public record WideIp(
 
     public enum PoolMethod {
         GLOBAL_AVAILABILITY,
-        ROUND_ROBIN
+        ROUND_ROBIN;
+
+        /** As the config writes it: {@code global-availability} or {@code round-robin}. */
+        @JsonCreator
+        public static PoolMethod parse(String text) {
+            return switch (text) {
+                case "global-availability" -> GLOBAL_AVAILABILITY;
+                case "round-robin" -> ROUND_ROBIN;
+                default -> throw new IllegalArgumentException("pool-method must be global-availability or round-robin");
+            };
+        }
     }
 
     public WideIp {

@@ -1,6 +1,12 @@
 package dev.gslb.probe.health;
 
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.settings.Bounds;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A configured monitor: what check, how often, and the hysteresis. From UNKNOWN the first
@@ -15,11 +21,69 @@ public record MonitorSpec(
     public static final int DEFAULT_DOWN = 3;
 
     public MonitorSpec {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a monitor needs 'name:'");
+        }
         if (upThreshold < 1 || downThreshold < 1) {
             throw new IllegalArgumentException("monitor " + name + ": thresholds must be at least 1");
         }
         if (timeout.compareTo(interval) > 0) {
             throw new IllegalArgumentException("monitor " + name + ": timeout must not exceed the interval");
         }
+    }
+
+    /** One entry of {@code monitors:} (README "Health monitors"); the timeout defaults to half the interval. */
+    @JsonCreator
+    public static MonitorSpec bind(
+            @JsonProperty("name") String name,
+            @JsonProperty("type") String type,
+            @JsonProperty("port") Integer port,
+            @JsonProperty("path") String path,
+            @JsonProperty("host") String host,
+            @JsonProperty("expect-status") Integer expectStatus,
+            @JsonProperty("expect-body") String expectBody,
+            @JsonProperty("command") List<String> command,
+            @JsonProperty("interval") Duration interval,
+            @JsonProperty("timeout") Duration timeout,
+            @JsonProperty("up") Integer up,
+            @JsonProperty("down") Integer down) {
+        if (type == null) {
+            throw new IllegalArgumentException(
+                    "monitor " + name + " needs 'type:' (icmp, tcp, http, https or external)");
+        }
+        Check check = switch (type) {
+            case "icmp" -> new IcmpCheck();
+            case "tcp" -> {
+                if (port == null) {
+                    throw new IllegalArgumentException("a tcp monitor needs 'port:'");
+                }
+                yield new TcpCheck(Bounds.within("port", port, 1, 65535));
+            }
+            case "http", "https" ->
+                new HttpCheck(
+                        type.equals("https"),
+                        Bounds.within("port", requireNonNullElse(port, type.equals("https") ? 443 : 80), 1, 65535),
+                        requireNonNullElse(path, "/"),
+                        host,
+                        Bounds.within("expect-status", requireNonNullElse(expectStatus, 200), 100, 599),
+                        expectBody);
+            case "external" -> {
+                if (command == null || command.isEmpty()) {
+                    throw new IllegalArgumentException("an external monitor needs 'command:' (a list)");
+                }
+                yield new ExternalCheck(command);
+            }
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown monitor type '" + type + "'; expected icmp, tcp, http, https or external");
+        };
+        Duration every = requireNonNullElse(interval, DEFAULT_INTERVAL);
+        return new MonitorSpec(
+                name,
+                check,
+                every,
+                requireNonNullElse(timeout, every.dividedBy(2)),
+                Bounds.within("up", requireNonNullElse(up, DEFAULT_UP), 1, 1000),
+                Bounds.within("down", requireNonNullElse(down, DEFAULT_DOWN), 1, 1000));
     }
 }
