@@ -1,40 +1,52 @@
 #!/usr/bin/env bash
 # DNS benchmark: dnsperf against our server and against gdnsd serving the same zone, in the same
-# run, each server pinned to CPU 0 and dnsperf to CPU 1. Prints queries/s, latency, loss and the
-# ratio ours/gdnsd for a static-record mix and for the wide-IP name. Ours runs with its defaults:
-# response-rate limiting and cookies on, loopback exempt from RRL. A second instance of ours
-# ("gslb-rrl") counts loopback too, at a rate above the benchmark's, to show what the RRL lookup
-# itself costs.
+# run. Prints, for a static-record mix and for the wide-IP name:
+#   1. throughput, one thread each, servers on CPU 0 and dnsperf on CPU 1: queries/s and the ratio
+#      ours/gdnsd against the bar (1.00);
+#   2. latency at a fixed 20,000 queries/s: average, p99 and maximum, and the ratio of averages;
+#   3. throughput with two threads each and dnsperf sharing both cores (no pinning);
+#   4. for the record: the static mix over IPv6 (::1) and over TCP.
+# Ours runs with its defaults: response-rate limiting and cookies on, loopback exempt from RRL. A
+# second instance ("gslb-rrl") counts loopback too, at a rate above the benchmark's, to show what
+# the RRL lookup itself costs. The wide IP is decided by lowest round-trip time from fresh paths:
+# ours (CNC) is paired with a peer (TEL), both probe 127.0.0.1 (DNS_DOT against gdnsd's port) and
+# exchange the paths; the bench prints the deciding method before measuring.
 #   bash bench/dns-bench.sh [seconds]      (default 15; needs dnsperf and gdnsd: .ci/run installs them)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 duration="${1:-15}"
 warmup=5
+rate=20000
 export JAVA_HOME="${GSLB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 work="$(mktemp -d)"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-for tool in dnsperf gdnsd taskset; do
+for tool in dnsperf gdnsd taskset python3; do
   command -v "$tool" >/dev/null || { echo "dns-bench: $tool is not installed (apt-get install dnsperf gdnsd)" >&2; exit 1; }
 done
 [[ -f "$here/gslb-cli/target/gslb.jar" ]] || (cd "$here" && mvn -B -q -DskipTests package)
+jar="$here/gslb-cli/target/gslb.jar"
 
-ours_port=5353; gdnsd_port=5354; rrl_port=5355
+ours_port=5353; gdnsd_port=5354; rrl_port=5355; peer_port=5356; ours2_port=5357; gdnsd2_port=5358
+ours_admin=18053; peer_admin=18054; ours_sync=18055; peer_sync=18056
 
-# gdnsd: the same zone file; the wide IP becomes a metafo (ordered failover) DYNA record, which is
-# gdnsd's global-availability equivalent.
-mkdir -p "$work/gdnsd/zones"
-cp "$here/zones/example.com.zone" "$work/gdnsd/zones/example.com"
-echo 'www 30 DYNA metafo!www' >> "$work/gdnsd/zones/example.com"
-cat > "$work/gdnsd/config" <<CONF
-options => { listen => [ 127.0.0.1:$gdnsd_port ], udp_threads => 1, tcp_threads => 1 }
+gdnsd_config() { # dir port threads
+  mkdir -p "$1/zones"
+  cp "$here/zones/example.com.zone" "$1/zones/example.com"
+  # The wide IP becomes a metafo (ordered failover) DYNA record, gdnsd's global-availability equivalent.
+  echo 'www 30 DYNA metafo!www' >> "$1/zones/example.com"
+  cat > "$1/config" <<CONF
+options => { listen => [ 127.0.0.1:$2, "[::1]:$2" ], udp_threads => $3, tcp_threads => $3 }
 plugins => { metafo => { resources => { www => {
   datacenters => [ CNC, TEL ]
   dcmap => { CNC => 202.106.83.177, TEL => 219.17.66.100 }
 } } } }
 CONF
+}
+gdnsd_config "$work/gdnsd" "$gdnsd_port" 1
+gdnsd_config "$work/gdnsd2" "$gdnsd2_port" 2
 
 cat > "$work/static.txt" <<Q
 api.example.com A
@@ -58,50 +70,134 @@ wait_port() { # port
   echo "dns-bench: nothing answers on port $1" >&2; exit 1
 }
 
-# The embedded default with RRL counting loopback: exempt only a documentation network, and a rate
-# no benchmark class reaches (so every answer pays the lookup and none is limited).
+# Configs: the embedded default, probing 127.0.0.1 by DNS_DOT against gdnsd (so the wide IP has
+# fresh paths); the peer is the TEL instance; the RRL instance counts loopback too: it exempts only
+# a documentation network, at a rate no benchmark class reaches (every answer pays the lookup).
 ln -s "$here/zones" "$work/zones"
 ln -s "$here/topology-data" "$work/topology-data"
-sed 's|^dns:|dns:\n  rate-limit: {responses-per-second: 900000, exempt: [192.0.2.0/24]}|' \
-  "$here/gslb-cli/src/main/resources/default-config.yaml" >"$work/rrl.yaml"
+default="$here/gslb-cli/src/main/resources/default-config.yaml"
+probe="probe: {exclude: [], protocols: [dns_dot], dns-port: $gdnsd_port, udp-port: $gdnsd_port}"
+{ sed 's/^  datacenter: CNC$/  datacenter: CNC\n  name: bench-cnc/' "$default"; echo "$probe"; } >"$work/ours.yaml"
+{ sed 's/^  datacenter: CNC$/  datacenter: TEL\n  name: bench-tel/' "$default"; echo "$probe"; } >"$work/peer.yaml"
+sed 's|^dns:|dns:\n  rate-limit: {responses-per-second: 900000, exempt: [192.0.2.0/24]}|' "$default" >"$work/rrl.yaml"
+
+serve() { # cpus name config port threads [serve options...]
+  local cpus="$1" name="$2" config="$3" port="$4" threads="$5"; shift 5
+  taskset -c "$cpus" "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
+    -jar "$jar" serve --config "$config" --listen "127.0.0.1:$port" --listen "[::1]:$port" --threads "$threads" \
+    --state-dir "$work/$name" "$@" >"$work/$name.log" 2>&1 &
+  pids+=($!)
+}
+cli() { # name admin-port args...
+  local name="$1" admin="$2"; shift 2
+  "$JAVA_HOME/bin/java" -jar "$jar" "$@" --admin "127.0.0.1:$admin" --token-file "$work/$name/admin.token"
+}
 
 taskset -c 0 gdnsd -c "$work/gdnsd" start >"$work/gdnsd.log" 2>&1 &
 pids+=($!)
-taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
-  -jar "$here/gslb-cli/target/gslb.jar" serve --listen "127.0.0.1:$ours_port" --admin 127.0.0.1:0 --threads 1 \
-  --sync 127.0.0.1:0 --state-dir "$work/ours" \
-  >"$work/ours.log" 2>&1 &
-pids+=($!)
-taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
-  -jar "$here/gslb-cli/target/gslb.jar" serve --config "$work/rrl.yaml" --listen "127.0.0.1:$rrl_port" \
-  --admin 127.0.0.1:0 --threads 1 --sync 127.0.0.1:0 --state-dir "$work/rrl" \
-  >"$work/rrl.log" 2>&1 &
-pids+=($!)
-wait_port "$gdnsd_port"
-wait_port "$ours_port"
-wait_port "$rrl_port"
+serve 0 ours "$work/ours.yaml" "$ours_port" 1 --admin "127.0.0.1:$ours_admin" --sync "127.0.0.1:$ours_sync"
+serve 1 peer "$work/peer.yaml" "$peer_port" 1 --admin "127.0.0.1:$peer_admin" --sync "127.0.0.1:$peer_sync"
+serve 0 rrl "$work/rrl.yaml" "$rrl_port" 1 --admin 127.0.0.1:0 --sync 127.0.0.1:0
+for port in "$gdnsd_port" "$ours_port" "$peer_port" "$rrl_port"; do wait_port "$port"; done
 
-perf() { # port file seconds -> "qps avg_ms max_ms lost_pct"
-  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l "$3" -c 4 -q 200 -t 2 2>&1 | awk '
+# Pair ours with the peer, let both probe 127.0.0.1, and wait until lowest RTT decides the wide IP.
+token="$(cli ours "$ours_admin" peer pair | awk '/^Join token/ {getline; getline; print $1; exit}')"
+printf '%s\n' "$token" | cli peer "$peer_admin" peer join >/dev/null
+decided=""
+for _ in $(seq 1 60); do
+  dig +short @127.0.0.1 -p "$ours_port" www.example.com A >/dev/null
+  dig +short @127.0.0.1 -p "$peer_port" www.example.com A >/dev/null
+  decided="$(cli ours "$ours_admin" resolve www.example.com --ldns 127.0.0.1 | grep -m1 '^decided by' || true)"
+  [[ "$decided" == "decided by lowest-round-trip-time"* ]] && break
+  sleep 0.5
+done
+echo "wide IP www.example.com for LDNS 127.0.0.1 on ours: ${decided:-not decided}"
+
+perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; $server or 127.0.0.1, on CPUs $pin
+  local port="$1" file="$2" seconds="$3"; shift 3
+  taskset -c "${pin:-0,1}" dnsperf -s "${server:-127.0.0.1}" -p "$port" -d "$file" -l "$seconds" -c 4 -q 200 -t 2 "$@" 2>&1 | awk '
     /Queries sent:/ {sent=$3}
     /Queries lost:/ {lost=$3}
     /Queries per second:/ {qps=$4}
-    /Average Latency/ {avg=$4; gsub(/,/, "", $6); max=$8; gsub(/\)/, "", max); }
+    /Average Latency/ {avg=$4; max=$8; gsub(/\)/, "", max); }
     END { if (sent == 0) sent = 1; printf "%.0f %.3f %.3f %.3f\n", qps, avg*1000, max*1000, 100*lost/sent }'
 }
+latency() { # port file -> "avg_us p99_us max_us lost_pct" at $rate queries/s, from every answer's latency
+  # dnsperf writes each answer's latency to a file (a pipe would stall it and show in the figures).
+  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l "$duration" -Q "$rate" -c 4 -t 2 -v >"$work/latency.txt" 2>/dev/null
+  python3 -c '
+import sys
+lat, lost = [], 0
+for line in open(sys.argv[1]):
+    f = line.split()
+    if line.startswith("> "):
+        if f[1] == "T": lost += 1
+        else: lat.append(float(f[-1]) * 1e6)
+lat.sort()
+n = len(lat) or 1
+print("%.0f %.0f %.0f %.3f" % (sum(lat) / n, lat[min(len(lat) - 1, int(0.99 * n))] if lat else 0,
+                               lat[-1] if lat else 0, 100 * lost / (n + lost)))' "$work/latency.txt"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
-printf "dnsperf %ss per run, servers on CPU 0, dnsperf on CPU 1 (-c 4 -q 200)\n" "$duration"
+echo
+echo "1. throughput, one thread each: servers on CPU 0, dnsperf on CPU 1 (-c 4 -q 200, ${duration}s)"
 printf "%-8s %-9s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
 for mix in static wideip; do
-  perf "$ours_port" "$work/$mix.txt" "$warmup" >/dev/null   # JIT warm-up for ours, same for gdnsd
-  perf "$rrl_port" "$work/$mix.txt" "$warmup" >/dev/null
-  perf "$gdnsd_port" "$work/$mix.txt" "$warmup" >/dev/null
-  read -r g_qps g_avg g_max g_lost < <(perf "$gdnsd_port" "$work/$mix.txt" "$duration")
-  read -r o_qps o_avg o_max o_lost < <(perf "$ours_port" "$work/$mix.txt" "$duration")
-  read -r r_qps r_avg r_max r_lost < <(perf "$rrl_port" "$work/$mix.txt" "$duration")
+  for port in "$ours_port" "$rrl_port" "$gdnsd_port"; do pin=1 perf "$port" "$work/$mix.txt" "$warmup" >/dev/null; done
+  read -r g_qps g_avg g_max g_lost < <(pin=1 perf "$gdnsd_port" "$work/$mix.txt" "$duration")
+  read -r o_qps o_avg o_max o_lost < <(pin=1 perf "$ours_port" "$work/$mix.txt" "$duration")
+  read -r r_qps r_avg r_max r_lost < <(pin=1 perf "$rrl_port" "$work/$mix.txt" "$duration")
   printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost"
   printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost"
   printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb-rrl "$r_qps" "$r_avg" "$r_max" "$r_lost"
-  awk -v o="$o_qps" -v r="$r_qps" -v g="$g_qps" -v m="$mix" 'BEGIN {
-    printf "%-8s ratio gslb/gdnsd = %.2f   gslb-rrl/gdnsd = %.2f\n", m, (g > 0 ? o / g : 0), (g > 0 ? r / g : 0) }'
+  printf "%-8s ratio gslb/gdnsd = %s   gslb-rrl/gdnsd = %s   (bar: 1.00)\n" "$mix" \
+    "$(ratio "$o_qps" "$g_qps")" "$(ratio "$r_qps" "$g_qps")"
+done
+
+echo
+echo "2. latency at $rate queries/s, one thread each, pinned as above (${duration}s; every answer timed)"
+printf "%-8s %-9s %10s %10s %10s %8s\n" mix server "avg us" "p99 us" "max us" "lost %"
+for mix in static wideip; do
+  read -r g_avg g_p99 g_max g_lost < <(latency "$gdnsd_port" "$work/$mix.txt")
+  read -r o_avg o_p99 o_max o_lost < <(latency "$ours_port" "$work/$mix.txt")
+  printf "%-8s %-9s %10s %10s %10s %8s\n" "$mix" gdnsd "$g_avg" "$g_p99" "$g_max" "$g_lost"
+  printf "%-8s %-9s %10s %10s %10s %8s\n" "$mix" gslb "$o_avg" "$o_p99" "$o_max" "$o_lost"
+  printf "%-8s average gslb/gdnsd = %s (bar: at most 1.20; maximum at most 5000 us)\n" "$mix" "$(ratio "$o_avg" "$g_avg")"
+done
+
+# Two threads each: only these two servers run now, unpinned, dnsperf sharing the cores.
+for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+wait 2>/dev/null || true
+pids=()
+gdnsd -c "$work/gdnsd2" start >"$work/gdnsd2.log" 2>&1 &
+pids+=($!)
+serve 0,1 ours2 "$work/ours.yaml" "$ours2_port" 2 --admin 127.0.0.1:0 --sync 127.0.0.1:0
+wait_port "$gdnsd2_port"
+wait_port "$ours2_port"
+echo
+echo "3. throughput, two threads each, no pinning (dnsperf shares the cores; ${duration}s)"
+printf "%-8s %-9s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
+for mix in static wideip; do
+  perf "$ours2_port" "$work/$mix.txt" "$warmup" >/dev/null
+  perf "$gdnsd2_port" "$work/$mix.txt" "$warmup" >/dev/null
+  read -r g_qps g_avg g_max g_lost < <(perf "$gdnsd2_port" "$work/$mix.txt" "$duration")
+  read -r o_qps o_avg o_max o_lost < <(perf "$ours2_port" "$work/$mix.txt" "$duration")
+  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost"
+  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost"
+  printf "%-8s ratio gslb/gdnsd = %s (wide IP decided by global availability here: no peer)\n" "$mix" \
+    "$(ratio "$o_qps" "$g_qps")"
+done
+
+echo
+echo "4. for the record: the static mix over IPv6 (::1) and over TCP, two threads each, no pinning (${duration}s)"
+printf "%-14s %-9s %12s %10s %10s %8s\n" transport server "queries/s" "avg ms" "max ms" "lost %"
+for transport in ipv6 tcp; do
+  if [[ $transport == ipv6 ]]; then server=::1; opts=(); else server=127.0.0.1; opts=(-m tcp); fi
+  for port in "$gdnsd2_port" "$ours2_port"; do
+    server="$server" perf "$port" "$work/static.txt" "$warmup" "${opts[@]}" >/dev/null
+    read -r qps avg max lost < <(server="$server" perf "$port" "$work/static.txt" "$duration" "${opts[@]}")
+    name=gslb; [[ $port == "$gdnsd2_port" ]] && name=gdnsd
+    printf "%-14s %-9s %12s %10s %10s %8s\n" "$transport" "$name" "$qps" "$avg" "$max" "$lost"
+  done
 done

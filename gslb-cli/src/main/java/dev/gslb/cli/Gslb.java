@@ -31,6 +31,11 @@ import picocli.CommandLine.Spec;
         })
 public final class Gslb {
     public static void main(String[] args) {
+        // Netty's leak detection samples buffers on the query path; in production it is off unless
+        // asked for (-Dio.netty.leakDetection.level=simple). Tests keep Netty's default (on).
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         System.exit(commandLine().execute(args));
     }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Where the server's time and memory go under load: our server (one DNS thread, on CPU 0) under
+# dnsperf (CPU 1) with Java Flight Recorder, then the hottest methods, the allocation sites, and
+# the bytes the DNS thread allocated per answered query.
+#   bash bench/profile.sh [seconds] [static|wideip]     (default 20 static; needs dnsperf)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+seconds="${1:-20}"
+mix="${2:-static}"
+warmup=8
+export JAVA_HOME="${GSLB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+work="$(mktemp -d)"
+pid=""
+cleanup() { [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+command -v dnsperf >/dev/null || { echo "profile: dnsperf is not installed (apt-get install dnsperf)" >&2; exit 1; }
+[[ -f "$here/gslb-cli/target/gslb.jar" ]] || (cd "$here" && mvn -B -q -DskipTests package)
+
+case "$mix" in
+  static) printf 'api.example.com A\nexample.com SOA\nexample.com MX\nmail.example.com AAAA\nnope.example.com A\n' >"$work/q.txt" ;;
+  wideip) echo "www.example.com A" >"$work/q.txt" ;;
+  *) echo "profile: mix is static or wideip" >&2; exit 2 ;;
+esac
+port=$((20000 + RANDOM % 20000))
+
+# The recording starts after the warm-up, so JIT compilation is not what it shows.
+taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
+  -XX:StartFlightRecording=delay=${warmup}s,duration=${seconds}s,settings=profile,filename="$work/gslb.jfr" \
+  -jar "$here/gslb-cli/target/gslb.jar" serve --listen "127.0.0.1:$port" --admin 127.0.0.1:0 --threads 1 \
+  --sync 127.0.0.1:0 --state-dir "$work/state" >"$work/server.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  dig +short +time=1 +tries=1 @127.0.0.1 -p "$port" example.com SOA >/dev/null 2>&1 && break
+  sleep 0.2
+done
+taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$warmup" -c 4 -q 200 -t 2 >/dev/null 2>&1
+taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$seconds" -c 4 -q 200 -t 2 >"$work/perf.txt" 2>&1
+for _ in $(seq 1 50); do [[ -s "$work/gslb.jfr" ]] && break; sleep 0.2; done
+sleep 1
+jfr="$JAVA_HOME/bin/jfr"
+answered=$(awk '/Queries completed:/ {print $3}' "$work/perf.txt")
+echo "== $mix mix, ${seconds}s recorded: $(awk '/Queries per second:/ {print $4}' "$work/perf.txt") queries/s, $answered answered"
+echo "== hottest methods (execution samples, all threads)"
+"$jfr" view --width 160 hot-methods "$work/gslb.jfr" | head -30
+echo "== the DNS thread: share of its samples in which each method is on the stack (inclusive)"
+"$jfr" print --json --events jdk.ExecutionSample "$work/gslb.jfr" | python3 -c '
+import collections, json, sys
+samples = [e["values"] for e in json.load(sys.stdin)["recording"]["events"]]
+samples = [v for v in samples if (v.get("sampledThread") or {}).get("javaName", "").startswith("dns-")]
+inclusive = collections.Counter()
+for v in samples:
+    inclusive.update({f["method"]["type"]["name"] + "." + f["method"]["name"] for f in v["stackTrace"]["frames"]})
+print("%d samples" % len(samples))
+for method, n in inclusive.most_common(40):
+    print("%5.1f%%  %s" % (100 * n / len(samples), method))
+'
+echo "== the DNS thread in native code (system calls, waiting): samples by native frame"
+"$jfr" print --json --events jdk.NativeMethodSample "$work/gslb.jfr" | python3 -c '
+import collections, json, sys
+samples = [e["values"] for e in json.load(sys.stdin)["recording"]["events"]]
+samples = [v for v in samples if (v.get("sampledThread") or {}).get("javaName", "").startswith("dns-")]
+top = collections.Counter(f["method"]["type"]["name"] + "." + f["method"]["name"]
+                          for f in (v["stackTrace"]["frames"][0] for v in samples))
+print("%d samples" % len(samples))
+for method, n in top.most_common(8):
+    print("%5.1f%%  %s" % (100 * n / max(1, len(samples)), method))
+'
+echo "== allocation by site"
+"$jfr" view --width 160 allocation-by-site "$work/gslb.jfr" | head -20
+echo "== bytes allocated by the DNS thread per answered query"
+# JFR's allocation samples are weighted to stand for all bytes allocated between them.
+"$jfr" print --json --events jdk.ObjectAllocationSample "$work/gslb.jfr" | python3 -c '
+import json, sys
+qps, seconds = float(sys.argv[1] or 0), float(sys.argv[2])
+events = [e["values"] for e in json.load(sys.stdin)["recording"]["events"]]
+dns = sum(v["weight"] for v in events if (v.get("eventThread") or {}).get("javaName", "").startswith("dns-"))
+print("%.1f bytes/query (%.0f bytes/s at %.0f queries/s)" % (dns / seconds / qps, dns / seconds, qps) if qps else "no queries")
+' "$(awk '/Queries per second:/ {print $4}' "$work/perf.txt")" "$seconds"
