@@ -2,13 +2,20 @@ package dev.gslb.dns.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.xbill.DNS.DClass;
@@ -281,7 +288,7 @@ class AuthoritativeServerTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void truncatesOverUdpAndAnswersInFullOverTcp() throws Exception {
         Message udp = ask(Via.UDP, "big.example.com.", Type.TXT);
         assertThat(udp.getHeader().getFlag(Flags.TC)).isTrue();
@@ -298,5 +305,35 @@ class AuthoritativeServerTest {
         Message tcp = ask(Via.TCP, "big.example.com.", Type.TXT);
         assertThat(tcp.getHeader().getFlag(Flags.TC)).isFalse();
         assertThat(tcp.getSection(Section.ANSWER)).hasSize(14);
+    }
+
+    /** Datagrams read many at a time (recvmmsg) are each answered, to their own sender, with their own ID. */
+    @Test
+    void aBurstFromTwoClientsIsAnsweredInFullEachToItsSender() throws Exception {
+        String[] names = {"api.example.com.", "www.example.com.", "mail.example.com.", "nope.example.com."};
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (DatagramSocket even = new DatagramSocket(0, loopback);
+                DatagramSocket odd = new DatagramSocket(0, loopback)) {
+            for (int id = 0; id < 400; id++) {
+                Message q = Message.newQuery(Record.newRecord(Name.fromString(names[id % 4]), Type.A, DClass.IN));
+                q.getHeader().setID(id);
+                byte[] wire = q.toWire();
+                (id % 2 == 0 ? even : odd).send(new DatagramPacket(wire, wire.length, deployment.address()));
+            }
+            for (DatagramSocket s : List.of(even, odd)) {
+                s.setSoTimeout(3000);
+                Set<Integer> ids = new HashSet<>();
+                for (int i = 0; i < 200; i++) {
+                    DatagramPacket p = new DatagramPacket(new byte[1232], 1232);
+                    s.receive(p);
+                    Message m = new Message(Arrays.copyOf(p.getData(), p.getLength()));
+                    int id = m.getHeader().getID();
+                    assertThat(id % 2).as("answered to its sender").isEqualTo(s == even ? 0 : 1);
+                    assertThat(m.getQuestion().getName()).hasToString(names[id % 4]);
+                    ids.add(id);
+                }
+                assertThat(ids).as("every query of this client answered once").hasSize(200);
+            }
+        }
     }
 }
