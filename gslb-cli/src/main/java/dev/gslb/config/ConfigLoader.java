@@ -40,6 +40,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -256,7 +257,7 @@ public final class ConfigLoader {
             if (members.isEmpty()) {
                 throw file.error("pool " + p.name() + " has no members", "pools", i);
             }
-            List<String> given = java.util.Arrays.asList(p.preferred(), p.alternate(), p.fallback());
+            List<String> given = Arrays.asList(p.preferred(), p.alternate(), p.fallback());
             List<String> methods = new ArrayList<>();
             List<LoadBalancingMethod> trial = new ArrayList<>();
             for (int t = 0; t < 3; t++) {

@@ -221,6 +221,10 @@ class ConfigLoaderTest {
                         + " [persistence-prefix-v4, persistence-prefix-v6, rtt-margin, rtt-margin-percent,"
                         + " unknown-health]");
         Files.delete(dir.resolve("example.com.zone"));
+        Path health = config(GOOD + "load-balancing:\n  unknown-health: maybe\n");
+        assertThatThrownBy(() -> ConfigLoader.load(health))
+                .hasMessage(health + ":18:3: unknown-health must be available or unavailable");
+        Files.delete(dir.resolve("example.com.zone"));
         var lb = ConfigLoader.load(config(GOOD + "load-balancing:\n  unknown-health: unavailable\n"))
                 .loadBalancing();
         assertThat(lb.unknownIsAvailable()).isFalse();

@@ -20,6 +20,8 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -126,7 +128,7 @@ public final class SettingsReader {
     }
 
     private static Object[] parts(JsonStreamContext ctx) {
-        List<Object> parts = new java.util.ArrayList<>();
+        List<Object> parts = new ArrayList<>();
         for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
             parts.addFirst(c.inArray() ? (Object) c.getCurrentIndex() : c.getCurrentName());
         }
@@ -146,7 +148,7 @@ public final class SettingsReader {
         String where = SettingsFile.dotted(path);
         if (e instanceof UnrecognizedPropertyException u) {
             return "unknown key '" + u.getPropertyName() + "' in "
-                    + SettingsFile.dotted(java.util.Arrays.copyOf(path, path.length - 1)) + "; expected one of "
+                    + SettingsFile.dotted(Arrays.copyOf(path, path.length - 1)) + "; expected one of "
                     + new TreeSet<>(u.getKnownPropertyIds().stream()
                             .map(String::valueOf)
                             .toList());

@@ -2,6 +2,7 @@ package dev.gslb.dns.method;
 
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.topology.TopologyTable;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class MethodRegistry {
     private static final Map<String, Function<Services, LoadBalancingMethod>> FACTORIES = new LinkedHashMap<>();
 
     /** The settings records of the methods that have any: their keys are read under {@code load-balancing:}. */
-    private static final List<Class<? extends Record>> SETTINGS = new java.util.ArrayList<>();
+    private static final List<Class<? extends Record>> SETTINGS = new ArrayList<>();
 
     static {
         add(
