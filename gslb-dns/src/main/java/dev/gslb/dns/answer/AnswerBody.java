@@ -82,6 +82,16 @@ final class AnswerBody {
                 ecsScope);
     }
 
+    /**
+     * A negative answer whose only record is {@code soa} in the authority section, written without
+     * compression: it points into no question, so one body serves every query name of the zone.
+     */
+    static AnswerBody negative(int rcode, Record soa, long rateClass) {
+        byte[] sections = soa.toWire(Section.AUTHORITY);
+        return new AnswerBody(
+                true, rcode, sections, new int[] {sections.length, 1, Section.AUTHORITY | 4}, rateClass, 0);
+    }
+
     /** Skips one record of our own rendering: owner (labels, maybe ending in a pointer), fixed fields, rdata. */
     private static int skipRecord(byte[] wire, int p) {
         for (; ; ) {

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
@@ -41,6 +43,9 @@ final class MessageAnswerer {
     static final long ERRORS = ResponseRateLimiter.responseClass(Kind.ERROR, 0, 0);
 
     private final WideIpResolver resolver;
+    /** Plain NXDOMAIN bodies by zone (identity: a reloaded zone is a new object). */
+    private final Map<Zone, AnswerBody> nxdomainBodies = new ConcurrentHashMap<>();
+
     private final InstanceIdentity identity;
 
     MessageAnswerer(WideIpResolver resolver, InstanceIdentity identity) {
@@ -109,6 +114,14 @@ final class MessageAnswerer {
         a.authority().forEach(set -> addSet(m, set, Section.AUTHORITY));
         a.additional().forEach(set -> addSet(m, set, Section.ADDITIONAL));
         int rcode = a.kind() == Zone.Answer.Kind.NXDOMAIN ? Rcode.NXDOMAIN : Rcode.NOERROR;
+        if (rcode == Rcode.NXDOMAIN
+                && a.authoritative()
+                && a.answer().isEmpty()
+                && a.additional().isEmpty()
+                && a.authority().size() == 1
+                && a.authority().getFirst().getType() == Type.SOA) {
+            return new Result(nxdomain(zone), false);
+        }
         if (a.pendingTarget() != null) {
             WideIp target = authority.wideIp(a.pendingTarget());
             Zone targetZone = authority.zones().find(a.pendingTarget());
@@ -258,6 +271,26 @@ final class MessageAnswerer {
             rateClass = answerClass(q);
         }
         return new Result(render(m, q, rcode, referral, rateClass, scope), cacheable && rcode == Rcode.NOERROR);
+    }
+
+    /**
+     * The zone's plain NXDOMAIN (its negative SOA alone): rendered once per zone, not per query
+     * name, so a flood of random names costs no rendering. Bounded: the bodies of zones a reload
+     * replaced are dropped when the map grows past a few thousand.
+     */
+    private AnswerBody nxdomain(Zone zone) {
+        AnswerBody body = nxdomainBodies.get(zone);
+        if (body == null) {
+            if (nxdomainBodies.size() > 4096) {
+                nxdomainBodies.clear();
+            }
+            body = AnswerBody.negative(
+                    Rcode.NXDOMAIN,
+                    zone.negativeSoa(),
+                    ResponseRateLimiter.responseClass(Kind.NXDOMAIN, WireName.hash(zone.origin()), 0));
+            nxdomainBodies.put(zone, body);
+        }
+        return body;
     }
 
     /** The client-subnet scope of a wide IP's decision for this query (the fast path's or ours). */

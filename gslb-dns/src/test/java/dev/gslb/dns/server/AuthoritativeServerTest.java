@@ -143,6 +143,14 @@ class AuthoritativeServerTest {
         assertThat(nx.getSection(Section.AUTHORITY).getFirst().getTTL())
                 .as("RFC 2308 negative TTL")
                 .isEqualTo(300);
+        Record soa = nx.getSection(Section.AUTHORITY).getFirst();
+        for (String name : List.of("x.example.com.", "A.Deeper.NOPE.example.com.", "nope2.example.com.")) {
+            Message other = ask(via, name, Type.AAAA); // the zone's one NXDOMAIN body, whatever the name
+            assertThat(other.getRcode()).as(name).isEqualTo(Rcode.NXDOMAIN);
+            assertThat(other.getQuestion().getName()).as(name).hasToString(name);
+            assertThat(other.getSection(Section.AUTHORITY)).as(name).containsExactly(soa);
+            assertThat(other.getSection(Section.AUTHORITY).getFirst().getTTL()).isEqualTo(300);
+        }
 
         for (String name : List.of("api.example.com.", "empty.nonterminal.example.com.")) {
             Message nodata = ask(via, name, Type.MX);
