@@ -59,36 +59,12 @@ public record GslbConfig(
 
     /** The same deployment on other listen addresses (command-line overrides, tests). */
     public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress adminListen) {
-        return new GslbConfig(
-                instance,
-                dns,
-                answers,
-                admin.withListen(adminListen),
-                dataCenters,
-                zones,
-                wideIps,
-                loadBalancing,
-                topology,
-                probing,
-                health,
-                sync);
+        return with(dns, admin.withListen(adminListen), probing, sync);
     }
 
     /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
     public GslbConfig withSync(SyncSettings sync) {
-        return new GslbConfig(
-                instance,
-                dns,
-                answers,
-                admin,
-                dataCenters,
-                zones,
-                wideIps,
-                loadBalancing,
-                topology,
-                probing,
-                health,
-                sync);
+        return with(dns, admin, probing, sync);
     }
 
     /** The same deployment with its proximity table in another H2 file; nothing else moves. */
@@ -103,24 +79,16 @@ public record GslbConfig(
      */
     public GslbConfig withStateDir(Path dir) {
         AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
-        return new GslbConfig(
-                        instance,
-                        dns,
-                        answers,
-                        a,
-                        dataCenters,
-                        zones,
-                        wideIps,
-                        loadBalancing,
-                        topology,
-                        probing,
-                        health,
-                        sync.withPeersFile(dir.resolve("peers")))
-                .withStore(dir.resolve("proximity"));
+        return with(dns, a, probing.withStore(dir.resolve("proximity")), sync.withPeersFile(dir.resolve("peers")));
     }
 
     /** The same deployment probing otherwise (tests that probe loopback LDNS). */
     public GslbConfig withProbing(Probing probing) {
+        return with(dns, admin, probing, sync);
+    }
+
+    /** The one copy the overrides above make: only what runs where changes, never the deployment. */
+    private GslbConfig with(ListenerSettings dns, AdminSettings admin, Probing probing, SyncSettings sync) {
         return new GslbConfig(
                 instance,
                 dns,

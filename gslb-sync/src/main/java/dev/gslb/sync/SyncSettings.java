@@ -91,7 +91,7 @@ public record SyncSettings(
                 listen == null ? d.listen() : withPorts(listen),
                 advertise == null ? List.of() : withPorts(advertise),
                 peers,
-                identity == null ? peers.resolveSibling("sync-identity.pem") : identity,
+                identity == null ? identityBeside(peers) : identity,
                 beat,
                 dead,
                 requireNonNullElse(pathTtl, d.pathTtl()),
@@ -123,26 +123,6 @@ public record SyncSettings(
         return addresses.stream().map(a -> a.orPort(DEFAULT_PORT)).toList();
     }
 
-    /** The same settings sending paths with another TTL. */
-    public SyncSettings withPathTtl(Duration ttl) {
-        return new SyncSettings(
-                listen,
-                advertise,
-                peersFile,
-                identityFile,
-                heartbeat,
-                deadAfter,
-                ttl,
-                healthTtl,
-                probeTtl,
-                queue,
-                joinTokenTtl,
-                handshakeTimeout,
-                maxHandshakes,
-                maxClockSkew,
-                peerItemsPerSecond);
-    }
-
     /** The defaults, listening on {@code listen}, keeping peers and identity beside {@code peersFile}. */
     public static SyncSettings of(
             List<InetSocketAddress> listen, Path peersFile, Duration heartbeat, Duration deadAfter, Duration pathTtl) {
@@ -150,7 +130,7 @@ public record SyncSettings(
                 listen,
                 List.of(),
                 peersFile,
-                peersFile.resolveSibling("sync-identity.pem"),
+                identityBeside(peersFile),
                 heartbeat,
                 deadAfter,
                 pathTtl,
@@ -164,33 +144,38 @@ public record SyncSettings(
                 200_000);
     }
 
+    /** The same settings sending paths with another TTL. */
+    public SyncSettings withPathTtl(Duration ttl) {
+        return with(listen, advertise, peersFile, identityFile, ttl);
+    }
+
     /** The same settings listening (and advertising) elsewhere. */
     public SyncSettings listeningOn(List<InetSocketAddress> addresses) {
-        return new SyncSettings(
-                addresses,
-                List.of(),
-                peersFile,
-                identityFile,
-                heartbeat,
-                deadAfter,
-                pathTtl,
-                healthTtl,
-                probeTtl,
-                queue,
-                joinTokenTtl,
-                handshakeTimeout,
-                maxHandshakes,
-                maxClockSkew,
-                peerItemsPerSecond);
+        return with(addresses, List.of(), peersFile, identityFile, pathTtl);
     }
 
     /** The same settings keeping the peers (and the identity beside them) in another folder. */
     public SyncSettings withPeersFile(Path file) {
+        return with(listen, advertise, file, identityBeside(file), pathTtl);
+    }
+
+    /** Where the identity is kept unless the config says otherwise: beside the peers file. */
+    private static Path identityBeside(Path peersFile) {
+        return peersFile.resolveSibling("sync-identity.pem");
+    }
+
+    /** The one copy the overrides above make: where it listens, where its state is, the path TTL. */
+    private SyncSettings with(
+            List<InetSocketAddress> listen,
+            List<InetSocketAddress> advertise,
+            Path peersFile,
+            Path identityFile,
+            Duration pathTtl) {
         return new SyncSettings(
                 listen,
                 advertise,
-                file,
-                file.resolveSibling("sync-identity.pem"),
+                peersFile,
+                identityFile,
                 heartbeat,
                 deadAfter,
                 pathTtl,
