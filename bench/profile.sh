@@ -65,8 +65,21 @@ print("%d samples" % len(samples))
 for method, n in top.most_common(8):
     print("%5.1f%%  %s" % (100 * n / max(1, len(samples)), method))
 '
-echo "== allocation by site"
-"$jfr" view --width 160 allocation-by-site "$work/gslb.jfr" | head -20
+echo "== allocation by site, all threads"
+"$jfr" view --width 160 allocation-by-site "$work/gslb.jfr" | head -14
+echo "== allocation by the DNS thread: bytes by allocating frame and its caller"
+"$jfr" print --json --stack-depth 3 --events jdk.ObjectAllocationSample "$work/gslb.jfr" | python3 -c '
+import collections, json, sys
+events = [e["values"] for e in json.load(sys.stdin)["recording"]["events"]]
+sites = collections.Counter()
+for v in events:
+    if (v.get("eventThread") or {}).get("javaName", "").startswith("dns-"):
+        frames = [f["method"]["type"]["name"] + "." + f["method"]["name"] for f in v["stackTrace"]["frames"][:2]]
+        sites[" <- ".join(frames)] += v["weight"]
+total = sum(sites.values()) or 1
+for site, w in sites.most_common(10):
+    print("%5.1f%%  %s" % (100 * w / total, site))
+'
 echo "== bytes allocated by the DNS thread per answered query"
 # JFR's allocation samples are weighted to stand for all bytes allocated between them.
 "$jfr" print --json --events jdk.ObjectAllocationSample "$work/gslb.jfr" | python3 -c '

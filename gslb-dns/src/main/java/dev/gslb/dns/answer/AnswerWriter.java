@@ -4,6 +4,9 @@ import dev.gslb.dns.cookie.ServerCookies;
 import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.wideip.WideIpResolver;
 import io.netty.buffer.ByteBuf;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.util.IdentityHashMap;
 
 /**
  * The one writer of answers, and so the one size rule. An answer is the header, the echoed
@@ -34,6 +37,12 @@ final class AnswerWriter {
     private int rcode;
     private int ecsScope;
     private final int[] counts = new int[4];
+    /**
+     * IPv6 answer addresses as bytes, by identity (getAddress copies every time). The addresses are
+     * the configured ones, so this stays small; a reload brings new objects, so it is cleared
+     * when it passes a bound.
+     */
+    private final IdentityHashMap<InetAddress, byte[]> ipv6Bytes = new IdentityHashMap<>();
     /** An RRset was cut: nothing more is written. */
     private boolean full;
 
@@ -127,13 +136,22 @@ final class AnswerWriter {
             return;
         }
         for (int i = 0; i < n; i++) {
-            byte[] address = picked ? r.answer(i).addressBytes() : r.fallback().getAddress();
+            InetAddress address = picked ? r.answer(i).address() : r.fallback();
             out.writeShort(0xC000 | HEADER);
             out.writeShort(type);
             out.writeShort(1);
             out.writeInt((int) r.ttl());
-            out.writeShort(address.length);
-            out.writeBytes(address);
+            if (address instanceof Inet4Address) {
+                out.writeShort(4);
+                out.writeInt(address.hashCode()); // an IPv4 address's hash code is the address: no copy
+            } else {
+                if (ipv6Bytes.size() > 4096) {
+                    ipv6Bytes.clear();
+                }
+                byte[] b = ipv6Bytes.computeIfAbsent(address, InetAddress::getAddress);
+                out.writeShort(b.length);
+                out.writeBytes(b);
+            }
         }
         counts[1] += n;
     }

@@ -120,7 +120,7 @@ final class MessageAnswerer {
                 && a.additional().isEmpty()
                 && a.authority().size() == 1
                 && a.authority().getFirst().getType() == Type.SOA) {
-            return new Result(nxdomain(zone), false);
+            return new Result(nxdomain(zone), true); // the same body for every name: cached per name apart
         }
         if (a.pendingTarget() != null) {
             WideIp target = authority.wideIp(a.pendingTarget());

@@ -23,7 +23,16 @@ public final class Responder implements AutoCloseable {
     /** RFC 7873: BADCOOKIE, 23 (extended rcode 1, header rcode 7). */
     private static final int BADCOOKIE = 23;
 
-    private record Served(Authority authority, ResponseCache cache) {}
+    /**
+     * The zones in service and their prepared answers. Names that do not exist have a cache of
+     * their own, an eighth of the budget, so a flood of random names recycles only that one and
+     * never pushes out the answers to names that exist.
+     */
+    private record Served(Authority authority, ResponseCache cache, ResponseCache negatives) {
+        Served(Authority authority, long budget) {
+            this(authority, new ResponseCache(budget), new ResponseCache(Math.max(64 << 10, budget / 8)));
+        }
+    }
 
     /** What one query is answered with: decided first, then rate-limited, then written. Reused per thread. */
     private static final class Reply {
@@ -99,16 +108,16 @@ public final class Responder implements AutoCloseable {
 
     /** Swaps in new zones and wide IPs; queries in flight finish on the old ones. */
     public void replace(Authority authority) {
-        served = new Served(authority, new ResponseCache(settings.cacheBytes()));
+        served = new Served(authority, settings.cacheBytes());
     }
 
     public Authority authority() {
         return served.authority();
     }
 
-    /** Bytes the answer cache holds now. */
+    /** Bytes the answer caches hold now. */
     public long cacheBytes() {
-        return served.cache().bytes();
+        return served.cache().bytes() + served.negatives().bytes();
     }
 
     /**
@@ -194,6 +203,9 @@ public final class Responder implements AutoCloseable {
                 }
             }
         }
+        if (body == null && decided == null) {
+            body = s.negatives().get(q);
+        }
         if (body == null) {
             MessageAnswerer.Result m = full.answer(s.authority(), q, client, t.scratch, decided);
             if (m.body() == null) {
@@ -202,7 +214,7 @@ public final class Responder implements AutoCloseable {
             }
             body = m.body();
             if (m.cacheable()) {
-                s.cache().put(q, body);
+                (body.rcode == Rcode.NXDOMAIN ? s.negatives() : s.cache()).put(q, body);
             }
         }
         r.body = body;

@@ -36,9 +36,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The UDP and TCP listeners. With native epoll every event loop owns one UDP socket bound with
- * SO_REUSEPORT, so the kernel spreads queries over the loops; without it (NIO fallback) one UDP
- * socket per address serves all loops.
+ * The UDP and TCP listeners. On Linux, UDP is served by {@link BatchedUdpListener}s: per address,
+ * one socket (SO_REUSEPORT) and one thread per configured thread, batching with recvmmsg and
+ * sendmmsg. TCP is served by netty event loops (epoll, or NIO elsewhere). Where the batched
+ * listener cannot run, netty serves UDP too: with epoll every event loop owns one UDP socket,
+ * with NIO one socket per address serves all loops.
  */
 public final class DnsServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DnsServer.class);
@@ -51,6 +53,7 @@ public final class DnsServer implements AutoCloseable {
     private final Responder responder;
     private final DnsMetrics metrics;
     private final List<Channel> channels = new ArrayList<>();
+    private final List<BatchedUdpListener> udpListeners = new ArrayList<>();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private EventLoopGroup group;
 
@@ -79,7 +82,11 @@ public final class DnsServer implements AutoCloseable {
             throw e;
         }
         log.info(
-                "DNS listening on {} (UDP+TCP, {} event loops, transport {})", bound, threads, epoll ? "epoll" : "nio");
+                "DNS listening on {} ({} threads; UDP {}, TCP {})",
+                bound,
+                threads,
+                BatchedUdpListener.available() ? "recvmmsg/sendmmsg" : epoll ? "epoll" : "nio",
+                epoll ? "epoll" : "nio");
     }
 
     /**
@@ -91,7 +98,10 @@ public final class DnsServer implements AutoCloseable {
             throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             int before = channels.size();
-            int port = bindUdp(address, sockets, epoll);
+            int udpBefore = udpListeners.size();
+            int port = BatchedUdpListener.available()
+                    ? bindBatchedUdp(address, settings.effectiveThreads())
+                    : bindUdp(address, sockets, epoll);
             InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
             ChannelFuture tcp = bindTcp(actual, epoll);
             if (tcp.isSuccess()) {
@@ -103,6 +113,9 @@ public final class DnsServer implements AutoCloseable {
             }
             while (channels.size() > before) {
                 channels.removeLast().close().sync();
+            }
+            while (udpListeners.size() > udpBefore) {
+                udpListeners.removeLast().close();
             }
             log.debug("TCP port {} is taken; binding UDP and TCP on another ephemeral port", port);
         }
@@ -116,7 +129,23 @@ public final class DnsServer implements AutoCloseable {
                 + " (another DNS server holds it? stop it, or change dns.listen / serve --listen)";
     }
 
-    /** Binds {@code sockets} UDP sockets on one address; the first fixes the port when 0 was asked. */
+    /** Starts {@code threads} batched UDP listeners on one address; the first fixes the port when 0 was asked. */
+    private int bindBatchedUdp(InetSocketAddress address, int threads) {
+        int port = address.getPort();
+        for (int i = 0; i < threads; i++) {
+            try {
+                BatchedUdpListener l = BatchedUdpListener.start(
+                        new InetSocketAddress(address.getAddress(), port), responder, "dns-udp-" + port + "-" + i);
+                udpListeners.add(l);
+                port = l.port();
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException(inUse("UDP " + Address.hostPort(address), e), e);
+            }
+        }
+        return port;
+    }
+
+    /** Binds {@code sockets} netty UDP sockets on one address; the first fixes the port when 0 was asked. */
     private int bindUdp(InetSocketAddress address, int sockets, boolean epoll) throws InterruptedException {
         int port = address.getPort();
         for (int i = 0; i < sockets; i++) {
@@ -192,6 +221,8 @@ public final class DnsServer implements AutoCloseable {
     /** Stops accepting, lets in-flight answers go out, then releases the event loops. */
     @Override
     public synchronized void close() {
+        udpListeners.forEach(BatchedUdpListener::close);
+        udpListeners.clear();
         for (Channel ch : channels) {
             ch.close().awaitUninterruptibly();
         }

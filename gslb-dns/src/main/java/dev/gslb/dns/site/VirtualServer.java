@@ -20,11 +20,6 @@ public record VirtualServer(String name, InetAddress address, DataCenter dataCen
         this(name, address, dataCenter, 1, 0);
     }
 
-    /** The address as wire bytes (a copy: callers may not change the record). */
-    public byte[] addressBytes() {
-        return address.getAddress();
-    }
-
     public boolean isIpv4() {
         return address instanceof Inet4Address;
     }

@@ -45,8 +45,8 @@ public record Pool(
 
     /** True when a tier reads measured paths: only then are this pool's LDNS worth probing. */
     public boolean usesPathMetrics() {
-        for (var t : tiers) {
-            if (t.usesPathMetrics()) {
+        for (int i = 0; i < tiers.size(); i++) { // indexed: asked per query, and an iterator is an object
+            if (tiers.get(i).usesPathMetrics()) {
                 return true;
             }
         }

@@ -43,8 +43,8 @@ public record WideIp(
 
     /** True when a pool reads measured paths (RTT, completion rate, hops, QoS): only then is the LDNS probed. */
     public boolean usesPathMetrics() {
-        for (Pool p : pools) {
-            if (p.usesPathMetrics()) {
+        for (int i = 0; i < pools.size(); i++) { // indexed: asked per query, and an iterator is an object
+            if (pools.get(i).usesPathMetrics()) {
                 return true;
             }
         }

@@ -2,6 +2,11 @@ package dev.gslb.dns.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.site.DataCenter;
+import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.wideip.WideIp;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -341,6 +346,36 @@ class AuthoritativeServerTest {
                     ids.add(id);
                 }
                 assertThat(ids).as("every query of this client answered once").hasSize(200);
+            }
+        }
+    }
+
+    /** An IPv6 listener: the sender's sockaddr_in6 is read and answered to, and IPv6 wide-IP members are written. */
+    @Test
+    void answersOverIpv6IncludingIpv6WideIpMembers() throws Exception {
+        WideIp v6 = new WideIp(
+                Name.fromString("v6.example.com."),
+                List.of(new Pool(
+                        "v6",
+                        List.of(new VirtualServer("vs6", InetAddress.ofLiteral("2001:db8::77"), new DataCenter("CNC"))),
+                        List.of(ExampleDeployment.methods().create("global-availability")),
+                        1,
+                        -1,
+                        List.of())),
+                WideIp.DEFAULT_TTL);
+        ListenerSettings v6only = ListenerSettings.DEFAULTS.withAddresses(
+                List.of(new InetSocketAddress(InetAddress.ofLiteral("::1"), 0)), 1);
+        try (ExampleDeployment d =
+                new ExampleDeployment(v6only, AnswerSettings.DEFAULTS, ExampleDeployment.authority(List.of(v6)))) {
+            SimpleResolver r = new SimpleResolver(d.address());
+            r.setTimeout(Duration.ofSeconds(3));
+            for (int i = 0; i < 3; i++) { // the second and third are answered from the thread's address cache
+                Message m = r.send(
+                        Message.newQuery(Record.newRecord(Name.fromString("v6.example.com."), Type.AAAA, DClass.IN)));
+                assertThat(rdata(m, Section.ANSWER)).containsExactly("2001:db8:0:0:0:0:0:77");
+                Message a = r.send(
+                        Message.newQuery(Record.newRecord(Name.fromString("api.example.com."), Type.AAAA, DClass.IN)));
+                assertThat(rdata(a, Section.ANSWER)).containsExactly("2001:db8:0:0:0:0:0:10");
             }
         }
     }

@@ -1,0 +1,255 @@
+package dev.gslb.dns.server;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.answer.Transport;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteOrder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One UDP socket served by one platform thread, the way gdnsd and Knot serve UDP: the thread
+ * blocks in recvmmsg until at least one query is queued, takes up to {@link #BATCH} in that one
+ * call, answers each into a fixed native buffer, and sends all the answers with one sendmmsg.
+ * Every buffer and header is allocated once when the thread starts, so a query costs no object
+ * (the client's {@link InetAddress} comes from a small per-thread cache; a new client costs one),
+ * and a batch costs two system calls. Each thread has its own socket bound with SO_REUSEPORT, so
+ * the kernel spreads queries over the threads and no state is shared between them but the
+ * {@link Responder}'s lock-free tables.
+ */
+final class BatchedUdpListener implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(BatchedUdpListener.class);
+    /** Datagrams per recvmmsg: enough to empty a busy queue in a few calls, small enough to stay in cache. */
+    static final int BATCH = 32;
+    /** Bytes read of one datagram: one more than the largest query taken, so a longer one shows as oversize. */
+    private static final int SLOT = Responder.MAX_UDP_QUERY + 1;
+    /** The largest UDP answer (edns-udp-size is at most 4096). */
+    private static final int ANSWER = 4096;
+    /** The loop looks at its stop flag at least this often even when no query comes (shutdown wakes it sooner). */
+    private static final int RECEIVE_TIMEOUT_MILLIS = 1000;
+
+    private static final ValueLayout.OfInt NET_INT =
+            JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN).withByteAlignment(1);
+    private static final ValueLayout.OfLong NET_LONG =
+            JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN).withByteAlignment(1);
+
+    private final int fd;
+    private final int port;
+    private final Responder responder;
+    private final Thread thread;
+    private volatile boolean closing;
+
+    private BatchedUdpListener(int fd, Responder responder, String name) {
+        this.fd = fd;
+        this.port = NativeUdp.localPort(fd);
+        this.responder = responder;
+        this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::serve);
+    }
+
+    /** Whether this platform can run it (Linux with the FFM API); otherwise netty serves UDP. */
+    static boolean available() {
+        return NativeUdp.AVAILABLE;
+    }
+
+    /**
+     * Binds a socket on {@code address} and starts its thread.
+     *
+     * @throws IllegalStateException with the system's reason when the socket cannot be bound
+     */
+    static BatchedUdpListener start(InetSocketAddress address, Responder responder, String name) {
+        BatchedUdpListener l = new BatchedUdpListener(NativeUdp.bind(address, RECEIVE_TIMEOUT_MILLIS), responder, name);
+        l.thread.start();
+        return l;
+    }
+
+    int port() {
+        return port;
+    }
+
+    private void serve() {
+        try (Arena arena = Arena.ofConfined()) {
+            Batch b = new Batch(arena);
+            while (!closing) {
+                int n = b.receive();
+                if (n > 0) {
+                    b.send(b.answer(n));
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            log.error("UDP listener on port {} stopped: {}", port, e.toString(), e);
+        }
+    }
+
+    /** The thread's native buffers and message headers, laid out once. */
+    private final class Batch {
+        final MemorySegment err;
+        final MemorySegment queries;
+        final MemorySegment answers;
+        final MemorySegment names;
+        final MemorySegment receiveHeaders;
+        final MemorySegment sendHeaders;
+        final MemorySegment sendIov;
+        final ByteBuf[] answerBufs = new ByteBuf[BATCH];
+        final byte[] scratch = new byte[SLOT];
+        final ClientAddresses clients = new ClientAddresses();
+
+        Batch(Arena arena) {
+            err = NativeUdp.errnoSlot(arena);
+            queries = arena.allocate((long) BATCH * SLOT, 64);
+            answers = arena.allocate((long) BATCH * ANSWER, 64);
+            names = arena.allocate((long) BATCH * NativeUdp.SOCKADDR, 8);
+            MemorySegment receiveIov = arena.allocate(BATCH * NativeUdp.IOVEC, 8);
+            sendIov = arena.allocate(BATCH * NativeUdp.IOVEC, 8);
+            receiveHeaders = arena.allocate(BATCH * NativeUdp.MMSGHDR, 8);
+            sendHeaders = arena.allocate(BATCH * NativeUdp.MMSGHDR, 8);
+            for (int i = 0; i < BATCH; i++) {
+                long iov = i * NativeUdp.IOVEC;
+                receiveIov.set(JAVA_LONG, iov, queries.address() + (long) i * SLOT);
+                receiveIov.set(JAVA_LONG, iov + 8, SLOT);
+                sendIov.set(JAVA_LONG, iov, answers.address() + (long) i * ANSWER);
+                long h = i * NativeUdp.MMSGHDR;
+                receiveHeaders.set(JAVA_LONG, h + NativeUdp.MSG_NAME, names.address() + (long) i * NativeUdp.SOCKADDR);
+                receiveHeaders.set(JAVA_LONG, h + NativeUdp.MSG_IOV, receiveIov.address() + iov);
+                receiveHeaders.set(JAVA_LONG, h + NativeUdp.MSG_IOVLEN, 1);
+                sendHeaders.set(JAVA_LONG, h + NativeUdp.MSG_IOV, sendIov.address() + iov);
+                sendHeaders.set(JAVA_LONG, h + NativeUdp.MSG_IOVLEN, 1);
+                answerBufs[i] = Unpooled.wrappedBuffer(
+                        answers.asSlice((long) i * ANSWER, ANSWER).asByteBuffer());
+            }
+        }
+
+        /** Blocks for at least one datagram; how many arrived (0 on a timeout, an interruption or a stop). */
+        int receive() {
+            for (int i = 0; i < BATCH; i++) { // the kernel writes back each sender's address length
+                receiveHeaders.set(JAVA_INT, i * NativeUdp.MMSGHDR + NativeUdp.MSG_NAMELEN, NativeUdp.SOCKADDR);
+            }
+            int n = NativeUdp.receive(err, fd, receiveHeaders.address(), BATCH);
+            if (n < 0) {
+                int e = NativeUdp.errno(err);
+                if (e != NativeUdp.EAGAIN && e != NativeUdp.EINTR && !closing) {
+                    throw new IllegalStateException("recvmmsg failed: errno " + e);
+                }
+                return 0;
+            }
+            return n;
+        }
+
+        /** Answers the {@code n} datagrams received; returns how many answers are laid out to send. */
+        int answer(int n) {
+            int out = 0;
+            for (int i = 0; i < n; i++) {
+                long h = i * NativeUdp.MMSGHDR;
+                int length = receiveHeaders.get(JAVA_INT, h + NativeUdp.MSG_LEN); // at most SLOT: longer ones are cut
+                MemorySegment.copy(queries, JAVA_BYTE, (long) i * SLOT, scratch, 0, length);
+                long name = (long) i * NativeUdp.SOCKADDR;
+                InetAddress client = clients.of(names, name);
+                if (client == null) {
+                    continue; // not an IP sender: nothing to answer
+                }
+                ByteBuf buf = answerBufs[out].clear();
+                if (responder.respond(scratch, length, Transport.UDP, client, buf)) {
+                    long s = out * NativeUdp.MMSGHDR;
+                    sendHeaders.set(JAVA_LONG, s + NativeUdp.MSG_NAME, names.address() + name);
+                    sendHeaders.set(
+                            JAVA_INT,
+                            s + NativeUdp.MSG_NAMELEN,
+                            receiveHeaders.get(JAVA_INT, h + NativeUdp.MSG_NAMELEN));
+                    sendIov.set(JAVA_LONG, out * NativeUdp.IOVEC + 8, buf.readableBytes());
+                    out++;
+                }
+            }
+            return out;
+        }
+
+        /** Sends the first {@code count} laid-out answers; a client the kernel will not send to costs only its own. */
+        void send(int count) {
+            int sent = 0;
+            while (sent < count) {
+                int r = NativeUdp.send(err, fd, sendHeaders.address() + sent * NativeUdp.MMSGHDR, count - sent);
+                if (r > 0) {
+                    sent += r;
+                } else if (r < 0 && NativeUdp.errno(err) == NativeUdp.EINTR) {
+                    continue;
+                } else {
+                    sent++; // this answer's destination failed (e.g. unreachable): skip it, send the rest
+                }
+            }
+        }
+    }
+
+    /**
+     * Sender addresses as {@link InetAddress}, which the responder takes (cookies, rate limit, the
+     * decision): a direct-mapped cache keyed by the 128-bit address, so a resolver that asks again
+     * costs no allocation. Each thread has its own; a miss replaces one slot.
+     */
+    private static final class ClientAddresses {
+        private static final int SIZE = 4096;
+        private final long[] hi = new long[SIZE];
+        private final long[] lo = new long[SIZE];
+        private final InetAddress[] addresses = new InetAddress[SIZE];
+
+        /** The address of the struct sockaddr at {@code sa[at]}; null for a family that is not IP. */
+        InetAddress of(MemorySegment sa, long at) {
+            short family = sa.get(JAVA_SHORT, at);
+            long h;
+            long l;
+            if (family == NativeUdp.AF_INET) {
+                h = 0;
+                l = 0xFFFF_0000_0000L | (sa.get(NET_INT, at + 4) & 0xFFFF_FFFFL);
+            } else if (family == NativeUdp.AF_INET6) {
+                h = sa.get(NET_LONG, at + 8);
+                l = sa.get(NET_LONG, at + 16);
+            } else {
+                return null;
+            }
+            int slot = (int) (((h ^ l) * 0x9E37_79B9_7F4A_7C15L) >>> 52) & (SIZE - 1);
+            InetAddress a = addresses[slot];
+            if (a != null && hi[slot] == h && lo[slot] == l) {
+                return a;
+            }
+            a = address(h, l);
+            hi[slot] = h;
+            lo[slot] = l;
+            addresses[slot] = a;
+            return a;
+        }
+
+        private static InetAddress address(long h, long l) {
+            boolean v4 = h == 0 && (l >>> 32) == 0xFFFF;
+            byte[] b = new byte[v4 ? 4 : 16];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) (v4 ? l >>> (24 - 8 * i) : (i < 8 ? h : l) >>> (56 - 8 * (i % 8)));
+            }
+            try {
+                return InetAddress.getByAddress(b); // a mapped IPv4 sender is an Inet4Address either way
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e); // 4 or 16 bytes: cannot happen
+            }
+        }
+    }
+
+    /** Stops the thread (shutdown wakes it from recvmmsg) and closes the socket. */
+    @Override
+    public void close() {
+        closing = true;
+        NativeUdp.shutdown(fd);
+        try {
+            thread.join(RECEIVE_TIMEOUT_MILLIS * 2L);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        NativeUdp.close(fd);
+    }
+}
