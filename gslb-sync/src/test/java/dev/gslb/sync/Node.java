@@ -23,8 +23,7 @@ final class Node implements AutoCloseable {
     final String name;
     final String dc;
     final InetAddress source;
-    final ProximityTable table =
-            new ProximityTable(ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+    final ProximityTable table;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final HealthMonitor health;
     final ProbeScheduler scheduler;
@@ -80,6 +79,27 @@ final class Node implements AutoCloseable {
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak)
             throws Exception {
+        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000);
+    }
+
+    /** {@code maxLdns}: the table's cap (the scale figures hold millions). */
+    Node(
+            String name,
+            String dc,
+            String source,
+            int ldnsPort,
+            Path dir,
+            List<HealthTarget> targets,
+            List<InetSocketAddress> listen,
+            Duration pathTtl,
+            java.util.function.UnaryOperator<SyncSettings> tweak,
+            int maxLdns)
+            throws Exception {
+        this.table = new ProximityTable(
+                ProximitySettings.DEFAULTS
+                        .withNewPerNetwork(1_000_000, 1_000_000)
+                        .withMaxLdns(maxLdns),
+                Clock.systemUTC());
         this.name = name;
         this.dc = dc;
         this.source = InetAddress.ofLiteral(source);

@@ -1,5 +1,6 @@
 package dev.gslb.dns.method;
 
+import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 
@@ -15,8 +16,9 @@ public final class CompletionRate extends PathMetricMethod {
     }
 
     @Override
-    boolean better(Path a, Path b) {
-        return a.completion() > b.completion() || a.completion() == b.completion() && a.rttMicros() < b.rttMicros();
+    boolean better(LdnsEntry e, int a, int b) {
+        return e.completion(a) > e.completion(b)
+                || e.completion(a) == e.completion(b) && e.rttMicros(a) < e.rttMicros(b);
     }
 
     @Override

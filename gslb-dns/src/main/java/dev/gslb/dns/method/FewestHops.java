@@ -1,5 +1,6 @@
 package dev.gslb.dns.method;
 
+import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 
@@ -15,13 +16,13 @@ public final class FewestHops extends PathMetricMethod {
     }
 
     @Override
-    boolean measured(Path p) {
-        return p.hops() > 0;
+    boolean measured(LdnsEntry e, int i) {
+        return e.hops(i) > 0;
     }
 
     @Override
-    boolean better(Path a, Path b) {
-        return a.hops() < b.hops() || a.hops() == b.hops() && a.rttMicros() < b.rttMicros();
+    boolean better(LdnsEntry e, int a, int b) {
+        return e.hops(a) < e.hops(b) || e.hops(a) == e.hops(b) && e.rttMicros(a) < e.rttMicros(b);
     }
 
     @Override

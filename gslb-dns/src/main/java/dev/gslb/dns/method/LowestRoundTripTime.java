@@ -62,8 +62,8 @@ public final class LowestRoundTripTime extends PathMetricMethod {
     }
 
     @Override
-    boolean better(Path a, Path b) {
-        return a.rttMicros() < b.rttMicros() || a.rttMicros() == b.rttMicros() && a.completion() > b.completion();
+    boolean better(LdnsEntry e, int a, int b) {
+        return e.rttMicros(a) < e.rttMicros(b) || e.rttMicros(a) == e.rttMicros(b) && e.completion(a) > e.completion(b);
     }
 
     @Override
@@ -82,8 +82,8 @@ public final class LowestRoundTripTime extends PathMetricMethod {
         if (before != null && !before.equals(bestDc)) {
             for (int i = 0; i < c.size(); i++) {
                 if (c.get(i).dataCenter().name().equals(before)) {
-                    long current = e.path(before).rttMicros();
-                    long challenger = e.path(bestDc).rttMicros();
+                    long current = e.rttMicros(e.pathIndex(before));
+                    long challenger = e.rttMicros(e.pathIndex(bestDc));
                     boolean clearlyBetter =
                             challenger + marginMicros < current && challenger * 100 < current * (100 - marginPercent);
                     if (!clearlyBetter) {

@@ -23,11 +23,11 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
         return true;
     }
 
-    /** True when {@code a} is strictly better than {@code b}. */
-    abstract boolean better(Path a, Path b);
+    /** True when the entry's path {@code a} is strictly better than its path {@code b}. */
+    abstract boolean better(LdnsEntry e, int a, int b);
 
-    /** Whether the path carries the metric at all (hops may be unmeasured). */
-    boolean measured(Path p) {
+    /** Whether path {@code i} carries the metric at all (hops may be unmeasured). */
+    boolean measured(LdnsEntry e, int i) {
         return true;
     }
 
@@ -51,12 +51,13 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
             return Outcome.PASS;
         }
         int best = -1;
-        Path bestPath = null;
+        int bestPath = -1;
         for (int i = 0; i < c.size(); i++) {
             String dc = c.get(i).dataCenter().name();
-            Path p = e.path(dc);
-            if (p == null || !p.freshAt(q.nowMillis, pathTtlMillis) || !measured(p)) {
+            int at = e.pathIndex(dc); // by index: the query path builds no Path
+            if (at < 0 || q.nowMillis - e.measuredAt(at) > pathTtlMillis || !measured(e, at)) {
                 if (q.tracing()) {
+                    Path p = at < 0 ? null : e.path(at);
                     q.trace.note(
                             name(),
                             "no fresh " + (p == null ? "path" : "measurement") + " from " + dc
@@ -68,11 +69,11 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
                 return Outcome.PASS;
             }
             if (q.tracing()) {
-                q.trace.note(name(), dc + ": " + describe(p));
+                q.trace.note(name(), dc + ": " + describe(e.path(at)));
             }
-            if (best < 0 || better(p, bestPath)) {
+            if (best < 0 || better(e, at, bestPath)) {
                 best = i;
-                bestPath = p;
+                bestPath = at;
             }
         }
         return c.pick(settle(q, c, e, best));

@@ -3,62 +3,253 @@ package dev.gslb.probe.proximity;
 import dev.gslb.probe.ProbeProtocol;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * One LDNS in the proximity table: a path per data center, the probe state, and when it was last
- * seen asking. Immutable: a change builds a new entry and the table swaps it in, so the query
- * path always reads a whole one.
+ * One LDNS in the proximity table: its address, a path per data center, the probe state, and
+ * when it was last seen asking. Immutable: a change builds a new entry and the table swaps it in,
+ * so the query path always reads a whole one.
+ *
+ * <p>Millions of these are held, so an entry is one object and one {@code long[]}: each path is
+ * packed into two longs (metrics; measured-at with the numbers of its data-center and instance
+ * names, {@link PathNames}) instead of a {@link Path} object with its own header and references.
+ * The query path reads a path's fields by index without building a {@link Path}; listings, the
+ * store and sync get {@link Path} values from {@link #paths()}.
  */
-public record LdnsEntry(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
+public final class LdnsEntry {
     public enum State {
         PROBING,
         PROBED,
         UNPROBEABLE
     }
 
-    private static final Path[] NONE = new Path[0];
+    private static final State[] STATES = State.values();
+    private static final ProbeProtocol[] PROTOCOLS = ProbeProtocol.values();
+    private static final long[] NONE = {};
+    /** Measured-at is kept in 44 bits of milliseconds: up to the year 2527. */
+    private static final long MAX_TIME = (1L << 44) - 1;
+
+    private final long hi;
+    private final long lo;
+    /** Per path: [rtt << 32 | completion << 16 | hops << 8 | protocol, measuredAt << 20 | dataCenter << 10 | by]. */
+    private final long[] paths;
+
+    private final byte state;
+    private final byte protocol;
+    private final long retryAt;
+    private final long lastUsed;
+
+    private LdnsEntry(
+            long hi, long lo, long[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
+        this.hi = hi;
+        this.lo = lo;
+        this.paths = paths;
+        this.state = (byte) state.ordinal();
+        this.protocol = code(protocol);
+        this.retryAt = retryAt;
+        this.lastUsed = lastUsed;
+    }
+
+    /** An entry not yet in a table (as read from the store); the table gives it its address. */
+    public LdnsEntry(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
+        this(0, 0, pack(paths), state, protocol, retryAt, lastUsed);
+    }
 
     public static LdnsEntry probing(long now) {
-        return new LdnsEntry(NONE, State.PROBING, null, 0, now);
+        return new LdnsEntry(0, 0, NONE, State.PROBING, null, 0, now);
+    }
+
+    /** This entry for the LDNS {@code hi:lo} (the table keys entries by the address they hold). */
+    LdnsEntry at(long hi, long lo) {
+        return hi == this.hi && lo == this.lo
+                ? this
+                : new LdnsEntry(hi, lo, paths, state(), protocol(), retryAt, lastUsed);
+    }
+
+    long hi() {
+        return hi;
+    }
+
+    long lo() {
+        return lo;
+    }
+
+    boolean isAt(long hi, long lo) {
+        return this.hi == hi && this.lo == lo;
+    }
+
+    public State state() {
+        return STATES[state];
+    }
+
+    public ProbeProtocol protocol() {
+        return protocol == 0 ? null : PROTOCOLS[protocol - 1];
+    }
+
+    public long retryAt() {
+        return retryAt;
+    }
+
+    public long lastUsed() {
+        return lastUsed;
+    }
+
+    public int pathCount() {
+        return paths.length / 2;
+    }
+
+    /** The index of {@code dataCenter}'s path, or -1: the query path reads it by index, allocating nothing. */
+    public int pathIndex(String dataCenter) {
+        for (int i = 0; i < paths.length / 2; i++) {
+            if (PathNames.name(dataCenterNumber(i)).equals(dataCenter)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public int rttMicros(int i) {
+        return (int) (paths[2 * i] >>> 32);
+    }
+
+    public int completion(int i) {
+        return (short) (paths[2 * i] >>> 16);
+    }
+
+    public int hops(int i) {
+        return (byte) (paths[2 * i] >>> 8);
+    }
+
+    public long measuredAt(int i) {
+        return paths[2 * i + 1] >>> 20;
+    }
+
+    private int dataCenterNumber(int i) {
+        return (int) (paths[2 * i + 1] >>> 10) & 0x3FF;
+    }
+
+    /** Path {@code i} as a value. */
+    public Path path(int i) {
+        long m = paths[2 * i];
+        long w = paths[2 * i + 1];
+        int p = (int) m & 0xFF;
+        return new Path(
+                PathNames.name(dataCenterNumber(i)),
+                rttMicros(i),
+                (short) completion(i),
+                (byte) hops(i),
+                p == 0 ? null : PROTOCOLS[p - 1],
+                measuredAt(i),
+                PathNames.name((int) w & 0x3FF));
+    }
+
+    public Path[] paths() {
+        Path[] out = new Path[pathCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = path(i);
+        }
+        return out;
     }
 
     public List<Path> pathList() {
-        return List.of(paths);
+        return List.of(paths());
     }
 
+    /** The path of {@code dataCenter}, or null. */
     public Path path(String dataCenter) {
-        for (Path p : paths) {
-            if (p.dataCenter().equals(dataCenter)) {
-                return p;
-            }
-        }
-        return null;
+        int i = pathIndex(dataCenter);
+        return i < 0 ? null : path(i);
     }
 
     /** This entry with {@code path} replacing the path of its data center when it is newer. */
     public LdnsEntry withPath(Path path) {
-        Path[] next = null;
-        for (int i = 0; i < paths.length; i++) {
-            if (paths[i].dataCenter().equals(path.dataCenter())) {
-                if (paths[i].measuredAt() > path.measuredAt()) {
-                    return this; // older news
-                }
-                next = paths.clone();
-                next[i] = path;
+        int i = pathIndex(path.dataCenter());
+        long[] next;
+        if (i >= 0) {
+            if (measuredAt(i) > clampTime(path.measuredAt())) {
+                return this; // older news
+            }
+            next = paths.clone();
+        } else {
+            next = Arrays.copyOf(paths, paths.length + 2);
+            i = paths.length / 2;
+        }
+        pack(path, next, i);
+        return new LdnsEntry(hi, lo, next, State.PROBED, path.protocol(), 0, lastUsed);
+    }
+
+    /** This entry without the paths {@code drop} selects; itself when there are none. */
+    public LdnsEntry withoutPaths(Predicate<Path> drop) {
+        long[] keep = new long[paths.length];
+        int n = 0;
+        for (int i = 0; i < pathCount(); i++) {
+            if (!drop.test(path(i))) {
+                keep[n++] = paths[2 * i];
+                keep[n++] = paths[2 * i + 1];
             }
         }
-        if (next == null) {
-            next = Arrays.copyOf(paths, paths.length + 1);
-            next[paths.length] = path;
-        }
-        return new LdnsEntry(next, State.PROBED, path.protocol(), 0, lastUsed);
+        return n == paths.length
+                ? this
+                : new LdnsEntry(hi, lo, n == 0 ? NONE : Arrays.copyOf(keep, n), state(), protocol(), retryAt, lastUsed);
     }
 
     public LdnsEntry unprobeable(long retryAtMillis) {
-        return new LdnsEntry(paths, paths.length > 0 ? state : State.UNPROBEABLE, protocol, retryAtMillis, lastUsed);
+        return new LdnsEntry(
+                hi, lo, paths, paths.length > 0 ? state() : State.UNPROBEABLE, protocol(), retryAtMillis, lastUsed);
     }
 
     public LdnsEntry usedAt(long now) {
-        return new LdnsEntry(paths, state, protocol, retryAt, now);
+        return new LdnsEntry(hi, lo, paths, state(), protocol(), retryAt, now);
+    }
+
+    private static byte code(ProbeProtocol p) {
+        return (byte) (p == null ? 0 : p.ordinal() + 1);
+    }
+
+    private static long clampTime(long millis) {
+        return Math.clamp(millis, 0, MAX_TIME);
+    }
+
+    private static long[] pack(Path[] paths) {
+        if (paths.length == 0) {
+            return NONE;
+        }
+        long[] out = new long[2 * paths.length];
+        for (int i = 0; i < paths.length; i++) {
+            pack(paths[i], out, i);
+        }
+        return out;
+    }
+
+    private static void pack(Path p, long[] out, int i) {
+        out[2 * i] = (p.rttMicros() & 0xFFFF_FFFFL) << 32
+                | (p.completion() & 0xFFFFL) << 16
+                | (p.hops() & 0xFFL) << 8
+                | code(p.protocol());
+        out[2 * i + 1] = clampTime(p.measuredAt()) << 20
+                | (long) PathNames.number(p.dataCenter()) << 10
+                | PathNames.number(p.measuredBy());
+    }
+
+    /** Equal content (the address is the table's key, and a loose entry has none yet). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LdnsEntry e
+                && Arrays.equals(e.paths, paths)
+                && e.state == state
+                && e.protocol == protocol
+                && e.retryAt == retryAt
+                && e.lastUsed == lastUsed;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(lastUsed) * 31 + Arrays.hashCode(paths);
+    }
+
+    @Override
+    public String toString() {
+        return "LdnsEntry" + Arrays.toString(paths()) + " " + state() + " " + protocol() + " retryAt=" + retryAt
+                + " lastUsed=" + lastUsed;
     }
 }

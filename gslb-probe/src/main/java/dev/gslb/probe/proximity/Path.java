@@ -3,8 +3,8 @@ package dev.gslb.probe.proximity;
 import dev.gslb.probe.ProbeProtocol;
 
 /**
- * The measured distance from one data center to one LDNS (3DNS "path"). Immutable and small:
- * a million LDNS entries with two paths each must fit in 256 bytes an entry.
+ * The measured distance from one data center to one LDNS (3DNS "path"), as a value. The table
+ * keeps paths packed inside {@link LdnsEntry}, which gives them out as these.
  *
  * @param dataCenter  the data center that measured it (interned: one String per data center)
  * @param rttMicros   median round-trip time in microseconds

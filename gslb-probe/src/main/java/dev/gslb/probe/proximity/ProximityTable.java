@@ -5,14 +5,16 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The LDNS proximity table: LDNS address -> {@link LdnsEntry}. Readers (the DNS query path) use
@@ -29,15 +31,18 @@ public final class ProximityTable {
     /** How often the last-used time is rewritten: often enough for a 28-day TTL, rarely enough to be free. */
     private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
 
-    private final ConcurrentHashMap<Address, LdnsEntry> entries = new ConcurrentHashMap<>();
+    private final LdnsEntries entries = new LdnsEntries();
     private final ProximitySettings settings;
     private final Clock clock;
-    private final List<Consumer<Address>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<Address>> listeners = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<Address, Path>> pathListeners = new CopyOnWriteArrayList<>();
     private final NetworkRate newPerNetwork;
-    /** Entries created without a path, oldest first: the first to give way when the table is full. */
-    private final BlockingQueue<Address> unmeasured;
-    /** The least recently asked entries, refilled by one scan when the unmeasured ones run out. */
-    private final Deque<Address> leastRecent = new ArrayDeque<>();
+    /**
+     * The next entries to give way when the table is full, found by one scan: those never
+     * measured (spoofed sources are of this kind), else the least recently asked; oldest first.
+     * An entry that changed since the scan (asked again, measured) is passed over.
+     */
+    private final Deque<LdnsEntry> victims = new ArrayDeque<>();
 
     private final AtomicLong admitted = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
@@ -47,7 +52,6 @@ public final class ProximityTable {
         this.settings = settings;
         this.clock = clock;
         this.newPerNetwork = new NetworkRate(settings.newPerNetwork(), settings.newPerNetworkBurst());
-        this.unmeasured = new ArrayBlockingQueue<>(settings.maxLdns());
     }
 
     public ProximitySettings settings() {
@@ -62,11 +66,8 @@ public final class ProximityTable {
         listeners.add(listener);
     }
 
-    private final List<java.util.function.BiConsumer<Address, Path>> pathListeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
-
     /** Called with every path recorded (peer sync sends this data center's own paths on). */
-    public void onPathRecorded(java.util.function.BiConsumer<Address, Path> listener) {
+    public void onPathRecorded(BiConsumer<Address, Path> listener) {
         pathListeners.add(listener);
     }
 
@@ -77,16 +78,12 @@ public final class ProximityTable {
     }
 
     public LdnsEntry get(Address key) {
-        return entries.get(key);
+        return entries.get(key.hi(), key.lo());
     }
 
-    private final ThreadLocal<Address.Reusable> probes = ThreadLocal.withInitial(Address.Reusable::new);
-
     /** The entry of an address given as two longs (IPv4 mapped), without allocating. */
-    // The probe key equals the Address of the same address (CHM.get calls probe.equals(key)).
-    @SuppressWarnings({"SuspiciousMethodCalls", "CollectionIncompatibleType"})
     public LdnsEntry get(long hi, long lo) {
-        return entries.get(probes.get().set(hi, lo));
+        return entries.get(hi, lo);
     }
 
     public int size() {
@@ -109,7 +106,6 @@ public final class ProximityTable {
         if (e != null && now - e.lastUsed() < TOUCH_GRANULARITY_MILLIS) {
             return e;
         }
-        Address key = new Address(hi, lo);
         if (e == null) {
             if (!newPerNetwork.tryAcquire(hi, lo)) {
                 refused.incrementAndGet();
@@ -119,31 +115,21 @@ public final class ProximityTable {
                 return null;
             }
         }
-        LdnsEntry[] created = {null};
-        LdnsEntry updated =
-                entries.compute(key, (k, old) -> old == null ? created[0] = LdnsEntry.probing(now) : old.usedAt(now));
-        if (created[0] != null) {
-            admittedUnmeasured(key);
+        boolean[] created = {false};
+        LdnsEntry updated = entries.compute(hi, lo, old -> {
+            created[0] = old == null;
+            return old == null ? LdnsEntry.probing(now) : old.usedAt(now);
+        });
+        if (created[0]) {
+            admitted.incrementAndGet();
         }
-        changed(key);
+        changed(new Address(hi, lo));
         return updated;
-    }
-
-    private void admittedUnmeasured(Address key) {
-        admitted.incrementAndGet();
-        // A full queue means it holds keys of entries measured or gone since: drop a few of those.
-        for (int i = 0; i < 16 && !unmeasured.offer(key); i++) {
-            Address head = unmeasured.poll();
-            LdnsEntry h = head == null ? null : entries.get(head);
-            if (h != null && h.paths().length == 0) {
-                unmeasured.offer(head);
-            }
-        }
     }
 
     /** True when {@code key} is in the table or a place could be made for it. */
     private boolean roomFor(Address key) {
-        return entries.containsKey(key) || makeRoom();
+        return get(key) != null || makeRoom();
     }
 
     /** Frees one place when the table is full; false (and counted) when nothing may give way. */
@@ -158,21 +144,17 @@ public final class ProximityTable {
     }
 
     private boolean evictOne() {
-        for (Address k; (k = unmeasured.poll()) != null; ) {
-            LdnsEntry e = entries.get(k);
-            if (e != null && e.paths().length == 0 && entries.remove(k, e)) {
-                evicted(k);
-                return true;
-            }
-        }
-        synchronized (leastRecent) {
-            if (leastRecent.isEmpty()) {
-                fillLeastRecent();
-            }
-            for (Address k; (k = leastRecent.poll()) != null; ) {
-                if (entries.remove(k) != null) {
-                    evicted(k);
-                    return true;
+        synchronized (victims) {
+            for (int pass = 0; pass < 2; pass++) {
+                if (victims.isEmpty()) {
+                    findVictims();
+                }
+                for (LdnsEntry v; (v = victims.poll()) != null; ) {
+                    if (entries.remove(v.hi(), v.lo(), v)) { // unchanged since the scan
+                        evicted.incrementAndGet();
+                        changed(new Address(v.hi(), v.lo()));
+                        return true;
+                    }
                 }
             }
         }
@@ -180,37 +162,36 @@ public final class ProximityTable {
     }
 
     /**
-     * Collects about the least recently asked 1 % in one pass: the cut-off is estimated from a
-     * sample, so a full table of measured LDNS costs one scan per hundredth of its size.
+     * Collects about 1 % of the table in one pass: the entries never measured, oldest first, or
+     * when there are none the least recently asked; the cut-off is estimated from a sample, so a
+     * full table costs one scan per hundredth of its size.
      */
-    private void fillLeastRecent() {
+    private void findVictims() {
+        int most = Math.max(16, entries.size() / 100);
+        List<LdnsEntry> unmeasured = new ArrayList<>();
         long[] sample = new long[Math.min(1024, entries.size())];
-        int n = 0;
-        for (LdnsEntry e : entries.values()) {
-            if (n == sample.length) {
-                break;
+        int[] n = {0};
+        entries.forEach(e -> {
+            if (e.pathCount() == 0 && unmeasured.size() < most) {
+                unmeasured.add(e);
             }
-            sample[n++] = e.lastUsed();
-        }
-        if (n == 0) {
-            return;
-        }
-        Arrays.sort(sample, 0, n);
-        long cutoff = sample[Math.max(0, n / 100)];
-        int most = Math.max(16, entries.size() / 25); // the estimate may be off; never hold more than 4 %
-        List<Map.Entry<Address, Long>> batch = new ArrayList<>();
-        for (Map.Entry<Address, LdnsEntry> e : entries.entrySet()) {
-            if (e.getValue().lastUsed() <= cutoff && batch.size() < most) {
-                batch.add(Map.entry(e.getKey(), e.getValue().lastUsed()));
+            if (n[0] < sample.length) {
+                sample[n[0]++] = e.lastUsed();
             }
+        });
+        List<LdnsEntry> batch = unmeasured;
+        if (batch.isEmpty() && n[0] > 0) {
+            Arrays.sort(sample, 0, n[0]);
+            long cutoff = sample[Math.max(0, n[0] / 100)];
+            int cap = Math.max(16, entries.size() / 25); // the estimate may be off; never hold more than 4 %
+            entries.forEach(e -> {
+                if (e.lastUsed() <= cutoff && batch.size() < cap) {
+                    batch.add(e);
+                }
+            });
         }
-        batch.sort(Map.Entry.comparingByValue()); // oldest first
-        batch.forEach(e -> leastRecent.add(e.getKey()));
-    }
-
-    private void evicted(Address key) {
-        evicted.incrementAndGet();
-        changed(key);
+        batch.sort(Comparator.comparingLong(LdnsEntry::lastUsed)); // oldest first
+        victims.addAll(batch);
     }
 
     /** New LDNS admitted since start. */
@@ -235,7 +216,7 @@ public final class ProximityTable {
         if (!roomFor(key)) {
             return false;
         }
-        entries.compute(key, (k, old) -> {
+        entries.compute(key.hi(), key.lo(), old -> {
             LdnsEntry base = old == null ? LdnsEntry.probing(now) : old;
             LdnsEntry next = base.withPath(path);
             newer[0] = next != base;
@@ -249,41 +230,38 @@ public final class ProximityTable {
     }
 
     /** Removes the paths {@code expired} selects (peer paths past their TTL); returns how many. */
-    public int removePaths(java.util.function.Predicate<Path> expired) {
-        int[] removed = {0};
-        List<Address> touched = new ArrayList<>();
-        entries.forEach((k, e) -> {
-            for (Path p : e.paths()) {
-                if (expired.test(p)) {
-                    touched.add(k);
+    public int removePaths(Predicate<Path> expired) {
+        List<LdnsEntry> touched = new ArrayList<>();
+        entries.forEach(e -> {
+            for (int i = 0; i < e.pathCount(); i++) {
+                if (expired.test(e.path(i))) {
+                    touched.add(e);
                     break;
                 }
             }
         });
-        for (Address k : touched) {
-            entries.computeIfPresent(k, (key, e) -> {
-                List<Path> keep = new ArrayList<>();
-                for (Path p : e.paths()) {
-                    if (expired.test(p)) {
-                        removed[0]++;
-                    } else {
-                        keep.add(p);
-                    }
+        int[] removed = {0};
+        for (LdnsEntry t : touched) {
+            entries.compute(t.hi(), t.lo(), e -> {
+                if (e == null) {
+                    return null;
                 }
-                return new LdnsEntry(keep.toArray(Path[]::new), e.state(), e.protocol(), e.retryAt(), e.lastUsed());
+                LdnsEntry kept = e.withoutPaths(expired);
+                removed[0] += e.pathCount() - kept.pathCount();
+                return kept;
             });
-            changed(k);
+            changed(new Address(t.hi(), t.lo()));
         }
         return removed[0];
     }
 
     /** Every path of one data center that is still fresh, for a snapshot to a (re)connected peer. */
-    public void forEachPath(String dataCenter, java.util.function.BiConsumer<Address, Path> action) {
+    public void forEachPath(String dataCenter, BiConsumer<Address, Path> action) {
         long cutoff = clock.millis() - settings.pathTtl().toMillis();
-        entries.forEach((k, e) -> {
-            Path p = e.path(dataCenter);
-            if (p != null && p.measuredAt() >= cutoff) {
-                action.accept(k, p);
+        entries.forEach(e -> {
+            int i = e.pathIndex(dataCenter);
+            if (i >= 0 && e.measuredAt(i) >= cutoff) {
+                action.accept(new Address(e.hi(), e.lo()), e.path(i));
             }
         });
     }
@@ -294,7 +272,10 @@ public final class ProximityTable {
         if (!roomFor(key)) {
             return;
         }
-        entries.compute(key, (k, old) -> (old == null ? LdnsEntry.probing(clock.millis()) : old).unprobeable(retryAt));
+        entries.compute(
+                key.hi(),
+                key.lo(),
+                old -> (old == null ? LdnsEntry.probing(clock.millis()) : old).unprobeable(retryAt));
         changed(key);
     }
 
@@ -303,14 +284,12 @@ public final class ProximityTable {
         if (entries.size() >= settings.maxLdns()) {
             return false;
         }
-        if (entries.put(key, entry) == null && entry.paths().length == 0) {
-            unmeasured.offer(key);
-        }
+        entries.compute(key.hi(), key.lo(), old -> entry);
         return true;
     }
 
     public boolean remove(Address key) {
-        boolean removed = entries.remove(key) != null;
+        boolean removed = entries.remove(key.hi(), key.lo(), null);
         if (removed) {
             changed(key);
         }
@@ -321,9 +300,9 @@ public final class ProximityTable {
     public int expireInactive() {
         long cutoff = clock.millis() - settings.inactiveTtl().toMillis();
         List<Address> gone = new ArrayList<>();
-        entries.forEach((k, e) -> {
+        entries.forEach(e -> {
             if (e.lastUsed() < cutoff) {
-                gone.add(k);
+                gone.add(new Address(e.hi(), e.lo()));
             }
         });
         gone.forEach(this::remove);
@@ -332,6 +311,19 @@ public final class ProximityTable {
 
     /** A weakly consistent view for listings and the store: each entry is whole, the set may move. */
     public Iterable<Map.Entry<Address, LdnsEntry>> entries() {
-        return entries.entrySet();
+        return () -> new Iterator<>() {
+            private final Iterator<LdnsEntry> all = entries.iterator();
+
+            @Override
+            public boolean hasNext() {
+                return all.hasNext();
+            }
+
+            @Override
+            public Map.Entry<Address, LdnsEntry> next() {
+                LdnsEntry e = all.next();
+                return Map.entry(new Address(e.hi(), e.lo()), e);
+            }
+        };
     }
 }

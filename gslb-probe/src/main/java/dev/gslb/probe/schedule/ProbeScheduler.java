@@ -151,9 +151,9 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
             return e; // answered no probe lately: leave it to topology until the retry time
         }
-        Path own = e.path(dataCenter);
+        int own = e.pathIndex(dataCenter); // by index: this runs per query and builds no Path
         // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
-        if (own == null || now - own.measuredAt() > table.settings().pathTtl().toMillis() / 2) {
+        if (own < 0 || now - e.measuredAt(own) > table.settings().pathTtl().toMillis() / 2) {
             if (!perNetwork.tryAcquire(hi, lo)) {
                 skipped.get(Skip.NETWORK_RATE).increment();
                 return null;
@@ -189,8 +189,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
             if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
                 return Skip.FRESH;
             }
-            Path own = e.path(dataCenter);
-            if (own != null && now - own.measuredAt() < settings.minInterval().toMillis()) {
+            int own = e.pathIndex(dataCenter);
+            if (own >= 0 && now - e.measuredAt(own) < settings.minInterval().toMillis()) {
                 return Skip.FRESH;
             }
         }

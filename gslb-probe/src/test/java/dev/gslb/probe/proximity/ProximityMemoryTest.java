@@ -8,7 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
-/** One million LDNS with two paths each must cost at most 256 bytes an entry. */
+/** One million LDNS with two paths each must cost at most 128 bytes an entry. */
 public class ProximityMemoryTest {
     static long usedHeap() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
@@ -38,9 +38,9 @@ public class ProximityMemoryTest {
     }
 
     @Test
-    void aMillionEntriesWithTwoPathsFitIn256BytesEach() throws Exception {
+    void aMillionEntriesWithTwoPathsFitIn128BytesEach() throws Exception {
         double per = bytesPerEntry(1_000_000);
         System.out.printf("proximity table: %.1f bytes per LDNS entry with two paths (1,000,000 entries)%n", per);
-        assertThat(per).isLessThanOrEqualTo(256);
+        assertThat(per).isLessThanOrEqualTo(128);
     }
 }

@@ -1,0 +1,143 @@
+package dev.gslb.probe.proximity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.probe.ProbeProtocol;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The proximity table's open-addressing storage and the packed entries it holds. */
+class LdnsEntriesTest {
+    private static long v4(int i) {
+        return 0xFFFF_0000_0000L | (0x0A000000L + i);
+    }
+
+    private static LdnsEntry put(LdnsEntries t, long hi, long lo, long lastUsed) {
+        return t.compute(hi, lo, old -> LdnsEntry.probing(lastUsed));
+    }
+
+    @Test
+    void removedKeysLeaveTombstonesThatLaterLookupsPassAndInsertsReuse() {
+        LdnsEntries t = new LdnsEntries();
+        for (int i = 0; i < 50_000; i++) {
+            put(t, 0, v4(i), i);
+        }
+        for (int i = 0; i < 50_000; i += 2) {
+            assertThat(t.remove(0, v4(i), null)).isTrue();
+        }
+        assertThat(t.remove(0, v4(0), null)).as("already gone").isFalse();
+        assertThat(t.size()).isEqualTo(25_000);
+        for (int i = 0; i < 50_000; i++) {
+            LdnsEntry e = t.get(0, v4(i));
+            if (i % 2 == 0) {
+                assertThat(e).isNull();
+            } else {
+                assertThat(e.lastUsed()).isEqualTo(i);
+                assertThat(e.isAt(0, v4(i))).isTrue();
+            }
+        }
+        for (int round = 0; round < 5; round++) { // churn: tombstones are cleared by rebuilds, never fill a segment
+            for (int i = 0; i < 50_000; i += 2) {
+                put(t, 0, v4(i), round);
+                t.remove(0, v4(i), null);
+            }
+        }
+        assertThat(t.size()).isEqualTo(25_000);
+        Set<Long> seen = new HashSet<>();
+        t.iterator().forEachRemaining(e -> seen.add(e.lo()));
+        assertThat(seen).hasSize(25_000).contains(v4(1), v4(49_999)).doesNotContain(v4(0));
+    }
+
+    @Test
+    void theAddressZeroAndIpv6KeysAreKeysLikeAnyOther() {
+        LdnsEntries t = new LdnsEntries();
+        put(t, 0, 0, 7);
+        put(t, 0x2001_0db8_0000_0000L, 1, 8);
+        assertThat(t.get(0, 0).lastUsed()).isEqualTo(7);
+        assertThat(t.get(0x2001_0db8_0000_0000L, 1).lastUsed()).isEqualTo(8);
+        assertThat(t.get(0x2001_0db8_0000_0000L, 0)).isNull();
+        assertThat(t.remove(0, 0, null)).isTrue();
+        assertThat(t.get(0, 0)).isNull();
+    }
+
+    @Test
+    void aRemovalThatExpectsAnOlderEntryLeavesTheNewerOne() {
+        LdnsEntries t = new LdnsEntries();
+        LdnsEntry first = put(t, 0, v4(1), 1);
+        put(t, 0, v4(1), 2);
+        assertThat(t.remove(0, v4(1), first)).isFalse();
+        assertThat(t.get(0, v4(1)).lastUsed()).isEqualTo(2);
+    }
+
+    /** Readers take no lock: while writers insert, replace and remove, a reader only ever sees its own key's entries. */
+    @Test
+    void readersSeeWholeEntriesOfTheirOwnKeyWhileWritersChurn() throws Exception {
+        LdnsEntries t = new LdnsEntries();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong wrong = new AtomicLong();
+        AtomicLong found = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            int from = w * 100_000;
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int round = 0; !stop.get() && round < 20; round++) {
+                    for (int i = from; i < from + 100_000; i++) {
+                        long lo = v4(i);
+                        t.compute(0, lo, old -> LdnsEntry.probing(lo)); // lastUsed names the key
+                    }
+                    for (int i = from; i < from + 100_000; i += 3) {
+                        t.remove(0, v4(i), null);
+                    }
+                }
+            }));
+        }
+        Thread reader = Thread.ofPlatform().start(() -> {
+            while (!stop.get()) {
+                for (int i = 0; i < 200_000; i += 7) {
+                    LdnsEntry e = t.get(0, v4(i));
+                    if (e != null) {
+                        found.incrementAndGet();
+                        if (e.lastUsed() != v4(i) || !e.isAt(0, v4(i))) {
+                            wrong.incrementAndGet();
+                        }
+                    }
+                }
+            }
+        });
+        for (Thread th : threads) {
+            th.join();
+        }
+        stop.set(true);
+        reader.join();
+        assertThat(found.get()).isPositive();
+        assertThat(wrong.get()).isZero();
+        assertThat(t.size()).isEqualTo(2 * (100_000 - 33_334));
+    }
+
+    @Test
+    void aPathPacksIntoTheEntryAndComesBackWhole() {
+        Path p = Path.of("CNC", Integer.MAX_VALUE, 10000, 127, ProbeProtocol.ICMP, 1_764_000_000_123L, "gslb-cnc");
+        Path q = Path.of("TEL", 0, 0, 0, ProbeProtocol.DNS_DOT, 0, "gslb-tel");
+        LdnsEntry e = LdnsEntry.probing(5).withPath(p).withPath(q);
+        assertThat(e.paths()).containsExactly(p, q);
+        assertThat(e.pathIndex("TEL")).isEqualTo(1);
+        assertThat(e.pathIndex("CTT")).isEqualTo(-1);
+        assertThat(e.rttMicros(0)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(e.hops(0)).isEqualTo(127);
+        assertThat(e.measuredAt(0)).isEqualTo(1_764_000_000_123L);
+        assertThat(e.protocol()).isEqualTo(ProbeProtocol.DNS_DOT);
+        assertThat(e.state()).isEqualTo(LdnsEntry.State.PROBED);
+        assertThat(e.lastUsed()).isEqualTo(5);
+
+        Path older = Path.of("CNC", 1, 10000, 0, ProbeProtocol.TCP, 1_764_000_000_000L, "gslb-cnc");
+        assertThat(e.withPath(older)).as("older news").isSameAs(e);
+        LdnsEntry without = e.withoutPaths(x -> x.dataCenter().equals("CNC"));
+        assertThat(without.paths()).containsExactly(q);
+        assertThat(without.withoutPaths(x -> false)).isSameAs(without);
+    }
+}

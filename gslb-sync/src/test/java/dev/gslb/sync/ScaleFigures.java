@@ -1,0 +1,111 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Prints the scale of the LDNS state: bytes per proximity entry with two paths and with 20 data
+ * centers, the heap a table of that many LDNS takes, and the time for a fresh peer to receive
+ * the snapshots of two instances (another data center each) holding that many LDNS, so that it
+ * ends with every LDNS and two paths each. Run: bash bench/scale-bench.sh [ldns]
+ */
+public final class ScaleFigures {
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 3_000_000;
+        memory(n, 2);
+        memory(n, 20);
+        snapshot(n);
+        System.exit(0);
+    }
+
+    static long usedHeap() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static Address ldns(int i) {
+        return new Address(0, 0xFFFF_0000_0000L | (0x0A000000L + i));
+    }
+
+    /** A table of {@code n} IPv4 LDNS with a path from each of {@code dcs} data centers. */
+    static void memory(int n, int dcs) throws InterruptedException {
+        long before = usedHeap();
+        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(n), Clock.systemUTC());
+        long now = System.currentTimeMillis();
+        Path[] paths = new Path[dcs];
+        for (int i = 0; i < n; i++) {
+            for (int d = 0; d < dcs; d++) {
+                paths[d] = Path.of("DC" + d, 20_000 + (i + d) % 100_000, 10000, 0, ProbeProtocol.TCP, now, "gslb-" + d);
+            }
+            t.restore(ldns(i), new LdnsEntry(paths, LdnsEntry.State.PROBED, ProbeProtocol.TCP, 0, now));
+        }
+        long after = usedHeap();
+        System.out.printf(
+                "memory: %,d LDNS with %d paths each: %.1f bytes per entry, heap %,.0f MB for the table%n",
+                t.size(), dcs, (after - before) / (double) n, (after - before) / 1e6);
+    }
+
+    /** Two instances (CNC, CTT) hold {@code n} LDNS with their own paths; a fresh TEL instance joins both. */
+    static void snapshot(int n) throws Exception {
+        java.nio.file.Path dir = Files.createTempDirectory("gslb-scale");
+        int cap = n + 1000;
+        try (Node a = node("a", "CNC", "127.0.0.2", dir, cap);
+                Node c = node("c", "CTT", "127.0.0.4", dir, cap);
+                Node b = node("b", "TEL", "127.0.0.3", dir, cap)) {
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < n; i++) {
+                a.table.recordPath(
+                        ldns(i), Path.of("CNC", 1000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "a"));
+                c.table.recordPath(
+                        ldns(i), Path.of("CTT", 2000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "c"));
+            }
+            long start = System.nanoTime();
+            Node.pair(a, b);
+            Node.pair(c, b);
+            Node.await(() -> b.table.size() >= n, Duration.ofMinutes(10));
+            Node.await(() -> withPaths(b.table, 2) >= n, Duration.ofMinutes(10));
+            long done = System.nanoTime();
+            System.out.printf(
+                    "snapshot: a fresh peer joined two instances of %,d LDNS each and held %,d LDNS with 2 paths"
+                            + " after %.1f s (pairing included)%n",
+                    n, withPaths(b.table, 2), (done - start) / 1e9);
+        }
+    }
+
+    private static Node node(String name, String dc, String source, java.nio.file.Path dir, int cap) throws Exception {
+        return new Node(
+                name,
+                dc,
+                source,
+                9,
+                dir,
+                List.of(),
+                List.of(new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(source), 0)),
+                Duration.ofSeconds(2400),
+                s -> s,
+                cap);
+    }
+
+    private static int withPaths(ProximityTable t, int paths) {
+        int n = 0;
+        for (Map.Entry<Address, LdnsEntry> e : t.entries()) {
+            if (e.getValue().pathCount() >= paths) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
