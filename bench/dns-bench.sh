@@ -62,56 +62,24 @@ api.example.com MX
 Q
 echo "www.example.com A" > "$work/wideip.txt"
 
-wait_port() { # port
-  for _ in $(seq 1 100); do
-    dig +short +time=1 +tries=1 @127.0.0.1 -p "$1" example.com SOA >/dev/null 2>&1 && return 0
-    sleep 0.2
-  done
-  echo "dns-bench: nothing answers on port $1" >&2; exit 1
-}
+source "$here/bench/instances.sh"
+serve_jvm=()
 
-# Configs: the embedded default, probing 127.0.0.1 by DNS_DOT against gdnsd (so the wide IP has
-# fresh paths); the peer is the TEL instance; the RRL instance counts loopback too: it exempts only
-# a documentation network, at a rate no benchmark class reaches (every answer pays the lookup).
-ln -s "$here/zones" "$work/zones"
-ln -s "$here/topology-data" "$work/topology-data"
-default="$here/gslb-cli/src/main/resources/default-config.yaml"
-probe="probe: {exclude: [], protocols: [dns_dot], dns-port: $gdnsd_port, udp-port: $gdnsd_port}"
-{ sed 's/^  datacenter: CNC$/  datacenter: CNC\n  name: bench-cnc/' "$default"; echo "$probe"; } >"$work/ours.yaml"
-{ sed 's/^  datacenter: CNC$/  datacenter: TEL\n  name: bench-tel/' "$default"; echo "$probe"; } >"$work/peer.yaml"
+# Configs: ours and the peer probe 127.0.0.1 by DNS_DOT against gdnsd (so the wide IP has fresh
+# paths); the RRL instance counts loopback too: it exempts only a documentation network, at a rate
+# no benchmark class reaches (every answer pays the lookup).
+paired_configs "$gdnsd_port"
 sed 's|^dns:|dns:\n  rate-limit: {responses-per-second: 900000, exempt: [192.0.2.0/24]}|' "$default" >"$work/rrl.yaml"
 
-serve() { # cpus name config port threads [serve options...]
-  local cpus="$1" name="$2" config="$3" port="$4" threads="$5"; shift 5
-  taskset -c "$cpus" "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
-    -jar "$jar" serve --config "$config" --listen "127.0.0.1:$port" --listen "[::1]:$port" --threads "$threads" \
-    --state-dir "$work/$name" "$@" >"$work/$name.log" 2>&1 &
-  pids+=($!)
-}
-cli() { # name admin-port args...
-  local name="$1" admin="$2"; shift 2
-  "$JAVA_HOME/bin/java" -jar "$jar" "$@" --admin "127.0.0.1:$admin" --token-file "$work/$name/admin.token"
-}
-
 taskset -c 0 gdnsd -c "$work/gdnsd" start >"$work/gdnsd.log" 2>&1 &
-pids+=($!)
+pids+=($!); gdnsd_pid=$!
 serve 0 ours "$work/ours.yaml" "$ours_port" 1 --admin "127.0.0.1:$ours_admin" --sync "127.0.0.1:$ours_sync"
+ours_pid=$!
 serve 1 peer "$work/peer.yaml" "$peer_port" 1 --admin "127.0.0.1:$peer_admin" --sync "127.0.0.1:$peer_sync"
 serve 0 rrl "$work/rrl.yaml" "$rrl_port" 1 --admin 127.0.0.1:0 --sync 127.0.0.1:0
+rrl_pid=$!
 for port in "$gdnsd_port" "$ours_port" "$peer_port" "$rrl_port"; do wait_port "$port"; done
-
-# Pair ours with the peer, let both probe 127.0.0.1, and wait until lowest RTT decides the wide IP.
-token="$(cli ours "$ours_admin" peer pair | awk '/^Join token/ {getline; getline; print $1; exit}')"
-printf '%s\n' "$token" | cli peer "$peer_admin" peer join >/dev/null
-decided=""
-for _ in $(seq 1 60); do
-  dig +short @127.0.0.1 -p "$ours_port" www.example.com A >/dev/null
-  dig +short @127.0.0.1 -p "$peer_port" www.example.com A >/dev/null
-  decided="$(cli ours "$ours_admin" resolve www.example.com --ldns 127.0.0.1 | grep -m1 '^decided by' || true)"
-  [[ "$decided" == "decided by lowest-round-trip-time"* ]] && break
-  sleep 0.5
-done
-echo "wide IP www.example.com for LDNS 127.0.0.1 on ours: ${decided:-not decided}"
+pair_and_decide "$ours_port" "$ours_admin" "$peer_port" "$peer_admin"
 
 perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; $server or 127.0.0.1, on CPUs $pin
   local port="$1" file="$2" seconds="$3"; shift 3
@@ -138,21 +106,31 @@ n = len(lat) or 1
 print("%.0f %.0f %.0f %.3f" % (sum(lat) / n, lat[min(len(lat) - 1, int(0.99 * n))] if lat else 0,
                                lat[-1] if lat else 0, 100 * lost / (n + lost)))' "$work/latency.txt"
 }
+# CPU time a process has used (user + system), in clock ticks; and per query since $2 ticks at $3 queries/s.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz="$(getconf CLK_TCK)"
+cpu_per_query() { # pid ticks_before qps -> microseconds of CPU per answered query
+  awk -v t="$(( $(ticks "$1") - $2 ))" -v hz="$hz" -v q="$3" -v d="$duration" 'BEGIN { printf "%.2f", (q > 0 ? t * 1e6 / hz / (q * d) : 0) }'
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 echo
 echo "1. throughput, one thread each: servers on CPU 0, dnsperf on CPU 1 (-c 4 -q 200, ${duration}s)"
-printf "%-8s %-9s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
+echo "   (when neither server uses all of CPU 0, dnsperf is the limit: then CPU per query compares them)"
+printf "%-8s %-9s %12s %10s %10s %8s %12s\n" mix server "queries/s" "avg ms" "max ms" "lost %" "cpu us/q"
 for mix in static wideip; do
   for port in "$ours_port" "$rrl_port" "$gdnsd_port"; do pin=1 perf "$port" "$work/$mix.txt" "$warmup" >/dev/null; done
-  read -r g_qps g_avg g_max g_lost < <(pin=1 perf "$gdnsd_port" "$work/$mix.txt" "$duration")
-  read -r o_qps o_avg o_max o_lost < <(pin=1 perf "$ours_port" "$work/$mix.txt" "$duration")
-  read -r r_qps r_avg r_max r_lost < <(pin=1 perf "$rrl_port" "$work/$mix.txt" "$duration")
-  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost"
-  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost"
-  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb-rrl "$r_qps" "$r_avg" "$r_max" "$r_lost"
-  printf "%-8s ratio gslb/gdnsd = %s   gslb-rrl/gdnsd = %s   (bar: 1.00)\n" "$mix" \
-    "$(ratio "$o_qps" "$g_qps")" "$(ratio "$r_qps" "$g_qps")"
+  t0=$(ticks "$gdnsd_pid"); read -r g_qps g_avg g_max g_lost < <(pin=1 perf "$gdnsd_port" "$work/$mix.txt" "$duration")
+  g_cpu=$(cpu_per_query "$gdnsd_pid" "$t0" "$g_qps")
+  t0=$(ticks "$ours_pid"); read -r o_qps o_avg o_max o_lost < <(pin=1 perf "$ours_port" "$work/$mix.txt" "$duration")
+  o_cpu=$(cpu_per_query "$ours_pid" "$t0" "$o_qps")
+  t0=$(ticks "$rrl_pid"); read -r r_qps r_avg r_max r_lost < <(pin=1 perf "$rrl_port" "$work/$mix.txt" "$duration")
+  r_cpu=$(cpu_per_query "$rrl_pid" "$t0" "$r_qps")
+  printf "%-8s %-9s %12s %10s %10s %8s %12s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost" "$g_cpu"
+  printf "%-8s %-9s %12s %10s %10s %8s %12s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost" "$o_cpu"
+  printf "%-8s %-9s %12s %10s %10s %8s %12s\n" "$mix" gslb-rrl "$r_qps" "$r_avg" "$r_max" "$r_lost" "$r_cpu"
+  printf "%-8s ratio gslb/gdnsd = %s   gslb-rrl/gdnsd = %s   (bar: 1.00)   CPU per query gdnsd/gslb = %s\n" "$mix" \
+    "$(ratio "$o_qps" "$g_qps")" "$(ratio "$r_qps" "$g_qps")" "$(ratio "$g_cpu" "$o_cpu")"
 done
 
 echo

@@ -7,11 +7,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-20}"
 mix="${2:-static}"
-warmup=8
+warmup=12
 export JAVA_HOME="${GSLB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 work="$(mktemp -d)"
-pid=""
-cleanup() { [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 command -v dnsperf >/dev/null || { echo "profile: dnsperf is not installed (apt-get install dnsperf)" >&2; exit 1; }
 [[ -f "$here/gslb-cli/target/gslb.jar" ]] || (cd "$here" && mvn -B -q -DskipTests package)
@@ -21,19 +21,25 @@ case "$mix" in
   wideip) echo "www.example.com A" >"$work/q.txt" ;;
   *) echo "profile: mix is static or wideip" >&2; exit 2 ;;
 esac
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 20000)); peer_port=$((port + 1))
+ours_admin=$((port + 2)); peer_admin=$((port + 3)); ours_sync=$((port + 4)); peer_sync=$((port + 5))
+jar="$here/gslb-cli/target/gslb.jar"
+source "$here/bench/instances.sh"
 
-# The recording starts after the warm-up, so JIT compilation is not what it shows.
-taskset -c 0 "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
-  -XX:StartFlightRecording=delay=${warmup}s,duration=${seconds}s,settings=profile,filename="$work/gslb.jfr" \
-  -jar "$here/gslb-cli/target/gslb.jar" serve --listen "127.0.0.1:$port" --admin 127.0.0.1:0 --threads 1 \
-  --sync 127.0.0.1:0 --state-dir "$work/state" >"$work/server.log" 2>&1 &
+# Ours (CPU 0, recorded) paired with a peer (CPU 1), as in dns-bench.sh, so the wide IP is decided
+# by lowest round-trip time from fresh paths: the full chain, peer sync included. Both probe
+# 127.0.0.1 against the peer's DNS port.
+paired_configs "$peer_port"
+serve_jvm=()
+serve 0 ours "$work/ours.yaml" "$port" 1 --admin "127.0.0.1:$ours_admin" --sync "127.0.0.1:$ours_sync"
 pid=$!
-for _ in $(seq 1 100); do
-  dig +short +time=1 +tries=1 @127.0.0.1 -p "$port" example.com SOA >/dev/null 2>&1 && break
-  sleep 0.2
-done
+serve 1 peer "$work/peer.yaml" "$peer_port" 1 --admin "127.0.0.1:$peer_admin" --sync "127.0.0.1:$peer_sync"
+wait_port "$port"; wait_port "$peer_port"
+pair_and_decide "$port" "$ours_admin" "$peer_port" "$peer_admin"
 taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$warmup" -c 4 -q 200 -t 2 >/dev/null 2>&1
+# The recording starts after the warm-up, so JIT compilation is not what it shows.
+"$JAVA_HOME/bin/jcmd" "$pid" JFR.start name=profile settings=profile duration="${seconds}s" \
+  filename="$work/gslb.jfr" >/dev/null
 taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$seconds" -c 4 -q 200 -t 2 >"$work/perf.txt" 2>&1
 for _ in $(seq 1 50); do [[ -s "$work/gslb.jfr" ]] && break; sleep 0.2; done
 sleep 1
@@ -67,19 +73,19 @@ for method, n in top.most_common(8):
 '
 echo "== allocation by site, all threads"
 "$jfr" view --width 160 allocation-by-site "$work/gslb.jfr" | head -14
-echo "== allocation by the DNS thread: bytes by allocating frame and its caller"
-"$jfr" print --json --stack-depth 3 --events jdk.ObjectAllocationSample "$work/gslb.jfr" | python3 -c '
+echo "== allocation by the DNS thread: bytes by allocating frame and its three callers"
+"$jfr" print --json --stack-depth 8 --events jdk.ObjectAllocationSample "$work/gslb.jfr" | python3 -c '
 import collections, json, sys
 events = [e["values"] for e in json.load(sys.stdin)["recording"]["events"]]
 sites = collections.Counter()
 for v in events:
     if (v.get("eventThread") or {}).get("javaName", "").startswith("dns-"):
-        frames = [f["method"]["type"]["name"] + "." + f["method"]["name"] for f in v["stackTrace"]["frames"][:2]]
+        frames = [f["method"]["type"]["name"] + "." + f["method"]["name"] for f in v["stackTrace"]["frames"][:int(sys.argv[1])]]
         sites[" <- ".join(frames)] += v["weight"]
 total = sum(sites.values()) or 1
 for site, w in sites.most_common(10):
     print("%5.1f%%  %s" % (100 * w / total, site))
-'
+' 4
 echo "== bytes allocated by the DNS thread per answered query"
 # JFR's allocation samples are weighted to stand for all bytes allocated between them.
 "$jfr" print --json --events jdk.ObjectAllocationSample "$work/gslb.jfr" | python3 -c '

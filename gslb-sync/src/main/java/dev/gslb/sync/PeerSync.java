@@ -3,7 +3,6 @@ package dev.gslb.sync;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
@@ -70,6 +69,9 @@ public final class PeerSync implements AutoCloseable {
     private final Clock clock;
     private final MeterRegistry registry;
     private final Map<String, PeerLink> links = new ConcurrentHashMap<>();
+    /** The links as a list, replaced on every change: the query path walks it by index, allocating nothing. */
+    private volatile List<PeerLink> linkList = List.of();
+
     private final Map<Address, Long> asked = new ConcurrentHashMap<>();
     private final Pairings pairings;
     private final Inbox inbox;
@@ -226,6 +228,7 @@ public final class PeerSync implements AutoCloseable {
         SSLContext tls = identity.context(new PinnedTrust(p.fingerprint()::equals));
         PeerLink link = new PeerLink(p, me, settings, tls, this::snapshot, joinSecret);
         PeerLink old = links.put(p.name(), link);
+        linkList = List.copyOf(links.values());
         if (old != null) {
             old.close();
         }
@@ -262,15 +265,17 @@ public final class PeerSync implements AutoCloseable {
     public ProbeRequests probeRequests() {
         return ldns -> {
             LdnsEntry e = scheduler.noteQuery(ldns);
-            if (e == null || links.isEmpty()) {
+            List<PeerLink> ls = linkList;
+            if (e == null || ls.isEmpty()) {
                 return;
             }
             long now = clock.millis();
             long fresh = settings.pathTtl().toMillis() / 2;
             Address key = null;
-            for (PeerLink l : links.values()) {
-                Path p = e.path(l.peer().dataCenter());
-                if (p == null || now - p.measuredAt() > fresh) {
+            for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built
+                PeerLink l = ls.get(i);
+                int at = e.pathIndex(l.peer().dataCenter());
+                if (at < 0 || now - e.measuredAt(at) > fresh) {
                     if (key == null) {
                         key = Address.of(ldns);
                         if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {
@@ -358,6 +363,7 @@ public final class PeerSync implements AutoCloseable {
         if (failure != null) {
             synchronized (this) {
                 links.remove(peer.name(), link);
+                linkList = List.copyOf(links.values());
             }
             link.close();
             throw new IOException("could not join " + peer.name() + " at "
@@ -388,6 +394,7 @@ public final class PeerSync implements AutoCloseable {
         if (link == null) {
             return false;
         }
+        linkList = List.copyOf(links.values());
         link.close();
         inbox.forget(name);
         save(links.values().stream().map(PeerLink::peer).toList());
