@@ -54,6 +54,12 @@ public final class DnsServer implements AutoCloseable {
     private final DnsMetrics metrics;
     private final List<Channel> channels = new ArrayList<>();
     private final List<BatchedUdpListener> udpListeners = new ArrayList<>();
+    /**
+     * UDP by the batched listeners, unless they cannot run here or the operator asked for netty
+     * ({@code -Dgslb.udp=netty}: a way around a platform where the native calls misbehave).
+     */
+    private final boolean batched = BatchedUdpListener.available() && !"netty".equals(System.getProperty("gslb.udp"));
+
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private EventLoopGroup group;
 
@@ -85,7 +91,7 @@ public final class DnsServer implements AutoCloseable {
                 "DNS listening on {} ({} threads; UDP {}, TCP {})",
                 bound,
                 threads,
-                BatchedUdpListener.available() ? "recvmmsg/sendmmsg" : epoll ? "epoll" : "nio",
+                batched ? "recvmmsg/sendmmsg" : epoll ? "epoll" : "nio",
                 epoll ? "epoll" : "nio");
     }
 
@@ -99,9 +105,8 @@ public final class DnsServer implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             int before = channels.size();
             int udpBefore = udpListeners.size();
-            int port = BatchedUdpListener.available()
-                    ? bindBatchedUdp(address, settings.effectiveThreads())
-                    : bindUdp(address, sockets, epoll);
+            int port =
+                    batched ? bindBatchedUdp(address, settings.effectiveThreads()) : bindUdp(address, sockets, epoll);
             InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
             ChannelFuture tcp = bindTcp(actual, epoll);
             if (tcp.isSuccess()) {

@@ -379,4 +379,37 @@ class AuthoritativeServerTest {
             }
         }
     }
+
+    /** The netty UDP listener (where the batched one cannot run, or -Dgslb.udp=netty) answers the same. */
+    @Test
+    void theNettyUdpFallbackAnswersTooAndDropsOversizeDatagrams() throws Exception {
+        System.setProperty("gslb.udp", "netty");
+        try (ExampleDeployment d = new ExampleDeployment(1)) {
+            System.clearProperty("gslb.udp");
+            SimpleResolver r = new SimpleResolver(d.address());
+            r.setTimeout(Duration.ofSeconds(3));
+            Message m =
+                    r.send(Message.newQuery(Record.newRecord(Name.fromString("api.example.com."), Type.A, DClass.IN)));
+            assertThat(rdata(m, Section.ANSWER)).containsExactlyInAnyOrder("192.0.2.10", "192.0.2.11");
+            Message w =
+                    r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
+            assertThat(rdata(w, Section.ANSWER)).containsExactly("202.106.83.177");
+            try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+                byte[] q = Message.newQuery(Record.newRecord(Name.fromString("api.example.com."), Type.A, DClass.IN))
+                        .toWire();
+                byte[] big = Arrays.copyOf(q, 5000); // a real query, then padding past the 4,096-byte limit
+                double before = d.counter("dns_dropped", "reason", "oversize");
+                s.send(new DatagramPacket(big, big.length, d.address()));
+                s.send(new DatagramPacket(q, q.length, d.address()));
+                s.setSoTimeout(3000);
+                DatagramPacket p = new DatagramPacket(new byte[1232], 1232);
+                s.receive(p); // the answer to the second: the oversize one got none
+                assertThat(new Message(Arrays.copyOf(p.getData(), p.getLength())).getRcode())
+                        .isEqualTo(Rcode.NOERROR);
+                assertThat(d.counter("dns_dropped", "reason", "oversize")).isEqualTo(before + 1);
+            }
+        } finally {
+            System.clearProperty("gslb.udp");
+        }
+    }
 }
