@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * counted and reported in the next one), and written by a background thread, so a flood neither
  * fills the disk nor makes an event loop wait for the log.
  */
-final class ThrottledLog implements AutoCloseable {
+public final class ThrottledLog implements AutoCloseable {
     static final int LINES_PER_SECOND = 5;
 
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(64);
@@ -23,13 +23,13 @@ final class ThrottledLog implements AutoCloseable {
     private final Logger log;
     private final Thread writer;
 
-    ThrottledLog(String logger) {
+    public ThrottledLog(String logger) {
         log = LoggerFactory.getLogger(logger);
         writer = Thread.ofVirtual().name(logger).start(this::write);
     }
 
     /** Whether a line may be logged now; call before building it, so a suppressed line costs nothing. */
-    boolean admit() {
+    public boolean admit() {
         long second = System.nanoTime() / 1_000_000_000L;
         for (; ; ) {
             long w = window.get();
@@ -45,7 +45,7 @@ final class ThrottledLog implements AutoCloseable {
     }
 
     /** Queues an admitted line; never blocks (a full queue counts it as suppressed). */
-    void line(String text) {
+    public void line(String text) {
         long left = suppressed.getAndSet(0);
         String l = left == 0 ? text : text + " (" + left + " lines left out before this one)";
         if (!lines.offer(l)) {

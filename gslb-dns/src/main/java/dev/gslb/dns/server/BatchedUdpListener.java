@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.answer.ThrottledLog;
 import dev.gslb.dns.answer.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -16,8 +17,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteOrder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One UDP socket served by one platform thread, the way gdnsd and Knot serve UDP: the thread
@@ -30,7 +29,6 @@ import org.slf4j.LoggerFactory;
  * {@link Responder}'s lock-free tables.
  */
 final class BatchedUdpListener implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(BatchedUdpListener.class);
     /** Datagrams per recvmmsg: enough to empty a busy queue in a few calls, small enough to stay in cache. */
     static final int BATCH = 32;
     /** Bytes read of one datagram: one more than the largest query taken, so a longer one shows as oversize. */
@@ -49,6 +47,7 @@ final class BatchedUdpListener implements AutoCloseable {
     private final int port;
     private final Responder responder;
     private final Thread thread;
+    private final ThrottledLog errors = new ThrottledLog("gslb.dns");
     private volatile boolean closing;
 
     private BatchedUdpListener(int fd, Responder responder, String name) {
@@ -82,13 +81,27 @@ final class BatchedUdpListener implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             Batch b = new Batch(arena);
             while (!closing) {
-                int n = b.receive();
-                if (n > 0) {
-                    b.send(b.answer(n));
+                try {
+                    int n = b.receive();
+                    if (n > 0) {
+                        b.send(b.answer(n));
+                    }
+                } catch (IllegalStateException e) { // a system call failed: the listener must not die of it
+                    if (errors.admit()) {
+                        errors.line("UDP listener on port " + port + ": " + e.getMessage() + " (retrying)");
+                    }
+                    pause();
                 }
             }
-        } catch (RuntimeException | Error e) {
-            log.error("UDP listener on port {} stopped: {}", port, e.toString(), e);
+        }
+    }
+
+    /** A short wait after a failed call, so a lasting failure does not spin the core. */
+    private static void pause() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -251,5 +264,6 @@ final class BatchedUdpListener implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         NativeUdp.close(fd);
+        errors.close();
     }
 }

@@ -101,7 +101,7 @@ public final class LdnsEntry {
     /** The index of {@code dataCenter}'s path, or -1: the query path reads it by index, allocating nothing. */
     public int pathIndex(String dataCenter) {
         for (int i = 0; i < paths.length / 2; i++) {
-            if (PathNames.name(dataCenterNumber(i)).equals(dataCenter)) {
+            if (PathNames.SHARED.name(dataCenterNumber(i)).equals(dataCenter)) {
                 return i;
             }
         }
@@ -134,13 +134,13 @@ public final class LdnsEntry {
         long w = paths[2 * i + 1];
         int p = (int) m & 0xFF;
         return new Path(
-                PathNames.name(dataCenterNumber(i)),
+                PathNames.SHARED.name(dataCenterNumber(i)),
                 rttMicros(i),
                 (short) completion(i),
                 (byte) hops(i),
                 p == 0 ? null : PROTOCOLS[p - 1],
                 measuredAt(i),
-                PathNames.name((int) w & 0x3FF));
+                PathNames.SHARED.name((int) w & 0x3FF));
     }
 
     public Path[] paths() {
@@ -227,8 +227,8 @@ public final class LdnsEntry {
                 | (p.hops() & 0xFFL) << 8
                 | code(p.protocol());
         out[2 * i + 1] = clampTime(p.measuredAt()) << 20
-                | (long) PathNames.number(p.dataCenter()) << 10
-                | PathNames.number(p.measuredBy());
+                | (long) PathNames.SHARED.number(p.dataCenter()) << 10
+                | PathNames.SHARED.number(p.measuredBy());
     }
 
     /** Equal content (the address is the table's key, and a loose entry has none yet). */

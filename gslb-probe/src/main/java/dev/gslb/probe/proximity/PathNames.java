@@ -15,20 +15,26 @@ final class PathNames {
     /** Numbers fit in {@link LdnsEntry}'s 10-bit fields. */
     static final int MAX = 1024;
 
-    private static final Map<String, Integer> numbers = new HashMap<>();
-    private static volatile String[] names = new String[0];
+    /** The one every entry uses. */
+    static final PathNames SHARED = new PathNames(MAX);
 
-    private PathNames() {}
+    private final int max;
+    private final Map<String, Integer> numbers = new HashMap<>();
+    private volatile String[] names = new String[0];
+
+    PathNames(int max) {
+        this.max = max;
+    }
 
     /** The number of {@code name}, given one when it is new. */
-    static synchronized int number(String name) {
+    synchronized int number(String name) {
         Integer n = numbers.get(name);
         if (n != null) {
             return n;
         }
-        if (numbers.size() >= MAX) {
+        if (numbers.size() >= max) {
             throw new IllegalArgumentException(
-                    "more than " + MAX + " distinct data-center and instance names in paths: " + name + " refused");
+                    "more than " + max + " distinct data-center and instance names in paths: " + name + " refused");
         }
         int next = numbers.size();
         String[] grown = java.util.Arrays.copyOf(names, next + 1);
@@ -38,7 +44,7 @@ final class PathNames {
         return next;
     }
 
-    static String name(int number) {
+    String name(int number) {
         return names[number];
     }
 }

@@ -140,4 +140,18 @@ class LdnsEntriesTest {
         assertThat(without.paths()).containsExactly(q);
         assertThat(without.withoutPaths(x -> false)).isSameAs(without);
     }
+
+    @Test
+    void pathNamesAreBounded() {
+        PathNames names = new PathNames(3);
+        assertThat(names.number("CNC")).isZero();
+        assertThat(names.number("TEL")).isEqualTo(1);
+        assertThat(names.number("CNC")).as("a known name keeps its number").isZero();
+        assertThat(names.number("gslb-cnc")).isEqualTo(2);
+        assertThat(names.name(2)).isEqualTo("gslb-cnc");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> names.number("CTT"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("more than 3 distinct");
+        assertThat(names.number("TEL")).isEqualTo(1);
+    }
 }
