@@ -26,7 +26,7 @@ public record Address(long hi, long lo) {
         String t = text.strip();
         try {
             IPAddress ip = new IPAddressString(t, Cidr.LITERAL).toAddress();
-            if (ip.isPrefixed() || ip.isMultiple()) {
+            if (ip.isPrefixed() || ip.isMultiple() || ip.toInetAddress() == null) { // null: a zone no link has
                 throw new IllegalArgumentException();
             }
             return of(ip.toInetAddress());

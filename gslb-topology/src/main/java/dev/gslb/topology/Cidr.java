@@ -57,6 +57,9 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         if (v4 && !DOTTED.matcher(addr).matches()) {
             throw new IllegalArgumentException("'" + t + "' is not a CIDR (write a.b.c.d/len or x:y::/len)");
         }
+        if (addr.indexOf('%') >= 0) { // a zone names a link of this host; a prefix of the internet has none
+            throw new IllegalArgumentException("'" + t + "' has a zone (%...): write the prefix without it");
+        }
         if (slash >= 0) {
             String len = t.substring(slash + 1);
             if (len.isEmpty() || len.length() > 3 || !len.chars().allMatch(Character::isDigit)) {

@@ -28,6 +28,8 @@ class CidrTest {
         assertThatThrownBy(() -> Cidr.parse("::ffff:10.0.0.0/104")).hasMessageContaining("write the IPv4 form");
         assertThatThrownBy(() -> Cidr.parse("10.0.0.0/-1")).hasMessageContaining("bad prefix length");
         assertThatThrownBy(() -> Cidr.parse("2001:db8::*/32")).hasMessageContaining("bad address");
+        assertThatThrownBy(() -> Cidr.parse("::4%1")).hasMessageContaining("has a zone"); // found by the fuzzer
+        assertThatThrownBy(() -> Cidr.parse("fe80::%eth0/64")).hasMessageContaining("has a zone");
     }
 
     @Test
