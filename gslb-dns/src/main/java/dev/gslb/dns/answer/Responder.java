@@ -70,8 +70,12 @@ public final class Responder implements AutoCloseable {
         }
     }
 
-    /** One event-loop thread's reusable objects: the query path allocates none of its own. */
-    private final class PerThread {
+    /**
+     * One thread's reusable objects: the query path allocates none of its own. A thread that
+     * answers in a loop of its own keeps one ({@link #worker()}); others find theirs in a
+     * thread-local.
+     */
+    public final class Worker {
         final QueryView query = new QueryView();
         final Reply reply = new Reply();
         final AnswerWriter writer = new AnswerWriter(settings.ednsUdpSize(), nsid);
@@ -86,7 +90,7 @@ public final class Responder implements AutoCloseable {
     private final ResponseRateLimiter limiter;
     private final ThrottledLog limitLog = new ThrottledLog("gslb.rrl");
     private final ThrottledLog errorLog = new ThrottledLog("gslb.dns");
-    private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
+    private final ThreadLocal<Worker> threads = ThreadLocal.withInitial(Worker::new);
     private volatile Served served;
 
     public Responder(
@@ -126,7 +130,16 @@ public final class Responder implements AutoCloseable {
      * @return false when nothing is to be sent (the packet was dropped)
      */
     public boolean respond(byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
-        PerThread t = threads.get();
+        return respond(threads.get(), packet, length, transport, client, out);
+    }
+
+    /** The reusable objects for one thread that calls {@link #respond(Worker, byte[], int, Transport, InetAddress, ByteBuf)}. */
+    public Worker worker() {
+        return new Worker();
+    }
+
+    /** {@link #respond(byte[], int, Transport, InetAddress, ByteBuf)} with this thread's own {@link #worker()}. */
+    public boolean respond(Worker t, byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
         int start = out.writerIndex();
         try {
             Reply r = t.reply;
@@ -152,7 +165,7 @@ public final class Responder implements AutoCloseable {
      * Decides what the query is answered with (before rate limiting looks at it); false when it is
      * dropped (counted here).
      */
-    private boolean plan(PerThread t, QueryView.Verdict verdict, InetAddress client, Reply r) {
+    private boolean plan(Worker t, QueryView.Verdict verdict, InetAddress client, Reply r) {
         QueryView q = t.query;
         r.clear();
         switch (verdict) {
@@ -225,7 +238,7 @@ public final class Responder implements AutoCloseable {
         return true;
     }
 
-    private void write(PerThread t, Transport transport, Reply r, ByteBuf out) {
+    private void write(Worker t, Transport transport, Reply r, ByteBuf out) {
         AnswerWriter w = t.writer;
         w.begin(out, t.query, transport, r.authoritative, r.rcode, r.question, r.opt, r.cookie);
         w.ecsScope(r.ecsScope);
@@ -242,7 +255,7 @@ public final class Responder implements AutoCloseable {
      * Counts the query's COOKIE option and prepares our server cookie for the answer. True when
      * the client presented a valid server cookie of ours (so it is not spoofed).
      */
-    private boolean cookie(PerThread t, InetAddress client) {
+    private boolean cookie(Worker t, InetAddress client) {
         QueryView q = t.query;
         boolean withServerCookie = q.cookieLength > ServerCookies.CLIENT_COOKIE;
         boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, client);
@@ -260,7 +273,7 @@ public final class Responder implements AutoCloseable {
      * cookie to a client that sent a cookie (RFC 7873 5.2.3: it retries with it and is then
      * exempt), else an empty answer with TC (a real resolver retries over TCP).
      */
-    private boolean limited(PerThread t, Transport transport, InetAddress client, Reply r, ByteBuf out) {
+    private boolean limited(Worker t, Transport transport, InetAddress client, Reply r, ByteBuf out) {
         if (transport == Transport.TCP || r.validCookie || limiter.exempt(client)) {
             return false;
         }
