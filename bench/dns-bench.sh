@@ -92,6 +92,9 @@ perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; 
 }
 latency() { # port file -> "avg_us p99_us max_us lost_pct" at $rate queries/s, from every answer's latency
   # dnsperf writes each answer's latency to a file (a pipe would stall it and show in the figures).
+  # First a few unrecorded seconds at the rate: each server is measured from a steady state, not
+  # straight out of the idle time while the others were measured.
+  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l 3 -Q "$rate" -c 4 -t 2 >/dev/null 2>&1
   taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l "$duration" -Q "$rate" -c 4 -t 2 -v >"$work/latency.txt" 2>/dev/null
   python3 -c '
 import sys
