@@ -55,7 +55,7 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
         for (int i = 0; i < c.size(); i++) {
             String dc = c.get(i).dataCenter().name();
             int at = e.pathIndex(dc); // by index: the query path builds no Path
-            if (at < 0 || q.nowMillis - e.measuredAt(at) > pathTtlMillis || !measured(e, at)) {
+            if (at < 0 || !e.freshAt(at, q.nowMillis, pathTtlMillis) || !measured(e, at)) {
                 if (q.tracing()) {
                     Path p = at < 0 ? null : e.path(at);
                     q.trace.note(

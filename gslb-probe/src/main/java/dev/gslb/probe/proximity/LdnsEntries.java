@@ -79,18 +79,10 @@ final class LdnsEntries {
 
     /** Each entry present when its segment is reached: weakly consistent, each entry whole. */
     void forEach(Consumer<LdnsEntry> action) {
-        for (Segment s : segments) {
-            LdnsEntry[] slots = s.slots;
-            for (int i = 0; i < slots.length; i++) {
-                LdnsEntry e = (LdnsEntry) SLOT.getAcquire(slots, i);
-                if (e != null && e != TOMBSTONE) {
-                    action.accept(e);
-                }
-            }
-        }
+        iterator().forEachRemaining(action);
     }
 
-    /** Like {@link #forEach}, one entry at a time. */
+    /** Each entry present when its segment is reached, one at a time. */
     Iterator<LdnsEntry> iterator() {
         return new Iterator<>() {
             private int segment;

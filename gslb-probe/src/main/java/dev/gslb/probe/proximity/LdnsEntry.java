@@ -124,6 +124,11 @@ public final class LdnsEntry {
         return paths[2 * i + 1] >>> 20;
     }
 
+    /** Whether path {@code i} is fresh enough for a decision ({@link Path#freshAt}), without building it. */
+    public boolean freshAt(int i, long nowMillis, long pathTtlMillis) {
+        return Path.fresh(measuredAt(i), nowMillis, pathTtlMillis);
+    }
+
     private int dataCenterNumber(int i) {
         return (int) (paths[2 * i + 1] >>> 10) & 0x3FF;
     }

@@ -43,6 +43,11 @@ public record Path(
 
     /** Fresh paths are used for RTT decisions; older ones are shown but not trusted. */
     public boolean freshAt(long nowMillis, long pathTtlMillis) {
+        return fresh(measuredAt, nowMillis, pathTtlMillis);
+    }
+
+    /** The one freshness rule, for a path given as a value or read from an entry by index. */
+    static boolean fresh(long measuredAt, long nowMillis, long pathTtlMillis) {
         return nowMillis - measuredAt <= pathTtlMillis;
     }
 }
