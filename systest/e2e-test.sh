@@ -3,8 +3,9 @@
 # addresses in 198.18.0.0/15), a real root/com server (NSD) holding the registrar's delegation of
 # example.com to our two instances (dc-cnc, dc-tel), a real resolver (unbound, namespace ldns)
 # that users ask with dig, ISP links made slower for real with nftables NFQUEUE and nfq-delay.
-# Shows the four user stories (README "Operator guide"), RTT ordering and its swap, failover time,
-# the unprobeable resolver placed by topology. Prints a summary; fails loudly; always cleans up.
+# Shows the five user stories (README "Operator guide"), RTT ordering and its swap, failover time,
+# a saturated link spilling to the other (net-snmp's snmpd on the ISP router, iperf3 traffic), a
+# gateway cut seen on both instances, the unprobeable resolver placed by topology. Prints a summary; fails loudly; always cleans up.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 e2e="$here/systest/e2e"
@@ -101,6 +102,10 @@ bg nsd.log gslb-root env -C "$work" nsd -d -c "$work/nsd.conf"
 mkdir -p "$work/www"; echo ok > "$work/www/index.html"
 bg vs-cnc.log dc-cnc env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.2.10
 bg vs-tel.log dc-tel env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.3.10
+# The ISP router's SNMP agent: IF-MIB counters of its ports, read by the CNC instance for link CNC-1.
+mkdir -p "$work/snmp"
+printf 'agentaddress udp:198.18.2.1:161\nrocommunity gslb-e2e 198.18.2.0/24\n' > "$work/snmp/snmpd.conf"
+bg snmpd.log gslb-inet env SNMP_PERSISTENT_DIR="$work/snmp" snmpd -f -Lo -C -c "$work/snmp/snmpd.conf" -p "$work/snmp/pid"
 
 # ---- story 4 needs both instances running: start them as an operator would ----
 say "starting the two GSLB instances"
@@ -216,6 +221,61 @@ in_ns dc-cnc ip route add default via 198.18.2.1 2>/dev/null
 if answer_is 198.18.2.10 60; then pass "recovery: with the link back, CNC is answered again"
 else fail "recovery: CNC answered again (got '$(ask)')"; fi
 
+# ---- story 5: a saturated link spills to the other link ----
+say "story 5: traffic over CNC's link limit (iperf3 at 200 Mbit/s into the site; limit-in 50 Mbit/s)"
+link_field() { # namespace-dc, link, python expression over the link's JSON object l
+  gslb_in "$1" link list --json 2>/dev/null | /usr/bin/python3 -c '
+import json,sys
+try:
+    l=[x for x in json.load(sys.stdin) if x["name"]==sys.argv[1]][0]; print(eval(sys.argv[2]))
+except Exception: print("")' "$2" "$3"
+}
+gslb_in cnc link list
+bg iperf-server.log dc-cnc iperf3 -s -1 -B 198.18.2.2
+sleep 0.5
+start=$(date +%s.%N)
+bg iperf-client.log ldns iperf3 -c 198.18.2.2 -t 40 -b 200M
+iperf_client=${pids[-1]}
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+over_tel=""
+for _ in $(seq 1 100); do
+  [[ "$(link_field tel CNC-1 'l["overLimit"] and l["measuredBy"]=="gslb-cnc"')" == True ]] && { over_tel=$(since "$start"); break; }
+  sleep 0.2
+done
+gslb_in tel link list
+spilled=""
+answer_is 198.18.3.10 20 && spilled=$(since "$start")
+why="$(gslb_in cnc resolve www.example.com --ldns 198.18.4.2)"
+echo "$why" | grep -E "over limit|decided by" || true
+if [[ -n "$over_tel" && -n "$spilled" && "$why" == *"link CNC-1 over limit: in "*" > 50.0 Mbit/s"* ]]; then
+  pass "story 5: CNC-1 over its limit (seen on dc-tel via sync after ${over_tel} s); dig through unbound gets TEL's 198.18.3.10 after ${spilled} s (snmpd refresh <= 3 s + 1 s poll + TTL 5 s)"
+else fail "story 5: the saturated link spills (over on dc-tel after '${over_tel}' s, TEL answered after '${spilled}' s)"; fi
+kill "$iperf_client" 2>/dev/null
+stopped=$(date +%s.%N)
+back=""
+answer_is 198.18.2.10 40 && back=$(since "$stopped")
+if [[ -n "$back" && "$(link_field cnc CNC-1 'l["overLimit"]')" == False ]]; then
+  pass "story 5: traffic stopped: under resume, CNC answered again after ${back} s (window 3 s + TTL 5 s)"
+else fail "story 5: CNC answered again after the traffic stopped (got '$(ask)')"; fi
+
+say "link health: CNC's gateway stops answering (ICMP to 198.18.2.1 dropped on the router)"
+in_ns gslb-inet iptables-legacy -A INPUT -s 198.18.2.2 -d 198.18.2.1 -p icmp -j DROP
+cut=$(date +%s.%N)
+down_both=""
+for _ in $(seq 1 100); do
+  if [[ "$(link_field cnc CNC-1 'l["state"]')" == DOWN \
+        && "$(link_field tel CNC-1 'l["state"]+" "+l["measuredBy"]')" == "DOWN gslb-cnc" ]]; then down_both=$(since "$cut"); break; fi
+  sleep 0.2
+done
+gslb_in tel link list
+if [[ -n "$down_both" ]] && answer_is 198.18.3.10 20; then
+  pass "link health: CNC-1 DOWN on both instances after ${down_both} s (1 s x 2 + sync); answers go to TEL"
+else fail "link health: CNC-1 DOWN on both instances and answers to TEL (down after '${down_both}' s, got '$(ask)')"; fi
+in_ns gslb-inet iptables-legacy -D INPUT -s 198.18.2.2 -d 198.18.2.1 -p icmp -j DROP
+if answer_is 198.18.2.10 30 && [[ "$(link_field tel CNC-1 'l["state"]')" == UP ]]; then
+  pass "link health: the gateway answers again: CNC-1 UP, CNC answered again"
+else fail "link health: CNC-1 back UP and CNC answered (got '$(ask)')"; fi
+
 # ---- the unprobeable resolver, placed by topology; an unknown one, by global availability ----
 say "unprobeable LDNS (ldns2 drops every probe) and an LDNS outside every list"
 in_ns ldns2 dig +short +time=2 +tries=1 @198.18.5.2 www.example.com A >/dev/null
@@ -242,8 +302,8 @@ else fail "outside every list: global availability decides"; fi
 say "cleanup: nothing left running"
 stop_all
 sleep 0.2
-left="$(pgrep -af 'nsd -d -c|unbound -d -c|http.server 80 --bind 198.18|nfq-delay|gslb.jar serve --config .*systest/e2e' || true)"
-if [[ -z "$left" ]]; then pass "cleanup: no nsd, unbound, web server, delay or gslb process left behind"
+left="$(pgrep -af 'nsd -d -c|unbound -d -c|http.server 80 --bind 198.18|nfq-delay|snmpd -f|iperf3 -|gslb.jar serve --config .*systest/e2e' || true)"
+if [[ -z "$left" ]]; then pass "cleanup: no nsd, unbound, web server, delay, snmpd, iperf3 or gslb process left behind"
 else echo "$left"; fail "cleanup: processes left behind"; fi
 
 printf '\n== summary\n'

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
             TopologyCommand.class,
             LdnsCommand.class,
             HealthCommand.class,
+            LinkCommand.class,
             ResolveCommand.class,
             ConfigCommand.class,
             PeerCommand.class,

@@ -8,7 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "health", description = "Virtual servers: state, last check, reason.")
+@Command(
+        name = "health",
+        description = "Virtual servers: state, last check, worst-case switch-over time after a failure, reason.")
 final class HealthCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
@@ -21,16 +23,17 @@ final class HealthCommand implements Callable<Integer> {
         return AdminReply.print(
                 admin.client().get("/health/servers"), json, new TypeReference<List<HealthMonitor.Status>>() {}, r -> {
                     System.out.printf(
-                            "%-16s %-40s %-6s %-8s %-25s %s%n",
-                            "SERVER", "ADDRESS", "DC", "STATE", "LAST CHECK", "REASON");
+                            "%-16s %-40s %-6s %-8s %-25s %-11s %s%n",
+                            "SERVER", "ADDRESS", "DC", "STATE", "LAST CHECK", "SWITCH-OVER", "REASON");
                     for (var s : r) {
                         System.out.printf(
-                                "%-16s %-40s %-6s %-8s %-25s %s%n",
+                                "%-16s %-40s %-6s %-8s %-25s %-11s %s%n",
                                 s.name(),
                                 s.address(),
                                 s.dataCenter(),
                                 s.state(),
                                 s.lastCheck() == null ? "-" : s.lastCheck(),
+                                s.switchOverSeconds() == null ? "-" : "<= " + s.switchOverSeconds() + " s",
                                 s.reason());
                     }
                 });

@@ -1,11 +1,14 @@
 package dev.gslb.config;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.MonitorSpec;
+import dev.gslb.probe.link.SnmpCounters;
 import dev.gslb.server.admin.AdminSettings;
+import dev.gslb.settings.HostPort;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
@@ -26,6 +29,7 @@ record ConfigFile(
         AdminSettings admin,
         List<ZoneEntry> zones,
         List<String> datacenters,
+        List<LinkEntry> links,
         List<VirtualServerEntry> virtualServers,
         List<PoolEntry> pools,
         List<WideIpEntry> wideIps,
@@ -37,6 +41,7 @@ record ConfigFile(
     ConfigFile {
         zones = orEmpty(zones);
         datacenters = orEmpty(datacenters);
+        links = orEmpty(links);
         virtualServers = orEmpty(virtualServers);
         pools = orEmpty(pools);
         wideIps = orEmpty(wideIps);
@@ -53,7 +58,43 @@ record ConfigFile(
     record ZoneEntry(Path file, Name origin) {}
 
     record VirtualServerEntry(
-            String name, InetAddress address, String datacenter, List<String> monitors, Integer ratio, Integer order) {}
+            String name,
+            InetAddress address,
+            String datacenter,
+            String link,
+            List<String> monitors,
+            Integer ratio,
+            Integer order) {}
+
+    /** Bandwidths stay text here: a percentage needs the link's capacity to mean anything. */
+    record LinkEntry(
+            String name,
+            String datacenter,
+            String capacity,
+            String limitIn,
+            String limitOut,
+            String resume,
+            TrafficEntry traffic,
+            List<InetAddress> gateways,
+            List<String> monitors) {}
+
+    record TrafficEntry(@JsonProperty("interface") String iface, SnmpEntry snmp, Duration interval, Duration window) {}
+
+    record SnmpEntry(
+            HostPort address,
+            String community,
+            SnmpCounters.V3User user,
+            String ifName,
+            Integer ifIndex,
+            SnmpFacing facing) {}
+
+    /** Which way the router's interface faces: toward the ISP (default) or toward the site. */
+    enum SnmpFacing {
+        @com.fasterxml.jackson.annotation.JsonProperty("isp")
+        ISP,
+        @com.fasterxml.jackson.annotation.JsonProperty("site")
+        SITE
+    }
 
     record PoolEntry(
             String name,

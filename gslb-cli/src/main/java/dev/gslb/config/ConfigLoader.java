@@ -2,8 +2,10 @@ package dev.gslb.config;
 
 import static java.util.Objects.requireNonNullElse;
 
+import dev.gslb.config.ConfigFile.LinkEntry;
 import dev.gslb.config.ConfigFile.PoolEntry;
 import dev.gslb.config.ConfigFile.TopologyRecordEntry;
+import dev.gslb.config.ConfigFile.TrafficEntry;
 import dev.gslb.config.ConfigFile.VirtualServerEntry;
 import dev.gslb.config.ConfigFile.WideIpEntry;
 import dev.gslb.dns.answer.Authority;
@@ -23,6 +25,12 @@ import dev.gslb.dns.zone.Zones;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.health.MonitorSpec;
+import dev.gslb.probe.link.Bandwidth;
+import dev.gslb.probe.link.InterfaceCounters;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.link.SnmpCounters;
+import dev.gslb.probe.link.TrafficSource;
+import dev.gslb.probe.link.TrafficSpec;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.settings.Bounds;
 import dev.gslb.settings.SettingsException;
@@ -36,9 +44,11 @@ import dev.gslb.topology.TopologyRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -106,6 +116,7 @@ public final class ConfigLoader {
         private final Path base;
         private final Map<String, DataCenter> dataCenters = new LinkedHashMap<>();
         private final Map<String, MonitorSpec> monitors = new LinkedHashMap<>();
+        private final Map<String, LinkSpec> links = new LinkedHashMap<>();
         private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
         private final Map<String, PoolSpec> pools = new LinkedHashMap<>();
         private final List<HealthTarget> healthTargets = new ArrayList<>();
@@ -129,6 +140,9 @@ public final class ConfigLoader {
                 if (monitors.put(m.name(), m) != null) {
                     throw file.error("monitor " + m.name() + " is defined twice", "monitors", i);
                 }
+            }
+            for (int i = 0; i < c.links().size(); i++) {
+                link(c.links().get(i), i);
             }
             for (int i = 0; i < c.virtualServers().size(); i++) {
                 virtualServer(c.virtualServers().get(i), i);
@@ -155,6 +169,7 @@ public final class ConfigLoader {
                     topology(),
                     probing,
                     List.copyOf(healthTargets),
+                    List.copyOf(links.values()),
                     sync);
             try { // a trial build; each rule was checked where it is written
                 config.authority(UNBOUND_METHODS);
@@ -204,6 +219,7 @@ public final class ConfigLoader {
             required(v.address(), "virtual server", "address", "virtual-servers", i);
             required(v.datacenter(), "virtual server", "datacenter", "virtual-servers", i);
             DataCenter dc = dataCenter(v.datacenter(), "virtual-servers", i, "datacenter");
+            String link = linkOf(v, dc, i);
             VirtualServer vs;
             try {
                 vs = new VirtualServer(
@@ -211,14 +227,48 @@ public final class ConfigLoader {
                         v.address(),
                         dc,
                         Bounds.within("ratio", requireNonNullElse(v.ratio(), 1), 0, 1_000_000),
-                        Bounds.within("order", requireNonNullElse(v.order(), 0), 0, 1_000_000));
+                        Bounds.within("order", requireNonNullElse(v.order(), 0), 0, 1_000_000),
+                        link);
             } catch (IllegalArgumentException e) {
                 throw file.error(e.getMessage(), "virtual-servers", i);
             }
             if (virtualServers.put(v.name(), vs) != null) {
                 throw file.error("virtual server " + v.name() + " is defined twice", "virtual-servers", i);
             }
-            List<String> names = ConfigFile.orEmpty(v.monitors());
+            healthTargets.add(new HealthTarget(
+                    v.name(), v.address(), dc.name(), monitorsNamed(v.monitors(), "virtual-servers", i)));
+        }
+
+        /** The link a server names, or else the only link of its data center, or null. */
+        private String linkOf(VirtualServerEntry v, DataCenter dc, int i) throws SettingsException {
+            if (v.link() == null) {
+                List<LinkSpec> own = links.values().stream()
+                        .filter(l -> l.dataCenter().equals(dc.name()))
+                        .toList();
+                return own.size() == 1 ? own.getFirst().name() : null;
+            }
+            LinkSpec l = links.get(v.link());
+            if (l == null) {
+                throw file.error(
+                        "link " + v.link() + " is not defined under 'links:'; defined: " + links.keySet(),
+                        "virtual-servers",
+                        i,
+                        "link");
+            }
+            if (!l.dataCenter().equals(dc.name())) {
+                throw file.error(
+                        "virtual server " + v.name() + " is in " + dc.name() + " but link " + l.name() + " is in "
+                                + l.dataCenter(),
+                        "virtual-servers",
+                        i,
+                        "link");
+            }
+            return l.name();
+        }
+
+        /** The monitors a server or link names, each defined under 'monitors:'. */
+        private List<MonitorSpec> monitorsNamed(List<String> given, String section, int i) throws SettingsException {
+            List<String> names = ConfigFile.orEmpty(given);
             List<MonitorSpec> specs = new ArrayList<>();
             for (int m = 0; m < names.size(); m++) {
                 MonitorSpec spec = monitors.get(names.get(m));
@@ -226,14 +276,95 @@ public final class ConfigLoader {
                     throw file.error(
                             "monitor " + names.get(m) + " is not defined under 'monitors:'; defined: "
                                     + monitors.keySet(),
-                            "virtual-servers",
+                            section,
                             i,
                             "monitors",
                             m);
                 }
                 specs.add(spec);
             }
-            healthTargets.add(new HealthTarget(v.name(), v.address(), dc.name(), specs));
+            return specs;
+        }
+
+        /** links: name, datacenter, capacity, limit-in, limit-out, resume, traffic, gateways, monitors. */
+        private void link(LinkEntry l, int i) throws SettingsException {
+            required(l.name(), "link", "name", "links", i);
+            required(l.datacenter(), "link", "datacenter", "links", i);
+            String dc = dataCenter(l.datacenter(), "links", i, "datacenter").name();
+            Bandwidth capacity = bandwidth(l.capacity(), null, i, "capacity");
+            Bandwidth in = bandwidth(l.limitIn(), capacity, i, "limit-in");
+            Bandwidth out = bandwidth(l.limitOut(), capacity, i, "limit-out");
+            String resume = requireNonNullElse(l.resume(), "90%");
+            if (in != null || out != null) { // checked here to point at the key; a percentage is of each limit
+                bandwidth(resume, in != null ? in : out, i, "resume");
+            }
+            List<MonitorSpec> linkMonitors = monitorsNamed(l.monitors(), "links", i);
+            TrafficSpec traffic = traffic(l.traffic(), i);
+            try {
+                LinkSpec spec = new LinkSpec(
+                        l.name(),
+                        dc,
+                        capacity,
+                        in,
+                        out,
+                        LinkSpec.resume(in, resume),
+                        LinkSpec.resume(out, resume),
+                        traffic,
+                        ConfigFile.orEmpty(l.gateways()),
+                        linkMonitors);
+                if (links.put(l.name(), spec) != null) {
+                    throw new IllegalArgumentException("link " + l.name() + " is defined twice");
+                }
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "links", i);
+            }
+        }
+
+        private Bandwidth bandwidth(String text, Bandwidth capacity, int i, String key) throws SettingsException {
+            try {
+                return text == null ? null : Bandwidth.parse(text, capacity);
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "links", i, key);
+            }
+        }
+
+        /** traffic: exactly one of interface or snmp; interval (10 s), window (three intervals). */
+        private TrafficSpec traffic(TrafficEntry t, int i) throws SettingsException {
+            if (t == null) {
+                return null;
+            }
+            if ((t.iface() == null) == (t.snmp() == null)) {
+                throw file.error(
+                        "traffic needs exactly one of 'interface:' (this host's) or 'snmp:' (a router's)",
+                        "links",
+                        i,
+                        "traffic");
+            }
+            try {
+                TrafficSource source;
+                if (t.iface() != null) {
+                    source = new InterfaceCounters(t.iface());
+                } else {
+                    var s = t.snmp();
+                    if (s.address() == null) {
+                        throw new IllegalArgumentException("snmp traffic needs 'address:' (the router, host[:port])");
+                    }
+                    int port = s.address().port() == dev.gslb.settings.HostPort.NO_PORT
+                            ? 161
+                            : s.address().port();
+                    source = new SnmpCounters(
+                            new InetSocketAddress(s.address().host(), port),
+                            s.community(),
+                            s.user(),
+                            s.ifName(),
+                            s.ifIndex() == null ? 0 : Bounds.within("if-index", s.ifIndex(), 1, Integer.MAX_VALUE),
+                            s.facing() == ConfigFile.SnmpFacing.SITE);
+                }
+                Duration interval = requireNonNullElse(t.interval(), TrafficSpec.DEFAULT_INTERVAL);
+                return new TrafficSpec(source, interval, requireNonNullElse(t.window(), interval.multipliedBy(3)));
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "links", i, "traffic");
+            }
         }
 
         private void pool(PoolEntry p, int i) throws SettingsException {

@@ -11,6 +11,7 @@ import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.LiveTopology;
@@ -31,6 +32,7 @@ public record GslbConfig(
         Topology topology,
         Probing probing,
         List<HealthTarget> health,
+        List<LinkSpec> links,
         SyncSettings sync) {
 
     /**
@@ -101,6 +103,7 @@ public record GslbConfig(
                 topology,
                 probing,
                 health,
+                links,
                 sync);
     }
 

@@ -10,11 +10,15 @@ import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.DnsServer;
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthState;
+import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.link.LinkState;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.probers.IcmpProber;
 import dev.gslb.probe.probers.TcpProber;
@@ -25,6 +29,7 @@ import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.probe.store.ProximityStore;
 import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.LdnsApi;
+import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.settings.SettingsException;
@@ -61,6 +66,7 @@ public final class GslbServer implements AutoCloseable {
     private final IcmpProber icmp;
     private final ProbeScheduler scheduler;
     private final HealthMonitor health;
+    private final LinkMonitor links;
     private final PeerSync sync;
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
@@ -89,6 +95,12 @@ public final class GslbServer implements AutoCloseable {
         this.scheduler = new ProbeScheduler(
                 proximity, ps, config.instance().dataCenter(), config.instance().name(), probers, registry);
         this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
+        this.links = new LinkMonitor(
+                config.links(),
+                config.instance().dataCenter(),
+                config.instance().name(),
+                Clock.systemUTC(),
+                registry);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.methods = new MethodRegistry(new MethodRegistry.Services(
                 proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods()));
@@ -98,6 +110,7 @@ public final class GslbServer implements AutoCloseable {
                 config.instance().dataCenter(),
                 proximity,
                 health,
+                links,
                 scheduler,
                 Clock.systemUTC(),
                 registry);
@@ -127,7 +140,8 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new ResolveApi(this::authority, resolver).routes());
         routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
-        routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(health.statuses())));
+        routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(serverStatuses())));
+        routes.addAll(new LinkApi(links, sync, this::authority).routes());
         this.admin = new AdminServer(config.admin(), routes);
         for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
                 Map.entry("admitted", ProximityTable::admitted),
@@ -138,17 +152,78 @@ public final class GslbServer implements AutoCloseable {
                     .description("New LDNS in the proximity table: admitted, evicted when full, refused")
                     .register(registry);
         }
+        for (LinkSpec l : config.links()) {
+            linkGauges(l.name(), l.dataCenter());
+        }
+    }
+
+    /** Every configured link, as answered by: state, traffic (NaN while unknown), over its limit. */
+    private void linkGauges(String name, String dc) {
+        io.micrometer.core.instrument.Gauge.builder(
+                        "link_state", () -> switch (linkState(name).state()) {
+                            case UP -> 1;
+                            case DOWN -> 0;
+                            case UNKNOWN -> -1;
+                        })
+                .description("Link state: 1 up, 0 down, -1 unknown")
+                .tags("link", name, "datacenter", dc)
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder(
+                        "link_over_limit", () -> linkState(name).overLimit() ? 1 : 0)
+                .description("1 while the link is over its traffic limit (its servers get no new answers)")
+                .tags("link", name, "datacenter", dc)
+                .register(registry);
+        for (String direction : List.of("in", "out")) {
+            io.micrometer.core.instrument.Gauge.builder("link_traffic_bits_per_second", () -> {
+                        LinkState s = linkState(name);
+                        long bps = direction.equals("in") ? s.inBps() : s.outBps();
+                        return bps < 0 ? Double.NaN : bps;
+                    })
+                    .description("Smoothed link traffic, as measured by the instance on the link")
+                    .tags("link", name, "datacenter", dc, "direction", direction)
+                    .register(registry);
+        }
+    }
+
+    private LinkState linkState(String name) {
+        LinkState s = sync.link(name);
+        return s == null ? LinkState.unknown(name) : s;
+    }
+
+    /** `gslb health`: each server's status with its worst-case switch-over time. */
+    private List<HealthMonitor.Status> serverStatuses() {
+        Authority a = authority();
+        return health.statuses().stream()
+                .map(st -> st.withSwitchOver(health.switchOver(
+                        st.name(),
+                        java.time.Duration.ofSeconds(
+                                a.longestAnswerTtl(vs -> vs.name().equals(st.name()))))))
+                .toList();
     }
 
     /**
      * UP answers, DOWN does not. Where this instance's own view is UNKNOWN (not checked yet, or no
      * monitors) a peer's fresh view fills in; a peer never overrides a local DOWN. What is still
-     * unknown counts as configured.
+     * unknown counts as configured. A server whose link is DOWN is unavailable; one whose link is
+     * over its traffic limit is available but spilled (answered only when nothing else is).
      */
     static MemberHealth memberHealth(PeerSync sync, boolean unknownIsAvailable) {
-        return vs -> {
-            HealthState s = sync.mergedView(vs.name());
-            return s == HealthState.UP || s == HealthState.UNKNOWN && unknownIsAvailable;
+        return new MemberHealth() {
+            @Override
+            public boolean available(VirtualServer vs) {
+                HealthState s = sync.mergedView(vs.name());
+                if (s == HealthState.DOWN || s == HealthState.UNKNOWN && !unknownIsAvailable) {
+                    return false;
+                }
+                LinkState link = vs.link() == null ? null : sync.link(vs.link());
+                return link == null || link.state() != HealthState.DOWN; // a link DOWN takes its servers with it
+            }
+
+            @Override
+            public String overLimit(VirtualServer vs) {
+                LinkState link = vs.link() == null ? null : sync.link(vs.link());
+                return link == null ? null : link.overLimitReason();
+            }
         };
     }
 
@@ -210,6 +285,7 @@ public final class GslbServer implements AutoCloseable {
         store.startFlushing(config.probing().flushInterval());
         housekeeping.scheduleWithFixedDelay(this::expireInactiveLdns, 1, 1, TimeUnit.HOURS);
         health.start();
+        links.start();
         sync.start();
         dns.start();
         admin.start();
@@ -261,6 +337,7 @@ public final class GslbServer implements AutoCloseable {
         dns.close();
         responder.close();
         health.close();
+        links.close();
         sync.close();
         scheduler.close();
         housekeeping.shutdownNow();

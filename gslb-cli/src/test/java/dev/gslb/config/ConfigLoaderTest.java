@@ -133,6 +133,63 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void linksBindWithTheirUnitsAndServersFindTheirLink() throws Exception {
+        String links = """
+                monitors:
+                  - {name: gw, type: icmp, interval: 5s, down: 2}
+                links:
+                  - name: CNC-1
+                    datacenter: CNC
+                    capacity: 1Gbit
+                    limit-in: 80%
+                    limit-out: 500Mbit
+                    resume: 90%
+                    traffic: {snmp: {address: "198.18.2.1", community: public, if-name: ge-0/0/1}, interval: 5s}
+                    gateways: [198.18.2.1]
+                    monitors: [gw]
+                  - {name: TEL-1, datacenter: TEL, traffic: {interface: isp0}}
+                virtual-servers:
+                """;
+        GslbConfig c = ConfigLoader.load(config(GOOD.replace("virtual-servers:\n", links)));
+        var cnc = c.links().getFirst();
+        assertThat(cnc.limitIn().bitsPerSecond()).isEqualTo(800_000_000);
+        assertThat(cnc.limitOut().bitsPerSecond()).isEqualTo(500_000_000);
+        assertThat(cnc.resumeIn().bitsPerSecond()).as("90 % of each limit").isEqualTo(720_000_000);
+        assertThat(cnc.resumeOut().bitsPerSecond()).isEqualTo(450_000_000);
+        Path high = config(GOOD.replace(
+                "virtual-servers:\n",
+                "links:\n  - {name: L, datacenter: CNC, limit-in: 800Mbit, limit-out: 500Mbit, resume: 700Mbit}\n"
+                        + "virtual-servers:\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(high))
+                .hasMessageStartingWith(
+                        high + ":11:5: link L: 'resume:' (700 Mbit/s) is above 'limit-out:' (500 Mbit/s)");
+        assertThat(cnc.traffic().interval()).hasSeconds(5);
+        assertThat(cnc.traffic().window()).as("three polls").hasSeconds(15);
+        assertThat(cnc.traffic().source().describe()).isEqualTo("snmp 198.18.2.1:161 if-name ge-0/0/1");
+        assertThat(c.links().get(1).traffic().source().describe()).isEqualTo("interface isp0");
+        assertThat(c.wideIps().getFirst().pools().getFirst().members())
+                .as("a data center's only link reaches its servers")
+                .extracting(vs -> vs.link())
+                .containsExactly("CNC-1", "TEL-1");
+
+        Path percent = config(GOOD.replace(
+                "virtual-servers:\n", "links:\n  - {name: L, datacenter: CNC, limit-in: 80%}\nvirtual-servers:\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(percent))
+                .hasMessageStartingWith(percent + ":11:32: '80%' is a percentage, but the link has no 'capacity:'");
+        Path both = config(GOOD.replace(
+                "virtual-servers:\n",
+                "links:\n  - {name: L, datacenter: CNC, traffic: {interface: eth0, snmp: {address: 198.18.2.1}}}\n"
+                        + "virtual-servers:\n"));
+        assertThatThrownBy(() -> ConfigLoader.load(both))
+                .hasMessageContaining("traffic needs exactly one of 'interface:' (this host's) or 'snmp:'");
+        Path elsewhere =
+                config(GOOD.replace("virtual-servers:\n", "links:\n  - {name: T, datacenter: TEL}\nvirtual-servers:\n")
+                        .replace("datacenter: CNC}", "datacenter: CNC, link: T}"));
+        assertThatThrownBy(() -> ConfigLoader.load(elsewhere))
+                .hasMessageContaining("virtual server vs1 is in CNC but link T is in TEL");
+    }
+
+    @Test
     void theAdminApiOffLoopbackNeedsATokenAndProbeExclusionsReplaceTheDefault() throws Exception {
         Path open = config(GOOD.replace("zones:\n", "admin: {listen: \"0.0.0.0:8053\", token-file: none}\nzones:\n"));
         assertThatThrownBy(() -> ConfigLoader.load(open))

@@ -2,6 +2,9 @@ package dev.gslb.sync;
 
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthState;
+import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.link.LinkState;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
@@ -19,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The receiving side of peer sync: reads the items an authenticated peer sends and merges them by
  * the rules of design.md. A path has one writer, the instance in its data center (the sender's,
  * stamped from the pairing; never ours); a peer's health view is kept for {@link #peerView} with
- * its TTL; a probe request goes to the local scheduler and is never forwarded. Each peer is held
+ * its TTL, and so is its measurement of a link of its own data center (a link, like a path, has
+ * one writer: the instance on it); a probe request goes to the local scheduler and is never forwarded. Each peer is held
  * to its {@link PeerGuard} (rate, clock skew, new-LDNS budget).
  */
 final class Inbox {
@@ -43,14 +47,18 @@ final class Inbox {
 
     private record PeerView(HealthState state, long expiresAt) {}
 
+    private record LinkView(LinkState state, long expiresAt) {}
+
     private final SyncSettings settings;
     private final String dataCenter;
     private final ProximityTable table;
     private final HealthMonitor health;
+    private final LinkMonitor links;
     private final ProbeScheduler scheduler;
     private final Clock clock;
     private final Map<String, Inbound> inbound = new ConcurrentHashMap<>();
     private final Map<String, PeerView> peerHealth = new ConcurrentHashMap<>();
+    private final Map<String, LinkView> peerLinks = new ConcurrentHashMap<>();
     private final Counter received;
     private final Counter dropped;
     private final Counter clamped;
@@ -61,6 +69,7 @@ final class Inbox {
             String dataCenter,
             ProximityTable table,
             HealthMonitor health,
+            LinkMonitor links,
             ProbeScheduler scheduler,
             Clock clock,
             MeterRegistry registry) {
@@ -68,12 +77,13 @@ final class Inbox {
         this.dataCenter = dataCenter;
         this.table = table;
         this.health = health;
+        this.links = links;
         this.scheduler = scheduler;
         this.clock = clock;
         this.received = Counter.builder("sync_items_received").register(registry);
         this.dropped = Counter.builder("sync_items_dropped")
-                .description(
-                        "Items from peers dropped: over the peer's rate or new-LDNS cap, or about an unknown server")
+                .description("Items from peers dropped: over the peer's rate or new-LDNS cap, about an unknown server,"
+                        + " or about a link not in the peer's data center")
                 .register(registry);
         this.clamped = Counter.builder("sync_items_clamped")
                 .description("Items from peers whose measurement time was in the future beyond the allowed skew")
@@ -128,6 +138,7 @@ final class Inbox {
             switch (it) {
                 case Item.PathItem p -> mergePath(p, guard, now);
                 case Item.HealthItem h -> mergeHealth(h, guard, now);
+                case Item.LinkItem l -> mergeLink(l, peer, guard, now);
                 case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
             }
         }
@@ -164,6 +175,29 @@ final class Inbox {
         peerHealth.put(h.server(), new PeerView(h.state(), at + ttl));
     }
 
+    private void mergeLink(Item.LinkItem l, Peer peer, PeerGuard guard, long now) {
+        LinkSpec spec = links.spec(l.link());
+        if (spec == null || !spec.dataCenter().equals(peer.dataCenter())) {
+            dropped.increment(); // unknown, or not the sender's to measure
+            return;
+        }
+        long at = guard.clamp(l.at(), now);
+        if (at != l.at()) {
+            clamped.increment();
+        }
+        long ttl = Math.min(l.ttlMillis(), settings.healthTtl().toMillis());
+        LinkState state = new LinkState(
+                spec.name(),
+                l.state(),
+                l.inBps(),
+                l.outBps(),
+                l.overLimit() ? spec.overLimitReason(l.inBps(), l.outBps()) : null,
+                at,
+                peer.name(),
+                "as measured by " + peer.name());
+        peerLinks.put(spec.name(), new LinkView(state, at + ttl));
+    }
+
     private void heartbeats(Socket s, DataOutputStream out) {
         try {
             while (!s.isClosed()) {
@@ -183,9 +217,16 @@ final class Inbox {
         return v == null || v.expiresAt() < clock.millis() ? HealthState.UNKNOWN : v.state();
     }
 
-    /** Forgets health views past their TTL. */
+    /** A peer's fresh measurement of a link of its data center, or null. */
+    LinkState peerLink(String link) {
+        LinkView v = peerLinks.get(link);
+        return v == null || v.expiresAt() < clock.millis() ? null : v.state();
+    }
+
+    /** Forgets health views and link measurements past their TTL. */
     void expire(long now) {
         peerHealth.entrySet().removeIf(e -> e.getValue().expiresAt() < now);
+        peerLinks.entrySet().removeIf(e -> e.getValue().expiresAt() < now);
     }
 
     /** The receiving side of {@code peer}, or null before its first connection. */

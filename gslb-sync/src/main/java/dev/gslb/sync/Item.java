@@ -42,6 +42,15 @@ sealed interface Item {
         }
     }
 
+    /** A link of the sender's data center as the sender measured it; traffic -1 is unknown. */
+    record LinkItem(String link, HealthState state, long inBps, long outBps, boolean overLimit, long at, long ttlMillis)
+            implements Item {
+        @Override
+        public Wire.Type type() {
+            return Wire.Type.LINKS;
+        }
+    }
+
     /** "Measure this LDNS from your side too"; never forwarded by the receiver. */
     record ProbeItem(Address ldns, long at, long ttlMillis) implements Item {
         @Override
@@ -69,8 +78,11 @@ sealed interface Item {
     /** No probe waits this long: a longer RTT is not a measurement. */
     int MAX_RTT_MICROS = 60_000_000;
 
-    /** The longest virtual-server name a health item may carry. */
+    /** The longest virtual-server or link name an item may carry. */
     int MAX_SERVER_NAME = 255;
+
+    /** No link carries more (1 Pbit/s): a larger rate is not a measurement. */
+    long MAX_BPS = 1_000_000_000_000_000L;
 
     /**
      * One frame's body of items of one kind. Paths carry no data center or instance: the receiver
@@ -95,6 +107,15 @@ sealed interface Item {
                         out.writeByte(h.state().ordinal());
                         out.writeLong(h.at());
                         out.writeInt((int) (h.ttlMillis() / 1000));
+                    }
+                    case LinkItem l -> {
+                        Wire.writeName(out, l.link());
+                        out.writeByte(l.state().ordinal());
+                        out.writeLong(l.inBps());
+                        out.writeLong(l.outBps());
+                        out.writeBoolean(l.overLimit());
+                        out.writeLong(l.at());
+                        out.writeInt((int) (l.ttlMillis() / 1000));
                     }
                     case ProbeItem r -> {
                         writeAddress(out, r.ldns());
@@ -136,6 +157,18 @@ sealed interface Item {
                                 HealthState.values()[in.readUnsignedByte() % HealthState.values().length],
                                 in.readLong(),
                                 in.readInt() * 1000L));
+                    case LINKS -> {
+                        String link = Wire.readName(in, MAX_SERVER_NAME);
+                        HealthState state = HealthState.values()[in.readUnsignedByte() % HealthState.values().length];
+                        long inBps = in.readLong();
+                        long outBps = in.readLong();
+                        if (inBps < -1 || inBps > MAX_BPS || outBps < -1 || outBps > MAX_BPS) {
+                            throw new Wire.ProtocolException(
+                                    "link traffic out of range (in " + inBps + ", out " + outBps + " bit/s)");
+                        }
+                        items.add(new LinkItem(
+                                link, state, inBps, outBps, in.readBoolean(), in.readLong(), in.readInt() * 1000L));
+                    }
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
                     default -> throw new Wire.ProtocolException("no items in a " + type + " frame");
                 }

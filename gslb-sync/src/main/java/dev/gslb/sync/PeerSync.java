@@ -2,6 +2,9 @@ package dev.gslb.sync;
 
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthState;
+import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.link.LinkState;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
@@ -28,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps this instance in step with its peers (one per data center): each side sends the paths
- * its own data center measured, its health view of every virtual server, and requests to probe
+ * its own data center measured, its health view of every virtual server, its own links' state and
+ * traffic, and requests to probe
  * an LDNS it has just met. Connections are TLS 1.3 between pinned self-signed certificates
  * ({@link Handshake}); a peer is bound by what it was paired as. The jobs live apart: accepting
  * and authenticating ({@link SyncListener}), dialling and sending ({@link PeerLink}), merging what
@@ -65,6 +69,7 @@ public final class PeerSync implements AutoCloseable {
     private volatile Hello.Factory me;
     private final ProximityTable table;
     private final HealthMonitor health;
+    private final LinkMonitor ispLinks;
     private final ProbeScheduler scheduler;
     private final Clock clock;
     private final MeterRegistry registry;
@@ -86,6 +91,7 @@ public final class PeerSync implements AutoCloseable {
             String dataCenter,
             ProximityTable table,
             HealthMonitor health,
+            LinkMonitor ispLinks,
             ProbeScheduler scheduler,
             Clock clock,
             MeterRegistry registry) {
@@ -95,11 +101,12 @@ public final class PeerSync implements AutoCloseable {
         this.me = new Hello.Factory(instance, dataCenter, settings.advertise());
         this.table = table;
         this.health = health;
+        this.ispLinks = ispLinks;
         this.scheduler = scheduler;
         this.clock = clock;
         this.registry = registry;
         this.pairings = new Pairings(clock);
-        this.inbox = new Inbox(settings, dataCenter, table, health, scheduler, clock, registry);
+        this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, clock, registry);
     }
 
     public void start() throws IOException {
@@ -141,6 +148,7 @@ public final class PeerSync implements AutoCloseable {
             }
         });
         health.onChange((server, state) -> broadcast(healthItem(server, state)));
+        ispLinks.onChange(state -> broadcast(linkItem(state)));
         threads.add(Thread.ofVirtual().name("sync-housekeeping").start(this::housekeeping));
     }
 
@@ -209,6 +217,27 @@ public final class PeerSync implements AutoCloseable {
                 server, state, clock.millis(), settings.healthTtl().toMillis());
     }
 
+    private Item.LinkItem linkItem(LinkState s) {
+        return new Item.LinkItem(
+                s.name(),
+                s.state(),
+                s.inBps(),
+                s.outBps(),
+                s.overLimit(),
+                s.measuredAt() == 0 ? clock.millis() : s.measuredAt(),
+                settings.healthTtl().toMillis());
+    }
+
+    /** This instance's measurements of its own data center's links. */
+    private void forEachLocalLink(Consumer<Item> out) {
+        for (LinkSpec l : ispLinks.specs()) {
+            LinkState s = ispLinks.local(l.name());
+            if (s != null) {
+                out.accept(linkItem(s));
+            }
+        }
+    }
+
     private void broadcast(Item item) {
         for (PeerLink l : links.values()) {
             l.offer(item);
@@ -222,6 +251,7 @@ public final class PeerSync implements AutoCloseable {
         for (String server : health.targets()) {
             out.accept(healthItem(server, health.state(server)));
         }
+        forEachLocalLink(out);
     }
 
     private synchronized PeerLink connect(Peer p, byte[] joinSecret) {
@@ -251,6 +281,7 @@ public final class PeerSync implements AutoCloseable {
             for (String server : health.targets()) {
                 broadcast(healthItem(server, health.state(server)));
             }
+            forEachLocalLink(this::broadcast);
         }
     }
 
@@ -296,6 +327,16 @@ public final class PeerSync implements AutoCloseable {
     public HealthState mergedView(String server) {
         HealthState local = health.state(server);
         return local == HealthState.UNKNOWN ? peerView(server) : local;
+    }
+
+    /**
+     * A link as this instance answers by it: its own measurement for a link of its data center,
+     * else the fresh one of the peer on that link, else null (unknown: it neither spills nor fails).
+     * Lock-free, for the query path.
+     */
+    public LinkState link(String name) {
+        LinkState local = ispLinks.local(name);
+        return local != null ? local : inbox.peerLink(name);
     }
 
     /** A peer's fresh view of a virtual server, or UNKNOWN. */

@@ -11,7 +11,7 @@ import java.io.IOException;
  * own; the length is checked before anything is allocated.
  */
 final class Wire {
-    static final int PROTOCOL_VERSION = 2;
+    static final int PROTOCOL_VERSION = 3; // 3: link items
     /** A batch of 1,000 paths is about 30 KB; nothing legitimate comes near this. */
     static final int MAX_FRAME = 1 << 20;
 
@@ -21,7 +21,8 @@ final class Wire {
         PATHS,
         HEALTH,
         PROBE,
-        HEARTBEAT;
+        HEARTBEAT,
+        LINKS;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {

@@ -3,6 +3,8 @@ package dev.gslb.sync;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.ProximitySettings;
@@ -26,6 +28,7 @@ final class Node implements AutoCloseable {
     final ProximityTable table;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final HealthMonitor health;
+    final LinkMonitor links;
     final ProbeScheduler scheduler;
     final PeerSync sync;
     final Path peersFile;
@@ -79,10 +82,10 @@ final class Node implements AutoCloseable {
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak)
             throws Exception {
-        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000);
+        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of());
     }
 
-    /** {@code maxLdns}: the table's cap (the scale figures hold millions). */
+    /** {@code maxLdns}: the table's cap (the scale figures hold millions); {@code links}: every configured link. */
     Node(
             String name,
             String dc,
@@ -93,7 +96,8 @@ final class Node implements AutoCloseable {
             List<InetSocketAddress> listen,
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak,
-            int maxLdns)
+            int maxLdns,
+            List<LinkSpec> links)
             throws Exception {
         this.table = new ProximityTable(
                 ProximitySettings.DEFAULTS
@@ -105,6 +109,7 @@ final class Node implements AutoCloseable {
         this.source = InetAddress.ofLiteral(source);
         this.peersFile = dir.resolve(name + ".peers");
         this.health = new HealthMonitor(targets, Clock.systemUTC(), registry);
+        this.links = new LinkMonitor(links, dc, name, Clock.systemUTC(), registry);
         ProbeSettings ps = new ProbeSettings(
                 this.source,
                 List.of(ProbeProtocol.DNS_DOT),
@@ -138,8 +143,9 @@ final class Node implements AutoCloseable {
                 d.maxHandshakes(),
                 d.maxClockSkew(),
                 1_000_000));
-        this.sync = new PeerSync(settings, name, dc, table, health, scheduler, Clock.systemUTC(), registry);
+        this.sync = new PeerSync(settings, name, dc, table, health, this.links, scheduler, Clock.systemUTC(), registry);
         sync.start();
+        this.links.start();
     }
 
     LdnsEntry entry(String ldns) {
@@ -161,6 +167,7 @@ final class Node implements AutoCloseable {
         sync.close();
         scheduler.close();
         health.close();
+        links.close();
     }
 
     /** Pairs two nodes as an operator would: pair on one, join with its token on the other. */

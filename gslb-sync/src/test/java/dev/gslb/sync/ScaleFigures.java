@@ -96,7 +96,8 @@ public final class ScaleFigures {
                 List.of(new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(source), 0)),
                 Duration.ofSeconds(2400),
                 s -> s,
-                cap);
+                cap,
+                List.of());
     }
 
     private static int withPaths(ProximityTable t, int paths) {

@@ -84,4 +84,20 @@ public final class Authority {
     public Map<Name, WideIp> wideIps() {
         return wideIps;
     }
+
+    /**
+     * The longest TTL of an answer that may carry a server {@code answered} accepts (pool TTL, else
+     * the wide IP's), or 0: how long resolvers may keep sending users there after it fails.
+     */
+    public long longestAnswerTtl(java.util.function.Predicate<dev.gslb.dns.site.VirtualServer> answered) {
+        long ttl = 0;
+        for (WideIp w : wideIps.values()) {
+            for (dev.gslb.dns.wideip.Pool p : w.pools()) {
+                if (p.members().stream().anyMatch(answered)) {
+                    ttl = Math.max(ttl, p.ttl() >= 0 ? p.ttl() : w.ttl());
+                }
+            }
+        }
+        return ttl;
+    }
 }

@@ -7,5 +7,13 @@ import dev.gslb.dns.site.VirtualServer;
 public interface MemberHealth {
     boolean available(VirtualServer vs);
 
+    /**
+     * Why {@code vs} should get no new answers although available (its link is over its traffic
+     * limit), or null. A precomputed text: the query path builds none.
+     */
+    default String overLimit(VirtualServer vs) {
+        return null;
+    }
+
     MemberHealth ALL_AVAILABLE = vs -> true;
 }

@@ -78,6 +78,9 @@ public final class WideIpResolver {
     public static final class Scratch {
         public final QueryContext query = new QueryContext();
         public final Candidates candidates = new Candidates();
+        /** Available members whose link is over its limit: answered only when no other is left. */
+        final Candidates spilled = new Candidates();
+
         public final Result result = new Result();
     }
 
@@ -86,11 +89,16 @@ public final class WideIpResolver {
     private final MeterRegistry registry;
     private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<WideIp, AtomicLong> poolRotation = new ConcurrentHashMap<>();
+    private final Counter allOverLimit;
 
     public WideIpResolver(MemberHealth health, ProbeRequests probes, MeterRegistry registry) {
         this.health = health;
         this.probes = probes;
         this.registry = registry;
+        this.allOverLimit = Counter.builder("link_all_over_limit")
+                .description(
+                        "Pool decisions where every available candidate's link was over its limit (answered anyway)")
+                .register(registry);
     }
 
     public MemberHealth health() {
@@ -106,7 +114,7 @@ public final class WideIpResolver {
         if (log) {
             q.trace(new Trace());
         }
-        Result r = decide(w, q, s.candidates, s.result);
+        Result r = decide(w, q, s.candidates, s.spilled, s.result);
         if (log) {
             decisions.info(
                     "{} {} from {}: {}",
@@ -118,7 +126,7 @@ public final class WideIpResolver {
         return r;
     }
 
-    private Result decide(WideIp w, QueryContext q, Candidates c, Result r) {
+    private Result decide(WideIp w, QueryContext q, Candidates c, Candidates spilled, Result r) {
         r.outcome = null;
         r.pool = null;
         r.method = null;
@@ -133,10 +141,14 @@ public final class WideIpResolver {
         for (int k = 0; k < n; k++) {
             Pool pool = w.pools().get((start + k) % n);
             c.reset();
+            spilled.reset();
             for (VirtualServer vs : pool.members()) {
                 if (vs.recordType() == q.recordType()) {
                     boolean up = health.available(vs);
-                    if (up) {
+                    String over = up ? health.overLimit(vs) : null;
+                    if (over != null) {
+                        spilled.add(vs);
+                    } else if (up) {
                         c.add(vs);
                     }
                     if (q.trace() != null) {
@@ -145,8 +157,22 @@ public final class WideIpResolver {
                                         "candidates",
                                         pool.name() + ": " + vs.name() + " "
                                                 + vs.address().getHostAddress() + " ("
-                                                + vs.dataCenter().name() + ") " + (up ? "available" : "unavailable"));
+                                                + vs.dataCenter().name() + ") "
+                                                + (over != null ? over : up ? "available" : "unavailable"));
                     }
+                }
+            }
+            if (c.isEmpty() && !spilled.isEmpty()) { // a full link is better than no answer
+                for (int i = 0; i < spilled.size(); i++) {
+                    c.add(spilled.get(i));
+                }
+                allOverLimit.increment();
+                if (q.trace() != null) {
+                    q.trace()
+                            .note(
+                                    "candidates",
+                                    pool.name() + ": every available candidate's link is over its limit;"
+                                            + " answering as if none were");
                 }
             }
             for (int t = 0; t < pool.tiers().size(); t++) {

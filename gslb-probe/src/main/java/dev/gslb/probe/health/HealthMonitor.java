@@ -20,7 +20,12 @@ import org.slf4j.LoggerFactory;
 public final class HealthMonitor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HealthMonitor.class);
 
-    /** What `gslb health` shows for one virtual server. */
+    /**
+     * What `gslb health` shows for one virtual server.
+     *
+     * @param switchOverSeconds the longest time from its failure until answers change (slowest
+     *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
+     */
     public record Status(
             String name,
             String address,
@@ -28,7 +33,12 @@ public final class HealthMonitor implements AutoCloseable {
             HealthState state,
             String lastCheck,
             String reason,
-            List<MonitorStatus> monitors) {}
+            List<MonitorStatus> monitors,
+            Long switchOverSeconds) {
+        public Status withSwitchOver(Duration d) {
+            return new Status(name, address, dataCenter, state, lastCheck, reason, monitors, d.toSeconds());
+        }
+    }
 
     public record MonitorStatus(
             String monitor, HealthState state, int successes, int failures, String lastCheck, String reason) {}
@@ -198,9 +208,20 @@ public final class HealthMonitor implements AutoCloseable {
                 }
             }
             out.add(new Status(
-                    name, t.address().getHostAddress(), t.dataCenter(), state(name), instant(last), reason, ms));
+                    name, t.address().getHostAddress(), t.dataCenter(), state(name), instant(last), reason, ms, null));
         });
         return out;
+    }
+
+    /** Interval x down threshold of the slowest monitor of {@code name}, plus {@code ttl}. */
+    public Duration switchOver(String name, Duration ttl) {
+        Duration worst = Duration.ZERO;
+        HealthTarget t = targets.get(name);
+        for (MonitorSpec m : t == null ? List.<MonitorSpec>of() : t.monitors()) {
+            Duration d = m.interval().multipliedBy(m.downThreshold());
+            worst = d.compareTo(worst) > 0 ? d : worst;
+        }
+        return worst.plus(ttl);
     }
 
     private static String instant(long millis) {

@@ -1,0 +1,154 @@
+package dev.gslb.probe.link;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The two traffic sources against the real thing: this host's loopback counters, and net-snmp's
+ * snmpd on loopback serving IF-MIB over v2c and v3 (USM with SHA and AES), restarted and stopped.
+ */
+class TrafficSourcesTest {
+    static final InetAddress LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
+    static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    @TempDir
+    Path dir;
+
+    Process snmpd;
+    int port;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (snmpd != null) {
+            snmpd.destroy();
+            snmpd.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Starts snmpd on a free loopback port (the same port again on a restart). */
+    void startSnmpd() throws Exception {
+        if (port == 0) {
+            try (DatagramSocket s = new DatagramSocket(0, LOOPBACK)) {
+                port = s.getLocalPort();
+            }
+        }
+        Path conf = dir.resolve("snmpd.conf");
+        Files.writeString(conf, """
+                agentaddress udp:127.0.0.1:%d
+                rocommunity gslb-test 127.0.0.1
+                createUser gslbuser SHA "authpass123" AES "privpass123"
+                rouser gslbuser priv
+                """.formatted(port));
+        ProcessBuilder pb = new ProcessBuilder(
+                        "snmpd",
+                        "-f",
+                        "-Lf",
+                        dir.resolve("snmpd.log").toString(),
+                        "-C",
+                        "-c",
+                        conf.toString(),
+                        "-p",
+                        dir.resolve("snmpd.pid").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("snmpd.out").toFile());
+        pb.environment().put("SNMP_PERSISTENT_DIR", dir.resolve("persist").toString());
+        snmpd = pb.start();
+        for (int i = 0; i < 100 && !Files.exists(dir.resolve("snmpd.pid")); i++) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(200);
+    }
+
+    /**
+     * Reads until the counters move: snmpd refreshes its interface table every few seconds, as
+     * routers do, so one reading right after the traffic may still show the old values.
+     */
+    static TrafficSource.Counters readAfterChange(TrafficSource c, TrafficSource.Counters before) throws Exception {
+        for (int i = 0; i < 40; i++) {
+            TrafficSource.Counters now = c.read(TIMEOUT);
+            if (now.inOctets() != before.inOctets() || now.epoch() != before.epoch()) {
+                return now;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the counters did not move in 10 s");
+    }
+
+    static void sendOnLoopback(int octets) throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0, LOOPBACK)) {
+            byte[] b = new byte[1000];
+            for (int sent = 0; sent < octets; sent += b.length) {
+                s.send(new DatagramPacket(b, b.length, LOOPBACK, 9)); // discard port: nothing listens
+            }
+        }
+    }
+
+    @Test
+    void interfaceCountersFollowTheTraffic() throws Exception {
+        InterfaceCounters lo = new InterfaceCounters("lo");
+        TrafficSource.Counters before = lo.read(TIMEOUT);
+        sendOnLoopback(1_000_000);
+        TrafficSource.Counters after = lo.read(TIMEOUT);
+        assertThat(after.inOctets() - before.inOctets()).isGreaterThanOrEqualTo(1_000_000);
+        assertThat(after.epoch()).isEqualTo(before.epoch());
+        assertThatThrownBy(() -> new InterfaceCounters("no-such-if0").read(TIMEOUT))
+                .isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> new InterfaceCounters("../../etc")).hasMessageContaining("not an interface name");
+    }
+
+    @Test
+    void snmpV2cReadsTheNamedInterfacesCountersAndSeesARestart() throws Exception {
+        startSnmpd();
+        try (SnmpCounters c =
+                new SnmpCounters(new InetSocketAddress(LOOPBACK, port), "gslb-test", null, "lo", 0, false)) {
+            TrafficSource.Counters before = c.read(TIMEOUT);
+            sendOnLoopback(2_000_000);
+            TrafficSource.Counters after = readAfterChange(c, before);
+            assertThat(after.inOctets() - before.inOctets()).isGreaterThanOrEqualTo(2_000_000);
+            assertThat(c.describe()).isEqualTo("snmp 127.0.0.1:" + port + " if-name lo");
+
+            stop(); // the agent goes away: an error, never a zero
+            assertThatThrownBy(() -> c.read(Duration.ofMillis(400)))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("no SNMP answer");
+
+            startSnmpd(); // its uptime starts again: the counters' epoch changes
+            TrafficSource.Counters restarted = c.read(TIMEOUT);
+            assertThat(restarted.epoch()).isNotEqualTo(after.epoch());
+        }
+    }
+
+    @Test
+    void snmpV3WithAuthenticationAndPrivacy() throws Exception {
+        startSnmpd();
+        var user = new SnmpCounters.V3User("gslbuser", "sha", "authpass123", "aes", "privpass123");
+        try (SnmpCounters c = new SnmpCounters(new InetSocketAddress(LOOPBACK, port), null, user, null, 1, true)) {
+            TrafficSource.Counters before = c.read(TIMEOUT);
+            sendOnLoopback(1_000_000);
+            assertThat(readAfterChange(c, before).inOctets() - before.inOctets())
+                    .as("facing the site: the interface's out is the site's in")
+                    .isGreaterThanOrEqualTo(1_000_000);
+        }
+        var wrong = new SnmpCounters.V3User("gslbuser", "sha", "wrongpass123", "aes", "privpass123");
+        try (SnmpCounters c = new SnmpCounters(new InetSocketAddress(LOOPBACK, port), null, wrong, null, 1, false)) {
+            assertThatThrownBy(() -> c.read(Duration.ofMillis(600))).isInstanceOf(IOException.class);
+        }
+        try (SnmpCounters c =
+                new SnmpCounters(new InetSocketAddress(LOOPBACK, port), "gslb-test", null, "eth-none", 0, false)) {
+            assertThatThrownBy(() -> c.read(TIMEOUT)).hasMessageContaining("has no interface named eth-none");
+        }
+    }
+}
