@@ -1,6 +1,7 @@
 package dev.gslb.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
@@ -104,7 +105,8 @@ record ConfigFile(
             String fallback,
             Integer maxAnswers,
             Duration ttl,
-            List<InetAddress> fallbackIp) {}
+            List<InetAddress> fallbackIp,
+            QualityOfService.Coefficients qos) {}
 
     record WideIpEntry(
             Name name,

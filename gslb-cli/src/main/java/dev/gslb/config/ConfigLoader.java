@@ -12,6 +12,8 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.method.LoadBalancingMethod;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.MethodSettings;
+import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.site.VirtualServer;
@@ -389,12 +391,23 @@ public final class ConfigLoader {
                 throw file.error("pool " + p.name() + " has no members", "pools", i);
             }
             List<String> given = Arrays.asList(p.preferred(), p.alternate(), p.fallback());
+            MethodSettings own = MethodSettings.DEFAULTS;
+            if (p.qos() != null) { // the pool's coefficients over the global ones
+                try {
+                    own = MethodSettings.of(p.qos()
+                            .over(requireNonNullElse(c.loadBalancing(), GslbConfig.LoadBalancing.DEFAULTS)
+                                    .methods()
+                                    .orDefault(QualityOfService.Settings.DEFAULTS)));
+                } catch (IllegalArgumentException e) {
+                    throw file.error(e.getMessage(), "pools", i, "qos");
+                }
+            }
             List<String> methods = new ArrayList<>();
             List<LoadBalancingMethod> trial = new ArrayList<>();
             for (int t = 0; t < 3; t++) {
                 String method = requireNonNullElse(given.get(t), MethodRegistry.DEFAULT_CHAIN.get(t));
                 try {
-                    trial.add(UNBOUND_METHODS.create(method));
+                    trial.add(UNBOUND_METHODS.create(method, own));
                 } catch (IllegalArgumentException e) {
                     throw file.error(e.getMessage(), "pools", i, Pool.TIER_NAMES.get(t));
                 }
@@ -409,7 +422,7 @@ public final class ConfigLoader {
             } catch (IllegalArgumentException e) {
                 throw file.error(e.getMessage(), "pools", i);
             }
-            if (pools.put(p.name(), new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback)) != null) {
+            if (pools.put(p.name(), new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own)) != null) {
                 throw file.error("pool " + p.name() + " is defined twice", "pools", i);
             }
         }

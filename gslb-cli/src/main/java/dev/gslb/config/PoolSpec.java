@@ -1,20 +1,31 @@
 package dev.gslb.config;
 
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Pool;
 import java.net.InetAddress;
 import java.util.List;
 
-/** A pool as configured: methods by name, instantiated per wide IP when the server wires them. */
+/**
+ * A pool as configured: methods by name, instantiated per wide IP when the server wires them, with
+ * the pool's own method settings (its {@code qos:}) over the global ones.
+ */
 public record PoolSpec(
         String name,
         List<VirtualServer> members,
         List<String> methods,
         int maxAnswers,
         long ttl,
-        List<InetAddress> fallbackIps) {
+        List<InetAddress> fallbackIps,
+        MethodSettings settings) {
     public Pool build(MethodRegistry registry) {
-        return new Pool(name, members, methods.stream().map(registry::create).toList(), maxAnswers, ttl, fallbackIps);
+        return new Pool(
+                name,
+                members,
+                methods.stream().map(m -> registry.create(m, settings)).toList(),
+                maxAnswers,
+                ttl,
+                fallbackIps);
     }
 }

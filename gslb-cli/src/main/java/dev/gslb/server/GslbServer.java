@@ -8,6 +8,7 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.method.CandidateLoad;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.DnsServer;
 import dev.gslb.dns.site.VirtualServer;
@@ -103,7 +104,7 @@ public final class GslbServer implements AutoCloseable {
                 registry);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.methods = new MethodRegistry(new MethodRegistry.Services(
-                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods()));
+                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods(), candidateLoad()));
         this.sync = new PeerSync(
                 config.sync(),
                 config.instance().name(),
@@ -188,6 +189,26 @@ public final class GslbServer implements AutoCloseable {
     private LinkState linkState(String name) {
         LinkState s = sync.link(name);
         return s == null ? LinkState.unknown(name) : s;
+    }
+
+    /** What quality-of-service reads beyond paths: link headroom and monitor-confirmed health. */
+    private CandidateLoad candidateLoad() {
+        return new CandidateLoad() {
+            @Override
+            public long linkHeadroomBps(VirtualServer vs) {
+                LinkSpec spec = vs.link() == null ? null : links.spec(vs.link());
+                LinkState s = spec == null || spec.capacity() == null ? null : sync.link(spec.name());
+                if (s == null || s.inBps() < 0 || s.outBps() < 0) {
+                    return -1;
+                }
+                return Math.max(0, spec.capacity().bitsPerSecond() - Math.max(s.inBps(), s.outBps()));
+            }
+
+            @Override
+            public boolean confirmedUp(VirtualServer vs) {
+                return sync.mergedView(vs.name()) == HealthState.UP;
+            }
+        };
     }
 
     /** `gslb health`: each server's status with its worst-case switch-over time. */

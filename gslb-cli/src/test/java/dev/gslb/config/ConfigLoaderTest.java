@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.dns.method.LowestRoundTripTime;
+import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.method.StaticPersistence;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,6 +131,27 @@ class ConfigLoaderTest {
         Path bad = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timeout: 5s\n  rate-limit: {slip: 99}"));
         assertThatThrownBy(() -> ConfigLoader.load(bad))
                 .hasMessageStartingWith(bad + ":7:3: slip must be between 0 and 15, not 99");
+    }
+
+    @Test
+    void qosCoefficientsBindGloballyAndPerPool() throws Exception {
+        GslbConfig c = ConfigLoader.load(config(GOOD.replace(
+                        "  - {name: www, members: [vs1, vs2]}",
+                        "  - {name: www, members: [vs1, vs2], preferred: quality-of-service, qos: {topology: 10}}")
+                + "load-balancing:\n  qos: {rtt: 40, link-capacity: 0}\n"));
+        assertThat(c.loadBalancing().methods().orDefault(QualityOfService.Settings.DEFAULTS))
+                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 0, 0, 0));
+        assertThat(c.wideIps().getFirst().pools().getFirst().settings().orDefault(QualityOfService.Settings.DEFAULTS))
+                .as("the pool's key over the global ones")
+                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 10, 0, 0));
+        Path alternate = config(GOOD.replace(
+                "  - {name: www, members: [vs1, vs2]}",
+                "  - {name: www, members: [vs1, vs2], alternate: quality-of-service}"));
+        assertThatThrownBy(() -> ConfigLoader.load(alternate))
+                .hasMessageContaining("the alternate method quality-of-service uses path metrics");
+        Path bad = config(GOOD.replace(
+                "  - {name: www, members: [vs1, vs2]}", "  - {name: www, members: [vs1, vs2], qos: {rt: 5}}"));
+        assertThatThrownBy(() -> ConfigLoader.load(bad)).hasMessageContaining("unknown key 'rt'");
     }
 
     @Test
@@ -275,7 +297,7 @@ class ConfigLoaderTest {
         Path unknown = config(GOOD + "load-balancing:\n  unknown-health: unavailable\n  rtt-margin-pct: 5\n");
         assertThatThrownBy(() -> ConfigLoader.load(unknown))
                 .hasMessage(unknown + ":19:3: unknown key 'rtt-margin-pct' in load-balancing; expected one of"
-                        + " [persistence-prefix-v4, persistence-prefix-v6, rtt-margin, rtt-margin-percent,"
+                        + " [persistence-prefix-v4, persistence-prefix-v6, qos, rtt-margin, rtt-margin-percent,"
                         + " unknown-health]");
         Files.delete(dir.resolve("example.com.zone"));
         Path health = config(GOOD + "load-balancing:\n  unknown-health: maybe\n");

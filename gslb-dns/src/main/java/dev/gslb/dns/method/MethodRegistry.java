@@ -17,13 +17,30 @@ import java.util.function.Supplier;
  */
 public final class MethodRegistry {
     /**
-     * What methods may read: the proximity table, the topology in service, the path TTL, and each
-     * method's own settings record.
+     * What methods may read: the proximity table, the topology in service, the path TTL, each
+     * method's own settings record, and the candidates' link headroom and confirmed health.
      */
     public record Services(
-            ProximityTable proximity, Supplier<TopologyTable> topology, long pathTtlMillis, MethodSettings settings) {
+            ProximityTable proximity,
+            Supplier<TopologyTable> topology,
+            long pathTtlMillis,
+            MethodSettings settings,
+            CandidateLoad load) {
         /** For checking a configuration before a server exists: methods are built, never run. */
         public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, MethodSettings.DEFAULTS);
+
+        public Services(
+                ProximityTable proximity,
+                Supplier<TopologyTable> topology,
+                long pathTtlMillis,
+                MethodSettings settings) {
+            this(proximity, topology, pathTtlMillis, settings, CandidateLoad.NONE);
+        }
+
+        /** The same services with a pool's own method settings over the global ones. */
+        Services with(MethodSettings pool) {
+            return new Services(proximity, topology, pathTtlMillis, settings.overriddenBy(pool), load);
+        }
     }
 
     /**
@@ -42,6 +59,11 @@ public final class MethodRegistry {
                 (s, settings) -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(), settings));
         add("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
         add("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
+        add(
+                "quality-of-service",
+                QualityOfService.Settings.DEFAULTS,
+                (s, settings) ->
+                        new QualityOfService(s.proximity(), s.pathTtlMillis(), s.topology(), s.load(), settings));
         add("topology", s -> new Topology(s.topology()));
         add("global-availability", s -> new GlobalAvailability());
         add("round-robin", s -> new RoundRobin());
@@ -78,11 +100,16 @@ public final class MethodRegistry {
     }
 
     public LoadBalancingMethod create(String name) {
+        return create(name, MethodSettings.DEFAULTS);
+    }
+
+    /** A method for a pool that sets some method settings of its own (its {@code qos:}). */
+    public LoadBalancingMethod create(String name, MethodSettings pool) {
         var f = FACTORIES.get(name);
         if (f == null) {
             throw new IllegalArgumentException("unknown load-balancing method '" + name + "'; known: " + names());
         }
-        return f.apply(services);
+        return f.apply(services.with(pool));
     }
 
     /** The settings record types of the methods that have settings (each binds from its own keys). */

@@ -31,6 +31,16 @@ public final class MethodSettings {
         return new MethodSettings(List.copyOf(settings));
     }
 
+    /** These settings, with each of {@code over}'s records replacing the one of its type. */
+    public MethodSettings overriddenBy(MethodSettings over) {
+        if (over.byType.isEmpty()) {
+            return this;
+        }
+        Map<Class<?>, Record> merged = new HashMap<>(byType);
+        merged.putAll(over.byType);
+        return new MethodSettings(List.copyOf(merged.values()));
+    }
+
     /** The configured settings of {@code defaults}' type, or {@code defaults}. */
     @SuppressWarnings("unchecked")
     public <T extends Record> T orDefault(T defaults) {

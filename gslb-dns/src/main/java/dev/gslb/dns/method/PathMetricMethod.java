@@ -1,5 +1,6 @@
 package dev.gslb.dns.method;
 
+import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
@@ -26,6 +27,11 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
     /** True when the entry's path {@code a} is strictly better than its path {@code b}. */
     abstract boolean better(LdnsEntry e, int a, int b);
 
+    /** True when candidate {@code x} over path {@code a} beats {@code y} over {@code b}; by default the paths decide. */
+    boolean better(QueryContext q, VirtualServer x, int a, VirtualServer y, int b, LdnsEntry e) {
+        return better(e, a, b);
+    }
+
     /** Whether path {@code i} carries the metric at all (hops may be unmeasured). */
     boolean measured(LdnsEntry e, int i) {
         return true;
@@ -37,6 +43,11 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
     }
 
     abstract String describe(Path p);
+
+    /** What the trace shows for candidate {@code vs} over path {@code i}; by default the path. */
+    String describe(QueryContext q, VirtualServer vs, LdnsEntry e, int i) {
+        return describe(e.path(i));
+    }
 
     @Override
     public Outcome decide(Candidates c, QueryContext q) {
@@ -69,9 +80,9 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
                 return Outcome.PASS;
             }
             if (q.tracing()) {
-                q.trace.note(name(), dc + ": " + describe(e.path(at)));
+                q.trace.note(name(), dc + ": " + describe(q, c.get(i), e, at));
             }
-            if (best < 0 || better(e, at, bestPath)) {
+            if (best < 0 || better(q, c.get(i), at, c.get(best), bestPath, e)) {
                 best = i;
                 bestPath = at;
             }

@@ -192,6 +192,65 @@ class MethodTablesTest {
         check("topology", row);
     }
 
+    static Stream<Row> qualityOfService() {
+        return Stream.of(
+                Row.of("61.136.178.229", "tel1"), // F5's defaults weigh RTT most: TEL's 57209 us
+                Row.of("61.136.178.229", "bgp1").down(TEL1),
+                Row.of("198.18.1.3", "tel1"), // equal RTT: TEL's completion 100 % beats CNC's 66.66 %
+                Row.of("198.18.1.1", "PASS"), // path-metric rule: TEL and BGP paths missing
+                Row.of("198.18.1.2", "PASS")); // CNC's path is stale
+    }
+
+    @ParameterizedTest
+    @MethodSource
+    void qualityOfService(Row row) {
+        check("quality-of-service", row);
+    }
+
+    /** The other metrics, each alone by its coefficient (a pool's qos over the defaults). */
+    @org.junit.jupiter.api.Test
+    void qualityOfServiceWeighsTopologyLinkHeadroomAndConfirmedHealth() {
+        CandidateLoad load = new CandidateLoad() {
+            @Override
+            public long linkHeadroomBps(VirtualServer vs) {
+                return vs == BGP1 ? 900_000_000 : vs == CNC1 ? 100_000_000 : -1;
+            }
+
+            @Override
+            public boolean confirmedUp(VirtualServer vs) {
+                return vs == CNC1;
+            }
+        };
+        MethodRegistry r = new MethodRegistry(
+                new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, MethodSettings.DEFAULTS, load));
+        var only = (java.util.function.Function<QualityOfService.Coefficients, String>) k -> run(
+                r.create("quality-of-service", MethodSettings.of(k.over(QualityOfService.Settings.DEFAULTS))),
+                Row.of("61.136.178.229", "?"),
+                new QueryContext());
+        assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 10, 0, 0)))
+                .as("topology: chinanet scores TEL 100, CNC 50")
+                .isEqualTo("tel1");
+        assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 0, 30, 0)))
+                .as("link headroom: BGP's 900 Mbit/s")
+                .isEqualTo("bgp1");
+        assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 0, 0, 5)))
+                .as("confirmed up: only CNC's monitor said so")
+                .isEqualTo("cnc1");
+        assertThat(only.apply(new QualityOfService.Coefficients(1, 0, 0, 0, 30, 0)))
+                .as("RTT weighs 1 against headroom 30: headroom wins")
+                .isEqualTo("bgp1");
+        Trace trace = new Trace();
+        QueryContext q = new QueryContext();
+        q.set(InetAddress.ofLiteral("61.136.178.229"), org.xbill.DNS.Type.A, NOW.toEpochMilli())
+                .trace(trace);
+        Candidates c = new Candidates();
+        MEMBERS.forEach(c::add);
+        r.create("quality-of-service").decide(c, q);
+        assertThat(trace.steps())
+                .anySatisfy(st ->
+                        assertThat(st.detail()).startsWith("TEL: qos ").contains("rtt 57209 us, completion 10000"));
+    }
+
     static Stream<Row> globalAvailability() {
         return Stream.of(
                 Row.of("8.8.8.8", "cnc1"),

@@ -1,0 +1,151 @@
+package dev.gslb.dns.method;
+
+import static java.util.Objects.requireNonNullElse;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.settings.Bounds;
+import dev.gslb.topology.TopologyMatch;
+import dev.gslb.topology.TopologyTable;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * F5's Quality of Service: each candidate gets a weighted score over what is known of it, and the
+ * highest wins. Every metric is first normalised to 0..10 against F5's upper limits (RTT 2,000,000
+ * us and hops 64, lower is better; completion 100 %, topology score 100, link headroom 2,000,000
+ * kbit/s, higher is better; a server a monitor confirmed UP 10, one only unknown 0), then
+ * multiplied by its coefficient. The defaults are F5's: RTT 50, completion 5, link capacity 30,
+ * the rest 0 (packet rate and kbit/s per server need F5's agents and are not measured here). A
+ * path-metric method: it decides only when every candidate's data center has a fresh path.
+ */
+public final class QualityOfService extends PathMetricMethod {
+    static final double RTT_LIMIT = 2_000_000;
+    static final double HOPS_LIMIT = 64;
+    static final double TOPOLOGY_LIMIT = 100;
+    static final double HEADROOM_LIMIT_KBPS = 2_000_000;
+
+    /** The coefficients (config {@code load-balancing.qos}, or a pool's {@code qos}). */
+    public record Settings(int rtt, int completionRate, int hops, int topology, int linkCapacity, int vsCapacity) {
+        public static final Settings DEFAULTS = new Settings(50, 5, 0, 0, 30, 0);
+
+        public Settings {
+            for (int c : new int[] {rtt, completionRate, hops, topology, linkCapacity, vsCapacity}) {
+                Bounds.within("a qos coefficient", c, 0, 10_000);
+            }
+        }
+
+        /** Its key under {@code load-balancing:}. */
+        @JsonCreator
+        public static Settings bind(@JsonProperty("qos") Coefficients qos) {
+            return qos == null ? DEFAULTS : qos.over(DEFAULTS);
+        }
+    }
+
+    /** The coefficients as written; an absent one keeps the value underneath (F5's default, or the global one). */
+    public record Coefficients(
+            Integer rtt,
+            Integer completionRate,
+            Integer hops,
+            Integer topology,
+            Integer linkCapacity,
+            Integer vsCapacity) {
+        public Settings over(Settings base) {
+            return new Settings(
+                    requireNonNullElse(rtt, base.rtt()),
+                    requireNonNullElse(completionRate, base.completionRate()),
+                    requireNonNullElse(hops, base.hops()),
+                    requireNonNullElse(topology, base.topology()),
+                    requireNonNullElse(linkCapacity, base.linkCapacity()),
+                    requireNonNullElse(vsCapacity, base.vsCapacity()));
+        }
+    }
+
+    private final Supplier<TopologyTable> topology;
+    private final CandidateLoad load;
+    private final Settings k;
+
+    public QualityOfService(
+            ProximityTable table,
+            long pathTtlMillis,
+            Supplier<TopologyTable> topology,
+            CandidateLoad load,
+            Settings settings) {
+        super(table, pathTtlMillis);
+        this.topology = topology;
+        this.load = load;
+        this.k = settings;
+    }
+
+    @Override
+    public String name() {
+        return "quality-of-service";
+    }
+
+    @Override
+    boolean better(LdnsEntry e, int a, int b) {
+        return false; // unused: QoS compares candidates, not bare paths (below)
+    }
+
+    @Override
+    boolean better(QueryContext q, VirtualServer x, int a, VirtualServer y, int b, LdnsEntry e) {
+        return score(q, x, e, a) > score(q, y, e, b);
+    }
+
+    /** The weighted sum of the normalised metrics of candidate {@code vs} over path {@code i}. */
+    double score(QueryContext q, VirtualServer vs, LdnsEntry e, int i) {
+        double s = k.rtt() * lowerIsBetter(e.rttMicros(i), RTT_LIMIT)
+                + k.completionRate() * 10.0 * e.completion(i) / 10_000;
+        if (k.hops() > 0 && e.hops(i) > 0) {
+            s += k.hops() * lowerIsBetter(e.hops(i), HOPS_LIMIT);
+        }
+        if (k.topology() > 0) {
+            s += k.topology() * higherIsBetter(topologyScore(q, vs), TOPOLOGY_LIMIT);
+        }
+        long headroom = k.linkCapacity() > 0 ? load.linkHeadroomBps(vs) : -1;
+        if (headroom >= 0) {
+            s += k.linkCapacity() * higherIsBetter(headroom / 1000.0, HEADROOM_LIMIT_KBPS);
+        }
+        if (k.vsCapacity() > 0 && load.confirmedUp(vs)) {
+            s += k.vsCapacity() * 10.0;
+        }
+        return s;
+    }
+
+    private long topologyScore(QueryContext q, VirtualServer vs) {
+        TopologyMatch m = topology.get().lookup(q.placeHi(), q.placeLo());
+        return m == null ? 0 : m.scoreOf(vs.dataCenter().name());
+    }
+
+    static double lowerIsBetter(double value, double limit) {
+        return 10.0 * (1 - Math.min(value, limit) / limit);
+    }
+
+    static double higherIsBetter(double value, double limit) {
+        return 10.0 * Math.min(Math.max(value, 0), limit) / limit;
+    }
+
+    @Override
+    String describe(QueryContext q, VirtualServer vs, LdnsEntry e, int i) {
+        long headroom = load.linkHeadroomBps(vs);
+        return String.format(
+                Locale.ROOT,
+                "qos %.1f (rtt %d us, completion %d, hops %d, topology %d, link headroom %s, %s)",
+                score(q, vs, e, i),
+                e.rttMicros(i),
+                e.completion(i),
+                e.hops(i),
+                topologyScore(q, vs),
+                headroom < 0 ? "unknown" : headroom + " bit/s",
+                load.confirmedUp(vs) ? "confirmed up" : "not confirmed up");
+    }
+
+    @Override
+    String describe(Path p) {
+        return "rtt " + p.rttMicros() + " us, completion " + p.completion();
+    }
+}
