@@ -253,18 +253,21 @@ public final class GslbServer implements AutoCloseable {
     }
 
     /**
-     * Re-reads the configuration and swaps in the new zones, wide IPs, pools and methods at once;
-     * a configuration that does not load changes nothing. Listeners, probing, monitors and the
+     * Re-reads the configuration and swaps in the new zones, wide IPs, pools and methods at once,
+     * and applies the virtual servers' monitors (unchanged servers keep their state); a
+     * configuration that does not load changes nothing. Listeners, probing, links and the
      * topology sources keep their start-up settings (a restart applies those).
      */
     public synchronized Authority reload() throws SettingsException {
         GslbConfig next = reloadSource.get();
         Authority a = next.authority(methods);
         responder.replace(a);
+        int monitors = health.reconfigure(next.health());
         log.info(
-                "configuration reloaded: {} zone(s), {} wide IP(s)",
+                "configuration reloaded: {} zone(s), {} wide IP(s), monitors of {} server(s) changed",
                 a.zones().all().size(),
-                a.wideIps().size());
+                a.wideIps().size(),
+                monitors);
         return a;
     }
 

@@ -141,6 +141,18 @@ class FailoverEndToEndTest {
                             .rdataToString())
                     .as("a member that passes again is answered again")
                     .isEqualTo("127.0.1.1");
+
+            // the monitor moves to another port, where only TEL listens: applied by the reload
+            try (ServerSocket telOther = listen("127.0.1.2", 0)) {
+                Files.writeString(file, config(telOther.getLocalPort(), "{rcode: servfail, ttl: 5}"));
+                s.reload();
+                assertThat(await(s, answers("127.0.1.2"))
+                                .getSection(Section.ANSWER)
+                                .getFirst()
+                                .rdataToString())
+                        .as("monitors change on reload, without a restart")
+                        .isEqualTo("127.0.1.2");
+            }
         } finally {
             cnc.close();
             tel.close();

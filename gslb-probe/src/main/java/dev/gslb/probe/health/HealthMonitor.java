@@ -78,14 +78,18 @@ public final class HealthMonitor implements AutoCloseable {
         }
     }
 
-    private final Map<String, HealthTarget> targets = new LinkedHashMap<>();
-    private final Map<String, List<Tracker>> trackers = new LinkedHashMap<>();
+    /** Copy-on-write in configuration order: readers (sync, admin) never see it change under them. */
+    private volatile Map<String, HealthTarget> targets = Map.of();
+
+    private final Map<String, List<Tracker>> trackers = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, HealthState> states = new java.util.concurrent.ConcurrentHashMap<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private final Map<String, List<Thread>> threads = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Gauge> gauges = new java.util.concurrent.ConcurrentHashMap<>();
     private final Clock clock;
     private final MeterRegistry registry;
     private final List<java.util.function.BiConsumer<String, HealthState>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
+    private boolean started;
 
     /** Called on every state change of a virtual server (peer sync shares this view). */
     public void onChange(java.util.function.BiConsumer<String, HealthState> listener) {
@@ -99,36 +103,95 @@ public final class HealthMonitor implements AutoCloseable {
     public HealthMonitor(List<HealthTarget> targets, Clock clock, MeterRegistry registry) {
         this.clock = clock;
         this.registry = registry;
-        for (HealthTarget t : targets) {
-            this.targets.put(t.name(), t);
-            List<Tracker> list = new ArrayList<>();
-            t.monitors().forEach(m -> list.add(new Tracker(m)));
-            trackers.put(t.name(), list);
-            states.put(t.name(), HealthState.UNKNOWN);
-            Gauge.builder("health_state", () -> switch (states.get(t.name())) {
-                        case UP -> 1;
-                        case DOWN -> 0;
-                        case UNKNOWN -> -1;
-                    })
-                    .description("Virtual-server state: 1 up, 0 down, -1 unknown")
-                    .tag("server", t.name())
-                    .tag("datacenter", t.dataCenter())
-                    .register(registry);
+        targets.forEach(this::add);
+    }
+
+    private void add(HealthTarget t) {
+        Map<String, HealthTarget> copy = new LinkedHashMap<>(targets);
+        copy.put(t.name(), t);
+        targets = java.util.Collections.unmodifiableMap(copy);
+        List<Tracker> list = new ArrayList<>();
+        t.monitors().forEach(m -> list.add(new Tracker(m)));
+        trackers.put(t.name(), list);
+        states.put(t.name(), HealthState.UNKNOWN);
+        gauges.put(
+                t.name(),
+                Gauge.builder("health_state", () -> switch (states.getOrDefault(t.name(), HealthState.UNKNOWN)) {
+                            case UP -> 1;
+                            case DOWN -> 0;
+                            case UNKNOWN -> -1;
+                        })
+                        .description("Virtual-server state: 1 up, 0 down, -1 unknown")
+                        .tag("server", t.name())
+                        .tag("datacenter", t.dataCenter())
+                        .register(registry));
+    }
+
+    public synchronized void start() {
+        started = true;
+        targets.keySet().forEach(this::startChecks);
+    }
+
+    private void startChecks(String name) {
+        List<Thread> list = new ArrayList<>();
+        for (Tracker tr : trackers.get(name)) {
+            list.add(Thread.ofVirtual()
+                    .name("monitor-" + name + "-" + tr.spec.name())
+                    .start(() -> loop(name, tr)));
+        }
+        threads.put(name, list);
+    }
+
+    private void remove(String name) {
+        List<Thread> running = threads.remove(name);
+        if (running != null) {
+            running.forEach(Thread::interrupt);
+        }
+        Map<String, HealthTarget> copy = new LinkedHashMap<>(targets);
+        copy.remove(name);
+        targets = java.util.Collections.unmodifiableMap(copy);
+        trackers.remove(name);
+        states.remove(name);
+        Gauge g = gauges.remove(name);
+        if (g != null) {
+            registry.remove(g);
         }
     }
 
-    public void start() {
-        trackers.forEach((name, list) -> {
-            for (Tracker tr : list) {
-                threads.add(Thread.ofVirtual()
-                        .name("monitor-" + name + "-" + tr.spec.name())
-                        .start(() -> loop(name, tr)));
+    /**
+     * Applies a reloaded configuration's servers: a server whose address, data center and monitors
+     * are unchanged keeps its checks and state; a changed one starts again from UNKNOWN; a removed
+     * one stops. Returns how many servers changed, were added or removed.
+     */
+    public synchronized int reconfigure(List<HealthTarget> next) {
+        Map<String, HealthTarget> wanted = new LinkedHashMap<>();
+        next.forEach(t -> wanted.put(t.name(), t));
+        java.util.Set<String> names = new java.util.HashSet<>(targets.keySet());
+        names.addAll(wanted.keySet());
+        int changed = (int) names.stream()
+                .filter(n -> !java.util.Objects.equals(targets.get(n), wanted.get(n)))
+                .count();
+        for (String name : List.copyOf(targets.keySet())) {
+            if (!targets.get(name).equals(wanted.get(name))) {
+                remove(name);
             }
-        });
+        }
+        for (HealthTarget t : next) {
+            if (!targets.containsKey(t.name())) {
+                add(t);
+                if (started) {
+                    startChecks(t.name());
+                }
+            }
+        }
+        return changed;
     }
 
     private void loop(String name, Tracker tr) {
         HealthTarget target = targets.get(name);
+        if (target == null) {
+            return; // removed by a reload before it started
+        }
         Duration interval = tr.spec.interval();
         try {
             for (; ; ) {
@@ -147,10 +210,14 @@ public final class HealthMonitor implements AutoCloseable {
         }
     }
 
-    private void record(String name, Tracker tr, CheckResult r) {
+    private synchronized void record(String name, Tracker tr, CheckResult r) {
+        List<Tracker> list = trackers.get(name);
+        if (list == null || !list.contains(tr)) {
+            return; // a result of checks a reload replaced
+        }
         if (tr.apply(r, clock.millis())) {
             HealthState before = states.get(name);
-            HealthState now = combine(trackers.get(name));
+            HealthState now = combine(list);
             if (now != before) {
                 states.put(name, now);
                 HealthTarget t = targets.get(name);
@@ -196,10 +263,14 @@ public final class HealthMonitor implements AutoCloseable {
     public List<Status> statuses() {
         List<Status> out = new ArrayList<>();
         targets.forEach((name, t) -> {
+            List<Tracker> trs = trackers.get(name);
+            if (trs == null) {
+                return; // removed by a reload meanwhile
+            }
             List<MonitorStatus> ms = new ArrayList<>();
             long last = 0;
             String reason = t.monitors().isEmpty() ? "no monitors" : "not checked yet";
-            for (Tracker tr : trackers.get(name)) {
+            for (Tracker tr : trs) {
                 ms.add(new MonitorStatus(
                         tr.spec.name(), tr.state, tr.successes, tr.failures, instant(tr.lastCheck), tr.reason));
                 if (tr.lastCheck >= last) {
@@ -230,6 +301,6 @@ public final class HealthMonitor implements AutoCloseable {
 
     @Override
     public void close() {
-        threads.forEach(Thread::interrupt);
+        threads.values().forEach(list -> list.forEach(Thread::interrupt));
     }
 }

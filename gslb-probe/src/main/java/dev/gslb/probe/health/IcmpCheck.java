@@ -41,4 +41,15 @@ public final class IcmpCheck implements Check {
     public String toString() {
         return "icmp";
     }
+
+    /** Every ICMP check is the same check (a reload that keeps one keeps its state). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IcmpCheck;
+    }
+
+    @Override
+    public int hashCode() {
+        return IcmpCheck.class.hashCode();
+    }
 }

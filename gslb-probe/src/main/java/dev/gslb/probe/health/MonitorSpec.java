@@ -32,6 +32,29 @@ public record MonitorSpec(
         }
     }
 
+    static final String TYPES = "icmp, tcp, http, https, smtp, ftp, pop3, imap, dns or external";
+
+    private static DnsCheck dns(Integer port, String queryName, String queryType, String rcode, String answer) {
+        if (queryName == null) {
+            throw new IllegalArgumentException("a dns monitor needs 'query-name:'");
+        }
+        org.xbill.DNS.Name name;
+        try {
+            name = org.xbill.DNS.Name.fromString(queryName, org.xbill.DNS.Name.root);
+        } catch (org.xbill.DNS.TextParseException e) {
+            throw new IllegalArgumentException("'" + queryName + "' is not a domain name: " + e.getMessage());
+        }
+        int type = org.xbill.DNS.Type.value(requireNonNullElse(queryType, "A"));
+        if (type < 0) {
+            throw new IllegalArgumentException("'" + queryType + "' is not a DNS type");
+        }
+        int expect = org.xbill.DNS.Rcode.value(requireNonNullElse(rcode, "NOERROR"));
+        if (expect < 0) {
+            throw new IllegalArgumentException("'" + rcode + "' is not an rcode (NOERROR, NXDOMAIN, ...)");
+        }
+        return new DnsCheck(Bounds.within("port", requireNonNullElse(port, 53), 1, 65535), name, type, expect, answer);
+    }
+
     /** One entry of {@code monitors:} (README "Health monitors"); the timeout defaults to half the interval. */
     @JsonCreator
     public static MonitorSpec bind(
@@ -43,13 +66,21 @@ public record MonitorSpec(
             @JsonProperty("expect-status") Integer expectStatus,
             @JsonProperty("expect-body") String expectBody,
             @JsonProperty("command") List<String> command,
+            @JsonProperty("send") String send,
+            @JsonProperty("expect") String expect,
+            @JsonProperty("user") String user,
+            @JsonProperty("password") String password,
+            @JsonProperty("expect-code") Integer expectCode,
+            @JsonProperty("query-name") String queryName,
+            @JsonProperty("query-type") String queryType,
+            @JsonProperty("expect-rcode") String expectRcode,
+            @JsonProperty("expect-answer") String expectAnswer,
             @JsonProperty("interval") Duration interval,
             @JsonProperty("timeout") Duration timeout,
             @JsonProperty("up") Integer up,
             @JsonProperty("down") Integer down) {
         if (type == null) {
-            throw new IllegalArgumentException(
-                    "monitor " + name + " needs 'type:' (icmp, tcp, http, https or external)");
+            throw new IllegalArgumentException("monitor " + name + " needs 'type:' (" + TYPES + ")");
         }
         Check check = switch (type) {
             case "icmp" -> new IcmpCheck();
@@ -57,8 +88,19 @@ public record MonitorSpec(
                 if (port == null) {
                     throw new IllegalArgumentException("a tcp monitor needs 'port:'");
                 }
-                yield new TcpCheck(Bounds.within("port", port, 1, 65535));
+                yield new TcpCheck(Bounds.within("port", port, 1, 65535), send, expect);
             }
+            case "smtp", "ftp", "pop3", "imap" -> {
+                var protocol = ProtocolCheck.Protocol.valueOf(type.toUpperCase(java.util.Locale.ROOT));
+                yield new ProtocolCheck(
+                        protocol,
+                        Bounds.within("port", requireNonNullElse(port, protocol.port), 1, 65535),
+                        user,
+                        password,
+                        send,
+                        expectCode == null ? 0 : Bounds.within("expect-code", expectCode, 100, 599));
+            }
+            case "dns" -> dns(port, queryName, queryType, expectRcode, expectAnswer);
             case "http", "https" ->
                 new HttpCheck(
                         type.equals("https"),
@@ -73,9 +115,7 @@ public record MonitorSpec(
                 }
                 yield new ExternalCheck(command);
             }
-            default ->
-                throw new IllegalArgumentException(
-                        "unknown monitor type '" + type + "'; expected icmp, tcp, http, https or external");
+            default -> throw new IllegalArgumentException("unknown monitor type '" + type + "'; expected " + TYPES);
         };
         Duration every = requireNonNullElse(interval, DEFAULT_INTERVAL);
         return new MonitorSpec(
