@@ -60,6 +60,8 @@ public record Probing(ProbeSettings probes, ProximitySettings proximity, Path st
             @JsonProperty("new-ldns-per-network") Integer newLdnsPerNetwork,
             @JsonProperty("store") Path store,
             @JsonProperty("flush-interval") Duration flushInterval,
+            @JsonProperty("refresh") Duration refresh,
+            @JsonProperty("rtt-smoothing") Double rttSmoothing,
             @JacksonInject Path folder) {
         ProbeSettings d = ProbeSettings.defaults();
         ProximitySettings p = ProximitySettings.DEFAULTS;
@@ -78,7 +80,9 @@ public record Probing(ProbeSettings probes, ProximitySettings proximity, Path st
                         Bounds.within("udp-port", requireNonNullElse(udpPort, d.udpPort()), 1, 65535),
                         exclude == null ? d.exclusions() : exclusions(exclude),
                         Bounds.within("queue", requireNonNullElse(queue, d.queueCapacity()), 1, 10_000_000),
-                        Bounds.within("per-network", requireNonNullElse(perNetwork, d.perNetwork()), 1, 100_000)),
+                        Bounds.within("per-network", requireNonNullElse(perNetwork, d.perNetwork()), 1, 100_000),
+                        requireNonNullElse(refresh, d.refresh()),
+                        requireNonNullElse(rttSmoothing, d.rttSmoothing())),
                 new ProximitySettings(
                         requireNonNullElse(pathTtl, p.pathTtl()),
                         requireNonNullElse(retry, p.retry()),

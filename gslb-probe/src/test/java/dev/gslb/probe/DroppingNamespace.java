@@ -36,6 +36,12 @@ public final class DroppingNamespace implements AutoCloseable {
                         + "add chain inet gslbdrop input { type filter hook input priority 0; policy drop; }");
     }
 
+    /** Adds an nftables rule before the drop policy, e.g. one that rejects pings instead of dropping them. */
+    public DroppingNamespace rule(String rule) {
+        Shell.run("ip", "netns", "exec", name, "nft", "add rule inet gslbdrop input " + rule);
+        return this;
+    }
+
     @Override
     public void close() {
         Shell.quietly("ip", "link", "del", name + "-h");

@@ -39,6 +39,8 @@ public final class IcmpProber implements Prober, AutoCloseable {
     private static final int SOCK_DGRAM = 2;
     private static final int IPPROTO_ICMP = 1;
     private static final short POLLIN = 1;
+    /** Unreachable codes a host sends about itself: protocol 2, port 3, prohibited 9, 10, 13. */
+    private static final java.util.Set<Integer> PROVING_UNREACHABLE = java.util.Set.of(2, 3, 9, 10, 13);
 
     enum Mode {
         RAW,
@@ -183,6 +185,10 @@ public final class IcmpProber implements Prober, AutoCloseable {
     /**
      * The reply's TTL (or -1 on a ping socket) when {@code got} answers our echo, else MIN_VALUE.
      * A raw socket sees every ICMP packet of the host, so source, id and sequence are checked.
+     * On a raw socket a destination-unreachable sent by the target itself about our echo (protocol
+     * or port unreachable, administratively prohibited: the LDNS's own firewall rejecting pings)
+     * counts too: any packet back from the LDNS proves the path (the source's rule). One sent by a
+     * router on the way does not, as its source is not the target.
      */
     private int matchReply(byte[] got, byte[] want, int id, int seq) {
         if (mode == Mode.PING) { // the kernel strips the IP header and owns the id
@@ -200,6 +206,17 @@ public final class IcmpProber implements Prober, AutoCloseable {
         int type = got[ihl] & 0xFF;
         if (type == 0 && got.length >= ihl + 8 && u16(got, ihl + 4) == id && u16(got, ihl + 6) == seq) {
             return got[8] & 0xFF;
+        }
+        if (type == 3 && PROVING_UNREACHABLE.contains(got[ihl + 1] & 0xFF) && got.length >= ihl + 8 + 20) {
+            int inner = ihl + 8; // the original IP header, then the start of our echo request
+            int innerIhl = (got[inner] & 0x0F) * 4;
+            int echo = inner + innerIhl;
+            if (got.length >= echo + 8
+                    && (got[echo] & 0xFF) == 8
+                    && u16(got, echo + 4) == id
+                    && u16(got, echo + 6) == seq) {
+                return got[8] & 0xFF;
+            }
         }
         return Integer.MIN_VALUE;
     }

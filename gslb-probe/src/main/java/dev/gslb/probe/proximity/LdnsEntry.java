@@ -38,9 +38,18 @@ public final class LdnsEntry {
     private final byte protocol;
     private final long retryAt;
     private final long lastUsed;
+    /** Minutes in which this LDNS asked (touches are a minute apart at most); in memory only, saturating. */
+    private final int uses;
 
     private LdnsEntry(
-            long hi, long lo, long[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
+            long hi,
+            long lo,
+            long[] paths,
+            State state,
+            ProbeProtocol protocol,
+            long retryAt,
+            long lastUsed,
+            int uses) {
         this.hi = hi;
         this.lo = lo;
         this.paths = paths;
@@ -48,22 +57,23 @@ public final class LdnsEntry {
         this.protocol = code(protocol);
         this.retryAt = retryAt;
         this.lastUsed = lastUsed;
+        this.uses = uses;
     }
 
     /** An entry not yet in a table (as read from the store); the table gives it its address. */
     public LdnsEntry(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
-        this(0, 0, pack(paths), state, protocol, retryAt, lastUsed);
+        this(0, 0, pack(paths), state, protocol, retryAt, lastUsed, 0);
     }
 
     public static LdnsEntry probing(long now) {
-        return new LdnsEntry(0, 0, NONE, State.PROBING, null, 0, now);
+        return new LdnsEntry(0, 0, NONE, State.PROBING, null, 0, now, 1);
     }
 
     /** This entry for the LDNS {@code hi:lo} (the table keys entries by the address they hold). */
     LdnsEntry at(long hi, long lo) {
         return hi == this.hi && lo == this.lo
                 ? this
-                : new LdnsEntry(hi, lo, paths, state(), protocol(), retryAt, lastUsed);
+                : new LdnsEntry(hi, lo, paths, state(), protocol(), retryAt, lastUsed, uses);
     }
 
     long hi() {
@@ -92,6 +102,11 @@ public final class LdnsEntry {
 
     public long lastUsed() {
         return lastUsed;
+    }
+
+    /** How often it asked: the minutes (since this server started) in which it asked anything. */
+    public int uses() {
+        return uses;
     }
 
     public int pathCount() {
@@ -180,7 +195,7 @@ public final class LdnsEntry {
             i = paths.length / 2;
         }
         pack(path, next, i);
-        return new LdnsEntry(hi, lo, next, State.PROBED, path.protocol(), 0, lastUsed);
+        return new LdnsEntry(hi, lo, next, State.PROBED, path.protocol(), 0, lastUsed, uses);
     }
 
     /** This entry without the paths {@code drop} selects; itself when there are none. */
@@ -195,16 +210,25 @@ public final class LdnsEntry {
         }
         return n == paths.length
                 ? this
-                : new LdnsEntry(hi, lo, n == 0 ? NONE : Arrays.copyOf(keep, n), state(), protocol(), retryAt, lastUsed);
+                : new LdnsEntry(
+                        hi, lo, n == 0 ? NONE : Arrays.copyOf(keep, n), state(), protocol(), retryAt, lastUsed, uses);
     }
 
     public LdnsEntry unprobeable(long retryAtMillis) {
         return new LdnsEntry(
-                hi, lo, paths, paths.length > 0 ? state() : State.UNPROBEABLE, protocol(), retryAtMillis, lastUsed);
+                hi,
+                lo,
+                paths,
+                paths.length > 0 ? state() : State.UNPROBEABLE,
+                protocol(),
+                retryAtMillis,
+                lastUsed,
+                uses);
     }
 
     public LdnsEntry usedAt(long now) {
-        return new LdnsEntry(hi, lo, paths, state(), protocol(), retryAt, now);
+        return new LdnsEntry(
+                hi, lo, paths, state(), protocol(), retryAt, now, uses == Integer.MAX_VALUE ? uses : uses + 1);
     }
 
     private static byte code(ProbeProtocol p) {

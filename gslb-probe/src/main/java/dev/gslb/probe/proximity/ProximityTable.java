@@ -29,7 +29,8 @@ import java.util.function.Predicate;
  */
 public final class ProximityTable {
     /** How often the last-used time is rewritten: often enough for a 28-day TTL, rarely enough to be free. */
-    private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
+    /** An LDNS's last use is updated at most this often (the query path allocates nothing in between). */
+    public static final long TOUCH_GRANULARITY_MILLIS = 60_000;
 
     private final LdnsEntries entries = new LdnsEntries();
     private final ProximitySettings settings;

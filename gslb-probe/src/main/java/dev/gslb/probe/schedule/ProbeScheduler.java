@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * measurement exists or the LDNS is excluded, and queued (bounded); a fixed number of workers
  * run probe rounds, every probe packet paced by one global {@link RateLimiter}. Nothing a client
  * does can make this server send faster than the cap or probe one LDNS more than once per interval.
+ *
+ * <p>A round starts with the protocol that last answered this data center's probes of the LDNS;
+ * a round without hops keeps the previous hops; the RTT is smoothed with the previous one of the
+ * same protocol. The paths of LDNS in use are refreshed every {@code refresh}, most recent and
+ * most frequent askers first, with at most half the rate cap.
  */
 public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
@@ -61,6 +66,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final Counter probed;
     private final Counter unprobeable;
     private volatile boolean running = true;
+    private volatile double refreshAgeP50 = Double.NaN;
+    private volatile double refreshAgeP99 = Double.NaN;
 
     public ProbeScheduler(
             ProximityTable table,
@@ -92,6 +99,17 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                 Counter.builder("probe_rounds").tag("result", "unprobeable").register(registry);
         for (int i = 0; i < settings.concurrency(); i++) {
             workers.add(Thread.ofVirtual().name("probe-", i).start(this::work));
+        }
+        io.micrometer.core.instrument.Gauge.builder("probe_refresh_age_seconds", () -> refreshAgeP50)
+                .tag("quantile", "0.5")
+                .description("Age of this data center's paths to the LDNS in use, at the last refresh scan")
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder("probe_refresh_age_seconds", () -> refreshAgeP99)
+                .tag("quantile", "0.99")
+                .description("Age of this data center's paths to the LDNS in use, at the last refresh scan")
+                .register(registry);
+        if (!settings.refresh().isZero()) {
+            workers.add(Thread.ofVirtual().name("probe-refresh").start(this::refreshLoop));
         }
     }
 
@@ -206,7 +224,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                 return;
             }
             try {
-                measure(key.inetAddress(), probersInOrder(settings.protocols()));
+                measure(key.inetAddress(), probersInOrder(orderFor(key)));
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -215,6 +233,20 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                 pending.remove(key);
             }
         }
+    }
+
+    /** The configured order, with the protocol that last answered this data center's probes first. */
+    private List<ProbeProtocol> orderFor(Address key) {
+        LdnsEntry e = table.get(key);
+        int own = e == null ? -1 : e.pathIndex(dataCenter);
+        ProbeProtocol last = own < 0 ? null : e.path(own).protocol();
+        List<ProbeProtocol> configured = settings.protocols();
+        if (last == null || !configured.contains(last) || configured.getFirst() == last) {
+            return configured;
+        }
+        List<ProbeProtocol> order = new ArrayList<>(List.of(last));
+        configured.stream().filter(p -> p != last).forEach(order::add);
+        return order;
     }
 
     private List<Prober> probersInOrder(List<ProbeProtocol> order) {
@@ -236,29 +268,99 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         if (isExcluded(ldns)) {
             throw new IllegalArgumentException(ldns.getHostAddress() + " is in the probe exclusion list");
         }
-        return measure(ldns, probersInOrder(only == null ? settings.protocols() : List.of(only)));
+        return measure(ldns, probersInOrder(only == null ? orderFor(Address.of(ldns)) : List.of(only)));
     }
 
     private ProbeResult measure(InetAddress ldns, List<Prober> order) throws InterruptedException {
         ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns);
         Address key = Address.of(ldns);
         if (r.probeable()) {
-            table.recordPath(
-                    key,
-                    Path.of(
-                            dataCenter,
-                            r.rttMicros(),
-                            r.completion(),
-                            r.hops(),
-                            r.protocol(),
-                            table.clock().millis(),
-                            instance));
+            long now = table.clock().millis();
+            LdnsEntry before = table.get(key);
+            int own = before == null ? -1 : before.pathIndex(dataCenter);
+            Path previous = own < 0 ? null : before.path(own);
+            long rtt = r.rttMicros();
+            if (previous != null
+                    && previous.protocol() == r.protocol()
+                    && previous.freshAt(now, table.settings().pathTtl().toMillis())) {
+                double w = settings.rttSmoothing();
+                rtt = Math.round(w * rtt + (1 - w) * previous.rttMicros());
+            }
+            int hops = r.hops() == 0 && previous != null ? previous.hops() : r.hops(); // cur_last_hops
+            table.recordPath(key, Path.of(dataCenter, (int) rtt, r.completion(), hops, r.protocol(), now, instance));
             probed.increment();
         } else {
             table.markUnprobeable(key);
             unprobeable.increment();
         }
         return r;
+    }
+
+    private void refreshLoop() {
+        long tick = Math.clamp(settings.refresh().toMillis() / 4, 250, 30_000);
+        while (running) {
+            try {
+                Thread.sleep(tick);
+                refreshDue(tick);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.warn("path refresh scan failed: {}", e.toString());
+            }
+        }
+    }
+
+    /**
+     * One refresh scan: the LDNS in use (asked within the refresh interval) whose path from here
+     * is older than {@code refresh} are asked for, most recent then most frequent askers first, as
+     * many as half the rate cap allows in one tick; {@link #request} still applies the minimum
+     * interval, the exclusions and the queue bound. Records the achieved ages.
+     */
+    void refreshDue(long tickMillis) {
+        long now = table.clock().millis();
+        long refresh = settings.refresh().toMillis();
+        long inUse = refresh + ProximityTable.TOUCH_GRANULARITY_MILLIS;
+        List<LdnsEntry> due = new ArrayList<>();
+        List<Address> dueKeys = new ArrayList<>();
+        List<Long> ages = new ArrayList<>();
+        for (Map.Entry<Address, LdnsEntry> x : table.entries()) {
+            LdnsEntry e = x.getValue();
+            if (now - e.lastUsed() > inUse || e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
+                continue;
+            }
+            int own = e.pathIndex(dataCenter);
+            long age = own < 0 ? Long.MAX_VALUE : now - e.measuredAt(own);
+            if (own >= 0) {
+                ages.add(age);
+            }
+            if (age > refresh) {
+                due.add(e);
+                dueKeys.add(x.getKey());
+            }
+        }
+        ages.sort(null);
+        refreshAgeP50 = ages.isEmpty() ? Double.NaN : ages.get((ages.size() - 1) / 2) / 1000.0;
+        refreshAgeP99 = ages.isEmpty() ? Double.NaN : ages.get((int) Math.ceil(ages.size() * 0.99) - 1) / 1000.0;
+        Integer[] order = new Integer[due.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(
+                order,
+                java.util.Comparator.<Integer>comparingLong(i -> -due.get(i).lastUsed())
+                        .thenComparingInt(i -> -due.get(i).uses()));
+        long budget = Math.max(1, settings.ratePerSecond() * tickMillis / 1000 / (2L * settings.samples()));
+        for (int i = 0; i < order.length && budget > 0; i++) {
+            Address key = dueKeys.get(order[i]);
+            if (request(key.inetAddress(), key) == null) {
+                budget--;
+            }
+        }
+    }
+
+    /** The median and 99th-percentile age (seconds) of the paths in use at the last refresh scan. */
+    public double[] refreshAges() {
+        return new double[] {refreshAgeP50, refreshAgeP99};
     }
 
     @Override

@@ -21,6 +21,10 @@ import java.util.List;
  *                      ({@link #DEFAULT_EXCLUDED} unless the operator replaces it)
  * @param queueCapacity requests waiting beyond this are dropped (and counted)
  * @param perNetwork    probe requests one LDNS network (/24, /48) may raise a second (burst ten times that)
+ * @param refresh       an LDNS in use gets its path re-measured when it is older than this, from the
+ *                      same rate cap (most recent and most frequent askers first); zero: off
+ * @param rttSmoothing  weight of a new round's RTT against this data center's previous one of the same
+ *                      protocol (1 = no smoothing): rtt = w x new + (1 - w) x previous
  */
 public record ProbeSettings(
         InetAddress source,
@@ -34,7 +38,43 @@ public record ProbeSettings(
         int udpPort,
         List<String> exclusions,
         int queueCapacity,
-        int perNetwork) {
+        int perNetwork,
+        Duration refresh,
+        double rttSmoothing) {
+    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(120);
+    public static final double DEFAULT_RTT_SMOOTHING = 0.7;
+
+    /** Settings with the default refresh and smoothing (tests that set the rest). */
+    public ProbeSettings(
+            InetAddress source,
+            List<ProbeProtocol> protocols,
+            int samples,
+            Duration timeout,
+            int ratePerSecond,
+            int concurrency,
+            Duration minInterval,
+            int dnsPort,
+            int udpPort,
+            List<String> exclusions,
+            int queueCapacity,
+            int perNetwork) {
+        this(
+                source,
+                protocols,
+                samples,
+                timeout,
+                ratePerSecond,
+                concurrency,
+                minInterval,
+                dnsPort,
+                udpPort,
+                exclusions,
+                queueCapacity,
+                perNetwork,
+                DEFAULT_REFRESH,
+                DEFAULT_RTT_SMOOTHING);
+    }
+
     /** Never probed whatever the configuration adds: this-network, multicast and reserved space. */
     public static final List<String> ALWAYS_EXCLUDED =
             List.of("0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "::/128", "ff00::/8");
@@ -95,7 +135,28 @@ public record ProbeSettings(
                 udpPort,
                 replacement,
                 queueCapacity,
-                perNetwork);
+                perNetwork,
+                refresh,
+                rttSmoothing);
+    }
+
+    /** These settings with another refresh interval (tests). */
+    public ProbeSettings withRefresh(Duration every) {
+        return new ProbeSettings(
+                source,
+                protocols,
+                samples,
+                timeout,
+                ratePerSecond,
+                concurrency,
+                minInterval,
+                dnsPort,
+                udpPort,
+                exclusions,
+                queueCapacity,
+                perNetwork,
+                every,
+                rttSmoothing);
     }
 
     public ProbeSettings {
@@ -103,6 +164,12 @@ public record ProbeSettings(
         exclusions = List.copyOf(exclusions);
         if (samples < 1 || ratePerSecond < 1 || concurrency < 1 || queueCapacity < 1 || perNetwork < 1) {
             throw new IllegalArgumentException("samples, rate, concurrency, queue and per-network must be at least 1");
+        }
+        if (!(rttSmoothing > 0 && rttSmoothing <= 1)) {
+            throw new IllegalArgumentException("rtt-smoothing must be above 0 and at most 1, not " + rttSmoothing);
+        }
+        if (refresh.isNegative()) {
+            throw new IllegalArgumentException("refresh must not be negative");
         }
     }
 }

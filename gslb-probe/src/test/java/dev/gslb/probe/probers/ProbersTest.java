@@ -148,6 +148,19 @@ class ProbersTest {
     }
 
     @Test
+    void aPingRejectedByTheLdnsItselfProvesThePath() {
+        try (DroppingNamespace rejecting = new DroppingNamespace("gslbt-rej", 92)
+                        .rule("icmp type echo-request reject with icmpx type admin-prohibited");
+                IcmpProber icmp = new IcmpProber(ANY)) {
+            Sample s = icmp.sample(rejecting.address, TIMEOUT);
+            assertThat(s.replied())
+                    .as("an ICMP admin-prohibited from the LDNS is a packet back from it")
+                    .isTrue();
+            assertThat(s.replyTtl()).isEqualTo(64);
+        }
+    }
+
+    @Test
     void anAddressWhoseTrafficIsDroppedNeverReplies() {
         try (IcmpProber icmp = new IcmpProber(ANY)) {
             for (Prober p : List.of(

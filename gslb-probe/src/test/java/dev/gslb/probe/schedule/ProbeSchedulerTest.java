@@ -94,7 +94,9 @@ class ProbeSchedulerTest {
         }
         System.out.printf(
                 "rate cap %d/s: %d probes in 3 s, at most %d in any 1-second window%n", cap, times.size(), worst);
-        assertThat(worst).as("probes in any one-second window").isLessThanOrEqualTo(cap + 1);
+        // the slots are exactly 1/cap apart; the times are taken when each prober thread runs, so a
+        // late wake-up at one end of a window can bring one more in
+        assertThat(worst).as("probes in any one-second window").isLessThanOrEqualTo(cap + 2);
     }
 
     @Test

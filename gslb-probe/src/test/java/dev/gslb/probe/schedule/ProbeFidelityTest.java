@@ -1,0 +1,154 @@
+package dev.gslb.probe.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.probe.DelayingResponder;
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.Prober;
+import dev.gslb.probe.Sample;
+import dev.gslb.probe.probers.DnsProber;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.topology.Address;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a round keeps from the rounds before (the source's "probe_protocol", "cur_last_hops",
+ * smoothed RTT), and the refresh of paths in use, which follows a delay change without a query.
+ */
+class ProbeFidelityTest {
+    static final InetAddress ANY = InetAddress.ofLiteral("0.0.0.0");
+    static final InetAddress LDNS = InetAddress.ofLiteral("127.0.0.1");
+
+    /** A prober whose answers the test scripts: the rounds' logic is under test, not a socket. */
+    static final class Scripted implements Prober {
+        final ProbeProtocol protocol;
+        final AtomicInteger sent = new AtomicInteger();
+        volatile Sample answer;
+
+        Scripted(ProbeProtocol protocol, Sample answer) {
+            this.protocol = protocol;
+            this.answer = answer;
+        }
+
+        @Override
+        public ProbeProtocol protocol() {
+            return protocol;
+        }
+
+        @Override
+        public Sample sample(InetAddress target, Duration timeout) {
+            sent.incrementAndGet();
+            return answer;
+        }
+    }
+
+    static ProbeSettings settings(List<ProbeProtocol> protocols, int port, Duration refresh, Duration minInterval) {
+        return new ProbeSettings(
+                        ANY,
+                        protocols,
+                        3,
+                        Duration.ofMillis(500),
+                        1000,
+                        4,
+                        minInterval,
+                        port,
+                        port,
+                        List.of(),
+                        1000,
+                        1000)
+                .withRefresh(refresh);
+    }
+
+    static ProximityTable table() {
+        return new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
+    }
+
+    @Test
+    void aRoundStartsWithTheProtocolThatLastAnsweredAndKeepsHopsAndSmoothsTheRtt() throws Exception {
+        Scripted dot = new Scripted(ProbeProtocol.DNS_DOT, Sample.NO_REPLY); // a TCP-only LDNS
+        Scripted tcp = new Scripted(ProbeProtocol.TCP, new Sample(10_000, 60));
+        ProximityTable table = table();
+        try (ProbeScheduler s = new ProbeScheduler(
+                table,
+                settings(List.of(ProbeProtocol.DNS_DOT, ProbeProtocol.TCP), 53, Duration.ZERO, Duration.ZERO),
+                "CNC",
+                "a",
+                List.of(dot, tcp),
+                new SimpleMeterRegistry())) {
+            s.probeNow(LDNS, null);
+            assertThat(dot.sent).as("the first round tries dns_dot first").hasValue(3);
+            Path first = table.get(Address.of(LDNS)).path("CNC");
+            assertThat(first.protocol()).isEqualTo(ProbeProtocol.TCP);
+            assertThat(first.hops()).isEqualTo((byte) 5);
+
+            tcp.answer = new Sample(20_000, -1); // slower now, and no TTL seen this time
+            s.probeNow(LDNS, null);
+            assertThat(dot.sent)
+                    .as("the next round starts with tcp: no timed-out dns_dot probes")
+                    .hasValue(3);
+            Path second = table.get(Address.of(LDNS)).path("CNC");
+            assertThat(second.hops())
+                    .as("cur_last_hops: the previous round's hops")
+                    .isEqualTo((byte) 5);
+            assertThat(second.rttMicros()).as("0.7 x 20000 + 0.3 x 10000").isEqualTo(17_000);
+        }
+    }
+
+    @Test
+    void pathsInUseAreRefreshedWithoutAQueryAndFollowADelayChange() throws Exception {
+        InetAddress source = InetAddress.ofLiteral("127.0.0.3");
+        try (DelayingResponder ldns = new DelayingResponder(LDNS).delay(source, Duration.ofMillis(80))) {
+            ProximityTable table = table();
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            try (ProbeScheduler s = new ProbeScheduler(
+                    table,
+                    settings(
+                            List.of(ProbeProtocol.DNS_DOT), ldns.port(), Duration.ofSeconds(1), Duration.ofMillis(200)),
+                    "CNC",
+                    "a",
+                    List.of(DnsProber.dot(source, ldns.port())),
+                    registry)) {
+                s.noteQuery(LDNS); // the LDNS asks once: it is in use, and measured
+                awaitRtt(table, rtt -> rtt >= 80_000);
+                assertThat(rtt(table)).isGreaterThanOrEqualTo(80_000);
+
+                ldns.delay(source, Duration.ofMillis(5)); // the route changes; no query comes
+                long changed = System.nanoTime();
+                awaitRtt(table, rtt -> rtt < 40_000);
+                double took = (System.nanoTime() - changed) / 1e9;
+                System.out.printf("refresh (1 s) followed the delay change, without a query, in %.2f s%n", took);
+                assertThat(rtt(table)).as("re-measured by the refresh alone").isLessThan(40_000);
+                assertThat(took).as("within refresh (1 s) + ticks + one round").isLessThan(4.0);
+                assertThat(s.refreshAges()[0])
+                        .as("the achieved age is reported")
+                        .isLessThan(3.0);
+                assertThat(registry.get("probe_refresh_age_seconds")
+                                .tag("quantile", "0.99")
+                                .gauge()
+                                .value())
+                        .isLessThan(3.0);
+            }
+        }
+    }
+
+    static int rtt(ProximityTable table) {
+        LdnsEntry e = table.get(Address.of(LDNS));
+        Path p = e == null ? null : e.path("CNC");
+        return p == null ? -1 : p.rttMicros();
+    }
+
+    static void awaitRtt(ProximityTable table, java.util.function.IntPredicate ok) throws InterruptedException {
+        for (int i = 0; i < 200 && !ok.test(rtt(table)); i++) {
+            Thread.sleep(25);
+        }
+    }
+}
