@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
             ZoneCommand.class,
             TopologyCommand.class,
             LdnsCommand.class,
+            ImportCommand.class,
             HealthCommand.class,
             LinkCommand.class,
             ResolveCommand.class,

@@ -8,18 +8,12 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
-import dev.gslb.dns.method.CandidateLoad;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.DnsServer;
-import dev.gslb.dns.site.VirtualServer;
-import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.link.LinkMonitor;
-import dev.gslb.probe.link.LinkSpec;
-import dev.gslb.probe.link.LinkState;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.probers.IcmpProber;
 import dev.gslb.probe.probers.TcpProber;
@@ -69,6 +63,7 @@ public final class GslbServer implements AutoCloseable {
     private final HealthMonitor health;
     private final LinkMonitor links;
     private final PeerSync sync;
+    private final SiteView site;
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
     private final Responder responder;
@@ -102,9 +97,6 @@ public final class GslbServer implements AutoCloseable {
                 config.instance().name(),
                 Clock.systemUTC(),
                 registry);
-        GslbConfig.LoadBalancing lb = config.loadBalancing();
-        this.methods = new MethodRegistry(new MethodRegistry.Services(
-                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods(), candidateLoad()));
         this.sync = new PeerSync(
                 config.sync(),
                 config.instance().name(),
@@ -115,7 +107,11 @@ public final class GslbServer implements AutoCloseable {
                 scheduler,
                 Clock.systemUTC(),
                 registry);
-        this.resolver = new WideIpResolver(memberHealth(sync, lb.unknownIsAvailable()), sync.probeRequests(), registry);
+        GslbConfig.LoadBalancing lb = config.loadBalancing();
+        this.site = new SiteView(sync, links, lb.unknownIsAvailable());
+        this.methods = new MethodRegistry(new MethodRegistry.Services(
+                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods(), site));
+        this.resolver = new WideIpResolver(site, sync.probeRequests(), registry);
         DnsMetrics metrics = new DnsMetrics(registry);
         this.responder =
                 new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
@@ -137,7 +133,13 @@ public final class GslbServer implements AutoCloseable {
                 "/metrics",
                 r -> new AdminServer.Response(200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8")));
         routes.addAll(new TopologyApi(topology).routes());
-        routes.addAll(new LdnsApi(proximity, scheduler).routes());
+        routes.addAll(new LdnsApi(
+                        proximity,
+                        scheduler,
+                        config.dataCenters().stream()
+                                .map(dev.gslb.dns.site.DataCenter::name)
+                                .collect(java.util.stream.Collectors.toSet()))
+                .routes());
         routes.addAll(new ResolveApi(this::authority, resolver).routes());
         routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
@@ -153,62 +155,7 @@ public final class GslbServer implements AutoCloseable {
                     .description("New LDNS in the proximity table: admitted, evicted when full, refused")
                     .register(registry);
         }
-        for (LinkSpec l : config.links()) {
-            linkGauges(l.name(), l.dataCenter());
-        }
-    }
-
-    /** Every configured link, as answered by: state, traffic (NaN while unknown), over its limit. */
-    private void linkGauges(String name, String dc) {
-        io.micrometer.core.instrument.Gauge.builder(
-                        "link_state", () -> switch (linkState(name).state()) {
-                            case UP -> 1;
-                            case DOWN -> 0;
-                            case UNKNOWN -> -1;
-                        })
-                .description("Link state: 1 up, 0 down, -1 unknown")
-                .tags("link", name, "datacenter", dc)
-                .register(registry);
-        io.micrometer.core.instrument.Gauge.builder(
-                        "link_over_limit", () -> linkState(name).overLimit() ? 1 : 0)
-                .description("1 while the link is over its traffic limit (its servers get no new answers)")
-                .tags("link", name, "datacenter", dc)
-                .register(registry);
-        for (String direction : List.of("in", "out")) {
-            io.micrometer.core.instrument.Gauge.builder("link_traffic_bits_per_second", () -> {
-                        LinkState s = linkState(name);
-                        long bps = direction.equals("in") ? s.inBps() : s.outBps();
-                        return bps < 0 ? Double.NaN : bps;
-                    })
-                    .description("Smoothed link traffic, as measured by the instance on the link")
-                    .tags("link", name, "datacenter", dc, "direction", direction)
-                    .register(registry);
-        }
-    }
-
-    private LinkState linkState(String name) {
-        LinkState s = sync.link(name);
-        return s == null ? LinkState.unknown(name) : s;
-    }
-
-    /** What quality-of-service reads beyond paths: link headroom and monitor-confirmed health. */
-    private CandidateLoad candidateLoad() {
-        return new CandidateLoad() {
-            @Override
-            public long linkHeadroomBps(VirtualServer vs) {
-                LinkSpec spec = vs.link() == null ? null : links.spec(vs.link());
-                LinkState s = spec == null || spec.capacity() == null ? null : sync.link(spec.name());
-                if (s == null || s.inBps() < 0 || s.outBps() < 0) {
-                    return -1;
-                }
-                return Math.max(0, spec.capacity().bitsPerSecond() - Math.max(s.inBps(), s.outBps()));
-            }
-
-            @Override
-            public boolean confirmedUp(VirtualServer vs) {
-                return sync.mergedView(vs.name()) == HealthState.UP;
-            }
-        };
+        site.registerLinkGauges(registry);
     }
 
     /** `gslb health`: each server's status with its worst-case switch-over time. */
@@ -220,32 +167,6 @@ public final class GslbServer implements AutoCloseable {
                         java.time.Duration.ofSeconds(
                                 a.longestAnswerTtl(vs -> vs.name().equals(st.name()))))))
                 .toList();
-    }
-
-    /**
-     * UP answers, DOWN does not. Where this instance's own view is UNKNOWN (not checked yet, or no
-     * monitors) a peer's fresh view fills in; a peer never overrides a local DOWN. What is still
-     * unknown counts as configured. A server whose link is DOWN is unavailable; one whose link is
-     * over its traffic limit is available but spilled (answered only when nothing else is).
-     */
-    static MemberHealth memberHealth(PeerSync sync, boolean unknownIsAvailable) {
-        return new MemberHealth() {
-            @Override
-            public boolean available(VirtualServer vs) {
-                HealthState s = sync.mergedView(vs.name());
-                if (s == HealthState.DOWN || s == HealthState.UNKNOWN && !unknownIsAvailable) {
-                    return false;
-                }
-                LinkState link = vs.link() == null ? null : sync.link(vs.link());
-                return link == null || link.state() != HealthState.DOWN; // a link DOWN takes its servers with it
-            }
-
-            @Override
-            public String overLimit(VirtualServer vs) {
-                LinkState link = vs.link() == null ? null : sync.link(vs.link());
-                return link == null ? null : link.overLimitReason();
-            }
-        };
     }
 
     public Authority authority() {

@@ -71,6 +71,50 @@ class LdnsCommandTest {
         assertThat(gslb("ldns", "list", "--json", "--admin", admin).out()).contains("\"address\" : \"127.0.0.44\"");
     }
 
+    /** The source's own record, imported, gives the source's answer: TEL by RTT (57209 us against 189850). */
+    @Test
+    void aThreeDnsDumpIsImportedWholeOrNotAtAll() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("import");
+        java.nio.file.Path dump = dir.resolve("ldns.txt");
+        java.nio.file.Files.writeString(dump, """
+                ldns {
+                   address 61.136.178.229
+                   cur_target_state 419446729
+                   ttl 2419199
+                   probe_protocol tcp
+                   path {
+                      datacenter "CNC"
+                      cur_rtt 189850
+                      cur_hops 0
+                      cur_completion_rate 10000
+                      cur_last_hops 0
+                   }
+                   path {
+                      datacenter "TEL"
+                      cur_rtt 57209
+                      cur_hops 0
+                      cur_completion_rate 10000
+                      cur_last_hops 0
+                   }
+                }
+                """);
+        TopologyCommandTest.Run imported = gslb("import", "ldns", dump.toString(), "--admin", admin);
+        assertThat(imported.exit()).isZero();
+        assertThat(imported.out()).contains("imported 1 LDNS, 2 paths from " + dump, dump + ":3: cur_target_state");
+        TopologyCommandTest.Run why = gslb("resolve", "www.example.com", "--ldns", "61.136.178.229", "--admin", admin);
+        assertThat(why.out()).contains("decided by lowest-round-trip-time", "219.17.66.100");
+
+        java.nio.file.Files.writeString(
+                dump, "ldns {\n   address 198.18.77.1\n   path {\n      datacenter \"TEL\"\n      cur_rtt 5\n}\n");
+        TopologyCommandTest.Run broken = gslb("import", "ldns", dump.toString(), "--admin", admin);
+        assertThat(broken.exit()).isEqualTo(1);
+        assertThat(broken.err()).contains(dump + ":1: this block is not closed");
+        assertThat(server.proximity().get(Address.parse("198.18.77.1")))
+                .as("nothing of a refused dump is applied")
+                .isNull();
+        server.proximity().remove(Address.parse("61.136.178.229")); // the other tests share the server
+    }
+
     @Test
     void probeNowAndDelete() {
         TopologyCommandTest.Run probe = gslb("ldns", "probe", "127.0.0.45", "--protocol", "tcp", "--admin", admin);

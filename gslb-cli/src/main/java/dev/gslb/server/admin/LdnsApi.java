@@ -1,8 +1,11 @@
 package dev.gslb.server.admin;
 
 import dev.gslb.api.Json;
+import dev.gslb.api.LdnsImport;
+import dev.gslb.api.LdnsImported;
 import dev.gslb.api.LdnsView;
 import dev.gslb.api.ProbeReport;
+import dev.gslb.api.Refusal;
 import dev.gslb.api.Removed;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.ProbeResult;
@@ -19,14 +22,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Admin routes of the LDNS proximity table: list, show, probe, delete. */
+/** Admin routes of the LDNS proximity table: list, show, probe, delete, import a 3DNS dump. */
 public final class LdnsApi {
     private final ProximityTable table;
     private final ProbeScheduler scheduler;
+    private final java.util.Set<String> dataCenters;
 
-    public LdnsApi(ProximityTable table, ProbeScheduler scheduler) {
+    public LdnsApi(ProximityTable table, ProbeScheduler scheduler, java.util.Set<String> dataCenters) {
         this.table = table;
         this.scheduler = scheduler;
+        this.dataCenters = java.util.Set.copyOf(dataCenters);
     }
 
     public List<AdminServer.Route> routes() {
@@ -35,6 +40,8 @@ public final class LdnsApi {
                 new AdminServer.Route(
                         "GET", "/ldns/show", r -> show(Address.parse(required(r, "ip")), r.param("format"))),
                 new AdminServer.Route("POST", "/ldns/probe", r -> probe(required(r, "ip"), r.param("protocol"))),
+                new AdminServer.Route(
+                        "POST", "/ldns/import", r -> importDump(Json.MAPPER.readValue(r.body(), LdnsImport.class))),
                 new AdminServer.Route("POST", "/ldns/delete", r -> {
                     Address key = Address.parse(required(r, "ip"));
                     boolean removed = table.remove(key);
@@ -80,6 +87,23 @@ public final class LdnsApi {
                 : AdminServer.Response.ok(view(key, e));
     }
 
+    /** Reads the whole dump first: a syntax error anywhere refuses it, and nothing is applied. */
+    private AdminServer.Response importDump(LdnsImport request) {
+        if (request == null || request.text() == null) {
+            throw new IllegalArgumentException("give {\"source\": NAME, \"text\": the dump}");
+        }
+        ThreeDnsFormat.Dump dump;
+        try {
+            dump = ThreeDnsFormat.read(
+                    request.source() == null ? "dump" : request.source(), request.text(), dataCenters);
+        } catch (IllegalArgumentException e) {
+            return AdminServer.Response.refused(
+                    new Refusal(List.of(e.getMessage()), "the table in service is unchanged"));
+        }
+        int paths = table.importDump(dump);
+        return AdminServer.Response.ok(new LdnsImported(dump.entries().size(), paths, dump.skipped()));
+    }
+
     private static AdminServer.Response text(String body) {
         return new AdminServer.Response(200, body, "text/plain; charset=utf-8");
     }
@@ -119,7 +143,7 @@ public final class LdnsApi {
                     p.rttMicros(),
                     p.completion(),
                     p.hops(),
-                    p.protocol().label(),
+                    p.protocol() == null ? null : p.protocol().label(),
                     Instant.ofEpochMilli(p.measuredAt()).toString(),
                     p.measuredBy(),
                     p.freshAt(now, pathTtl)));

@@ -230,6 +230,33 @@ public final class ProximityTable {
         return newer[0];
     }
 
+    /**
+     * Applies a 3DNS dump already read whole ({@link ThreeDnsFormat#read}): each path as measured
+     * now by {@link ThreeDnsFormat#IMPORTED_BY} (the dump carries no time; the refresh re-measures
+     * the LDNS in use), recorded like any path (newer wins). Returns the paths recorded; an LDNS the
+     * full table refuses is left out.
+     */
+    public int importDump(ThreeDnsFormat.Dump dump) {
+        long now = clock.millis();
+        int recorded = 0;
+        for (ThreeDnsFormat.Ldns l : dump.entries()) {
+            for (ThreeDnsFormat.Dumped d : l.paths()) {
+                Path p = Path.of(
+                        d.dataCenter(),
+                        d.rttMicros(),
+                        d.completion(),
+                        d.hops(),
+                        l.protocol(),
+                        now,
+                        ThreeDnsFormat.IMPORTED_BY);
+                if (recordPath(l.address(), p)) {
+                    recorded++;
+                }
+            }
+        }
+        return recorded;
+    }
+
     /** Removes the paths {@code expired} selects (peer paths past their TTL); returns how many. */
     public int removePaths(Predicate<Path> expired) {
         List<LdnsEntry> touched = new ArrayList<>();

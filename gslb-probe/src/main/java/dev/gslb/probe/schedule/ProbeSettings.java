@@ -41,7 +41,7 @@ public record ProbeSettings(
         int perNetwork,
         Duration refresh,
         double rttSmoothing) {
-    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(120);
+    public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(2);
     public static final double DEFAULT_RTT_SMOOTHING = 0.7;
 
     /** Settings with the default refresh and smoothing (tests that set the rest). */
