@@ -231,6 +231,7 @@ try:
 except Exception: print("")' "$2" "$3"
 }
 gslb_in cnc link list
+alerts_before=$(cat "$e2e/var/cnc-alerts.log" 2>/dev/null | wc -l)  # the failover above may have raised some
 bg iperf-server.log dc-cnc iperf3 -s -1 -B 198.18.2.2
 sleep 0.5
 start=$(date +%s.%N)
@@ -282,6 +283,12 @@ in_ns gslb-inet iptables-legacy -D INPUT -s 198.18.2.2 -d 198.18.2.1 -p icmp -j 
 if answer_is 198.18.2.10 30 && [[ "$(link_field tel CNC-1 'l["state"]')" == UP ]]; then
   pass "link health: the gateway answers again: CNC-1 UP, CNC answered again"
 else fail "link health: CNC-1 back UP and CNC answered (got '$(ask)')"; fi
+sleep 1
+events="$(tail -n +$((alerts_before + 1)) "$e2e/var/cnc-alerts.log" 2>/dev/null | grep -o '"event":"[a-z-]*"' | cut -d'"' -f4 | tr '\n' ' ')"
+echo "alerts received by the program on dc-cnc: $events"
+if [[ "$events" == "link-over-limit link-under-limit link-down link-up " ]]; then
+  pass "alerts: each link change reached the alert program once ($events)"
+else fail "alerts: each link change once (got '$events')"; fi
 
 # ---- the unprobeable resolver, placed by topology; an unknown one, by global availability ----
 say "unprobeable LDNS (ldns2 drops every probe) and an LDNS outside every list"

@@ -9,6 +9,7 @@ import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.link.SnmpCounters;
 import dev.gslb.server.admin.AdminSettings;
+import dev.gslb.server.alert.AlertSpec;
 import dev.gslb.settings.HostPort;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.Cidr;
@@ -38,7 +39,8 @@ record ConfigFile(
         Probing probe,
         List<MonitorSpec> monitors,
         GslbConfig.LoadBalancing loadBalancing,
-        SyncSettings sync) {
+        SyncSettings sync,
+        List<AlertSpec> alerts) {
     ConfigFile {
         zones = orEmpty(zones);
         datacenters = orEmpty(datacenters);
@@ -47,6 +49,7 @@ record ConfigFile(
         pools = orEmpty(pools);
         wideIps = orEmpty(wideIps);
         monitors = orEmpty(monitors);
+        alerts = orEmpty(alerts);
     }
 
     /** {@code key:} with nothing after it is an empty list. */

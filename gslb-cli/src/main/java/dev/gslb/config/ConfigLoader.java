@@ -172,7 +172,8 @@ public final class ConfigLoader {
                     probing,
                     List.copyOf(healthTargets),
                     List.copyOf(links.values()),
-                    sync);
+                    sync,
+                    c.alerts());
             try { // a trial build; each rule was checked where it is written
                 config.authority(UNBOUND_METHODS);
             } catch (IllegalArgumentException e) {

@@ -13,6 +13,7 @@ import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.server.admin.AdminSettings;
+import dev.gslb.server.alert.AlertSpec;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.LiveTopology;
 import java.net.InetSocketAddress;
@@ -33,7 +34,8 @@ public record GslbConfig(
         Probing probing,
         List<HealthTarget> health,
         List<LinkSpec> links,
-        SyncSettings sync) {
+        SyncSettings sync,
+        List<AlertSpec> alerts) {
 
     /**
      * Load balancing shared by all pools (README "Load balancing").
@@ -104,7 +106,8 @@ public record GslbConfig(
                 probing,
                 health,
                 links,
-                sync);
+                sync,
+                alerts);
     }
 
     /** What the topology table is built from, and whether file changes reload it. */

@@ -27,6 +27,8 @@ import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.TopologyApi;
+import dev.gslb.server.alert.Alerts;
+import dev.gslb.server.alert.StateChanges;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.PeerSync;
 import dev.gslb.topology.LiveTopology;
@@ -64,6 +66,8 @@ public final class GslbServer implements AutoCloseable {
     private final LinkMonitor links;
     private final PeerSync sync;
     private final SiteView site;
+    private final Alerts alerts;
+    private StateChanges alertSources;
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
     private final Responder responder;
@@ -109,6 +113,7 @@ public final class GslbServer implements AutoCloseable {
                 registry);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.site = new SiteView(sync, links, lb.unknownIsAvailable());
+        this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
         this.methods = new MethodRegistry(new MethodRegistry.Services(
                 proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods(), site));
         this.resolver = new WideIpResolver(site, sync.probeRequests(), registry);
@@ -229,6 +234,16 @@ public final class GslbServer implements AutoCloseable {
         }
         store.startFlushing(config.probing().flushInterval());
         housekeeping.scheduleWithFixedDelay(this::expireInactiveLdns, 1, 1, TimeUnit.HOURS);
+        java.util.Map<String, String> serverDc = new java.util.HashMap<>();
+        config.health().forEach(target -> serverDc.put(target.name(), target.dataCenter()));
+        alertSources = new StateChanges(
+                alerts,
+                health,
+                serverDc::get,
+                links,
+                config.instance().dataCenter(),
+                sync,
+                java.time.Duration.ofSeconds(1));
         health.start();
         links.start();
         sync.start();
@@ -284,6 +299,10 @@ public final class GslbServer implements AutoCloseable {
         health.close();
         links.close();
         sync.close();
+        if (alertSources != null) {
+            alertSources.close();
+        }
+        alerts.close();
         scheduler.close();
         housekeeping.shutdownNow();
         icmp.close();

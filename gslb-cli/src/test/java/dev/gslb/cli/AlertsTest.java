@@ -1,0 +1,148 @@
+package dev.gslb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.server.GslbServer;
+import dev.gslb.server.alert.AlertSpec;
+import dev.gslb.server.alert.Alerts;
+import dev.gslb.server.alert.Event;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Alerts from a real server: a monitored service stops and comes back; a program (its stdin
+ * appended to a file) and a webhook (a real HTTP server) get each change once; a webhook that
+ * cannot be reached is counted as failed and not retried; a flapping source is capped per minute.
+ */
+class AlertsTest {
+    @TempDir
+    Path dir;
+
+    static void await(BooleanSupplier c) throws InterruptedException {
+        for (int i = 0; i < 200 && !c.getAsBoolean(); i++) {
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void eachServerChangeReachesTheProgramAndTheWebhookOnce() throws Exception {
+        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        List<String> posted = new CopyOnWriteArrayList<>();
+        HttpServer hook = HttpServer.create(new InetSocketAddress(InetAddress.ofLiteral("127.0.0.1"), 0), 0);
+        hook.createContext("/hook", x -> {
+            posted.add(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            x.sendResponseHeaders(204, -1);
+            x.close();
+        });
+        hook.start();
+        int dead;
+        try (ServerSocket free = new ServerSocket(0)) {
+            dead = free.getLocalPort();
+        }
+        Path log = dir.resolve("alerts.log");
+        Files.writeString(dir.resolve("gslb.yaml"), """
+                instance: {name: gslb-test, datacenter: CNC}
+                dns: {listen: ["127.0.0.1:0"], threads: 1}
+                admin: {listen: "127.0.0.1:0"}
+                zones: [{file: example.com.zone}]
+                datacenters: [CNC, TEL]
+                probe: {store: proximity, protocols: [udp]}
+                sync: {listen: ["127.0.0.1:0"], peers-file: peers}
+                monitors:
+                  - {name: svc, type: tcp, port: %d, interval: 100ms, timeout: 50ms, up: 1, down: 2}
+                virtual-servers:
+                  - {name: cnc, address: 127.0.1.1, datacenter: CNC, monitors: [svc]}
+                pools:
+                  - {name: www, members: [cnc]}
+                wide-ips:
+                  - {name: www.example.com, pools: [www]}
+                alerts:
+                  - on: [server-down, server-up]
+                    exec: [/bin/sh, -c, "cat >> %s"]
+                    webhook: http://127.0.0.1:%d/hook
+                  - {on: [server-down], webhook: "http://127.0.0.1:%d/nobody"}
+                """.formatted(
+                        port, log, hook.getAddress().getPort(), dead));
+        ServerSocket service = FailoverEndToEndTest.listen("127.0.1.1", port);
+        try (GslbServer s = new GslbServer(ConfigLoader.load(dir.resolve("gslb.yaml")))) {
+            s.start();
+            Thread.sleep(500); // up from the first check: no alert for a server first found UP
+            assertThat(posted).isEmpty();
+
+            service.close();
+            await(() -> posted.size() == 1);
+            service = FailoverEndToEndTest.listen("127.0.1.1", port);
+            await(() -> posted.size() == 2);
+            Thread.sleep(500); // nothing more comes: each change once
+            assertThat(posted).hasSize(2);
+            assertThat(posted.get(0))
+                    .contains("\"event\":\"server-down\"", "\"subject\":\"cnc\"", "\"dataCenter\":\"CNC\"");
+            assertThat(posted.get(0)).contains("\"instance\":\"gslb-test\"");
+            assertThat(posted.get(1)).contains("\"event\":\"server-up\"");
+            await(() -> lines(log) == 2);
+            assertThat(Files.readAllLines(log))
+                    .as("the program got the same JSON on its standard input")
+                    .containsExactlyElementsOf(
+                            posted.stream().map(String::strip).toList());
+            await(() -> s.metric("alerts", "result", "failed") >= 1);
+            Thread.sleep(300);
+            assertThat(s.metric("alerts", "result", "failed"))
+                    .as("the unreachable webhook: one failure for its one event, never retried")
+                    .isEqualTo(1);
+            assertThat(s.metric("alerts", "result", "sent")).isEqualTo(4);
+        } finally {
+            service.close();
+            hook.stop(0);
+        }
+    }
+
+    static int lines(Path p) {
+        try {
+            return Files.exists(p) ? Files.readAllLines(p).size() : 0;
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    @Test
+    void aFlappingSourceIsCappedPerMinute() throws Exception {
+        Path log = dir.resolve("flap.log");
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AlertSpec spec = new AlertSpec(
+                Set.of(Event.Kind.LINK_DOWN),
+                List.of("/bin/sh", "-c", "cat >> " + log),
+                null,
+                2,
+                Duration.ofSeconds(5));
+        try (Alerts alerts = new Alerts(List.of(spec), "a", Clock.systemUTC(), registry)) {
+            for (int i = 0; i < 5; i++) {
+                alerts.raise(Event.Kind.LINK_DOWN, "CNC-1", "CNC", "flap " + i);
+            }
+            alerts.raise(Event.Kind.SERVER_DOWN, "vs", "CNC", "not listened for");
+            await(() -> lines(log) == 2);
+            Thread.sleep(300);
+            assertThat(Files.readAllLines(log)).hasSize(2);
+            assertThat(registry.get("alerts").tag("result", "dropped").counter().count())
+                    .isEqualTo(3);
+        }
+    }
+}
