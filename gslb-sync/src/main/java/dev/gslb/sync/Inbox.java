@@ -194,7 +194,7 @@ final class Inbox {
                 l.overLimit() ? spec.overLimitReason(l.inBps(), l.outBps()) : null,
                 at,
                 peer.name(),
-                "as measured by " + peer.name());
+                l.reason().isEmpty() ? "as measured by " + peer.name() : l.reason());
         peerLinks.put(spec.name(), new LinkView(state, at + ttl));
     }
 

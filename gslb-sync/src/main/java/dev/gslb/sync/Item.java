@@ -42,8 +42,19 @@ sealed interface Item {
         }
     }
 
-    /** A link of the sender's data center as the sender measured it; traffic -1 is unknown. */
-    record LinkItem(String link, HealthState state, long inBps, long outBps, boolean overLimit, long at, long ttlMillis)
+    /**
+     * A link of the sender's data center as the sender measured it; traffic -1 is unknown;
+     * {@code reason} is what its gateway check or traffic source last said (at most 255 bytes).
+     */
+    record LinkItem(
+            String link,
+            HealthState state,
+            long inBps,
+            long outBps,
+            boolean overLimit,
+            String reason,
+            long at,
+            long ttlMillis)
             implements Item {
         @Override
         public Wire.Type type() {
@@ -57,6 +68,15 @@ sealed interface Item {
         public Wire.Type type() {
             return Wire.Type.PROBE;
         }
+    }
+
+    /** At most {@link #MAX_SERVER_NAME} bytes of UTF-8, cut at a character boundary. */
+    static String truncated(String text) {
+        String t = text == null ? "" : text;
+        while (t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SERVER_NAME) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return t;
     }
 
     static void writeAddress(DataOutputStream out, Address k) throws IOException {
@@ -114,6 +134,7 @@ sealed interface Item {
                         out.writeLong(l.inBps());
                         out.writeLong(l.outBps());
                         out.writeBoolean(l.overLimit());
+                        Wire.writeName(out, truncated(l.reason()));
                         out.writeLong(l.at());
                         out.writeInt((int) (l.ttlMillis() / 1000));
                     }
@@ -166,8 +187,10 @@ sealed interface Item {
                             throw new Wire.ProtocolException(
                                     "link traffic out of range (in " + inBps + ", out " + outBps + " bit/s)");
                         }
+                        boolean over = in.readBoolean();
+                        String reason = Wire.readName(in, MAX_SERVER_NAME);
                         items.add(new LinkItem(
-                                link, state, inBps, outBps, in.readBoolean(), in.readLong(), in.readInt() * 1000L));
+                                link, state, inBps, outBps, over, reason, in.readLong(), in.readInt() * 1000L));
                     }
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
                     default -> throw new Wire.ProtocolException("no items in a " + type + " frame");

@@ -224,6 +224,7 @@ public final class PeerSync implements AutoCloseable {
                 s.inBps(),
                 s.outBps(),
                 s.overLimit(),
+                s.reason(),
                 s.measuredAt() == 0 ? clock.millis() : s.measuredAt(),
                 settings.healthTtl().toMillis());
     }

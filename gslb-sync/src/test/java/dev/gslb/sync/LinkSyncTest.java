@@ -120,15 +120,24 @@ class LinkSyncTest {
                         Item.encode(
                                 Wire.Type.LINKS,
                                 List.of(
-                                        new Item.LinkItem("CNC-1", HealthState.DOWN, -1, -1, false, now, 30_000),
-                                        new Item.LinkItem("NOPE", HealthState.DOWN, -1, -1, false, now, 30_000),
-                                        new Item.LinkItem("TEL-1", HealthState.DOWN, 5, 6, true, now, 30_000))));
+                                        new Item.LinkItem("CNC-1", HealthState.DOWN, -1, -1, false, "", now, 30_000),
+                                        new Item.LinkItem("NOPE", HealthState.DOWN, -1, -1, false, "", now, 30_000),
+                                        new Item.LinkItem(
+                                                "TEL-1",
+                                                HealthState.DOWN,
+                                                5,
+                                                6,
+                                                true,
+                                                "gateway 198.18.3.1: no echo reply",
+                                                now,
+                                                30_000))));
                 Node.await(
                         () -> a.sync.link("TEL-1") != null
                                 && a.sync.link("TEL-1").state() == HealthState.DOWN,
                         Duration.ofSeconds(3));
                 assertThat(a.sync.link("TEL-1").state()).isEqualTo(HealthState.DOWN);
                 assertThat(a.sync.link("TEL-1").overLimit()).isTrue();
+                assertThat(a.sync.link("TEL-1").reason()).isEqualTo("gateway 198.18.3.1: no echo reply");
                 assertThat(a.sync.link("CNC-1").state())
                         .as("a's own link: b's word does not count")
                         .isEqualTo(HealthState.UNKNOWN);
