@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
             ImportCommand.class,
             HealthCommand.class,
             LinkCommand.class,
+            StatsCommand.class,
             ResolveCommand.class,
             ConfigCommand.class,
             PeerCommand.class,

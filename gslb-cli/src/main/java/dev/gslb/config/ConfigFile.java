@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.Failure;
+import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.MonitorSpec;
@@ -40,7 +41,8 @@ record ConfigFile(
         List<MonitorSpec> monitors,
         GslbConfig.LoadBalancing loadBalancing,
         SyncSettings sync,
-        List<AlertSpec> alerts) {
+        List<AlertSpec> alerts,
+        StatisticsSettings statistics) {
     ConfigFile {
         zones = orEmpty(zones);
         datacenters = orEmpty(datacenters);

@@ -19,6 +19,7 @@ import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
@@ -173,7 +174,8 @@ public final class ConfigLoader {
                     List.copyOf(healthTargets),
                     List.copyOf(links.values()),
                     sync,
-                    c.alerts());
+                    c.alerts(),
+                    requireNonNullElse(c.statistics(), StatisticsSettings.DEFAULTS));
             try { // a trial build; each rule was checked where it is written
                 config.authority(UNBOUND_METHODS);
             } catch (IllegalArgumentException e) {

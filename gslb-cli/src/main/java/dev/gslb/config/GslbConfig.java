@@ -8,6 +8,7 @@ import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.dns.site.DataCenter;
+import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthTarget;
@@ -35,7 +36,8 @@ public record GslbConfig(
         List<HealthTarget> health,
         List<LinkSpec> links,
         SyncSettings sync,
-        List<AlertSpec> alerts) {
+        List<AlertSpec> alerts,
+        StatisticsSettings statistics) {
 
     /**
      * Load balancing shared by all pools (README "Load balancing").
@@ -107,7 +109,8 @@ public record GslbConfig(
                 health,
                 links,
                 sync,
-                alerts);
+                alerts,
+                statistics);
     }
 
     /** What the topology table is built from, and whether file changes reload it. */

@@ -116,7 +116,11 @@ public final class GslbServer implements AutoCloseable {
         this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
         this.methods = new MethodRegistry(new MethodRegistry.Services(
                 proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods(), site));
-        this.resolver = new WideIpResolver(site, sync.probeRequests(), registry);
+        this.resolver = new WideIpResolver(
+                site,
+                sync.probeRequests(),
+                registry,
+                new dev.gslb.dns.wideip.AnswerStatistics(config.statistics().maxWideIps()));
         DnsMetrics metrics = new DnsMetrics(registry);
         this.responder =
                 new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
@@ -150,6 +154,13 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
         routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(serverStatuses())));
         routes.addAll(new LinkApi(links, sync, this::authority).routes());
+        routes.add(new AdminServer.Route(
+                "GET",
+                "/stats",
+                r -> AdminServer.Response.ok(resolver.statistics()
+                        .view(
+                                System.currentTimeMillis(),
+                                r.param("wide-ip") == null ? null : wideIpName(r.param("wide-ip"))))));
         this.admin = new AdminServer(config.admin(), routes);
         for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
                 Map.entry("admitted", ProximityTable::admitted),
@@ -172,6 +183,14 @@ public final class GslbServer implements AutoCloseable {
                         java.time.Duration.ofSeconds(
                                 a.longestAnswerTtl(vs -> vs.name().equals(st.name()))))))
                 .toList();
+    }
+
+    private static org.xbill.DNS.Name wideIpName(String text) {
+        try {
+            return org.xbill.DNS.Name.fromString(text, org.xbill.DNS.Name.root);
+        } catch (org.xbill.DNS.TextParseException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a domain name");
+        }
     }
 
     public Authority authority() {

@@ -115,6 +115,22 @@ class LdnsCommandTest {
         server.proximity().remove(Address.parse("61.136.178.229")); // the other tests share the server
     }
 
+    /** The answers of real queries, split as the source's statistics list prints them. */
+    @Test
+    void statsShowHowTheAnswersSplit() throws Exception {
+        SimpleResolver r = new SimpleResolver(server.dns().boundAddresses().getFirst());
+        r.setTimeout(Duration.ofSeconds(2));
+        for (int i = 0; i < 3; i++) {
+            r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
+        }
+        TopologyCommandTest.Run stats = gslb("stats", "--wide-ip", "www.example.com", "--admin", admin);
+        assertThat(stats.exit()).isZero();
+        assertThat(stats.out())
+                .contains("www.example.com.", "last minute", "last hour", "since start", "data centers: CNC 100 %")
+                .containsPattern("pools: www 100 %; methods: [a-z-]+ ");
+        assertThat(gslb("stats", "--json", "--admin", admin).out()).contains("\"lastMinute\"", "\"dataCenters\"");
+    }
+
     @Test
     void probeNowAndDelete() {
         TopologyCommandTest.Run probe = gslb("ldns", "probe", "127.0.0.45", "--protocol", "tcp", "--admin", admin);

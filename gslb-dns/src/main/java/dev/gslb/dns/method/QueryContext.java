@@ -85,6 +85,11 @@ public final class QueryContext {
         return recordType;
     }
 
+    /** When the query arrived (epoch milliseconds). */
+    public long nowMillis() {
+        return nowMillis;
+    }
+
     public boolean hasClientSubnet() {
         return ecsPrefix >= 0;
     }

@@ -90,11 +90,18 @@ public final class WideIpResolver {
     private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<WideIp, AtomicLong> poolRotation = new ConcurrentHashMap<>();
     private final Counter allOverLimit;
+    private final AnswerStatistics statistics;
 
     public WideIpResolver(MemberHealth health, ProbeRequests probes, MeterRegistry registry) {
+        this(health, probes, registry, new AnswerStatistics(StatisticsSettings.DEFAULTS.maxWideIps()));
+    }
+
+    public WideIpResolver(
+            MemberHealth health, ProbeRequests probes, MeterRegistry registry, AnswerStatistics statistics) {
         this.health = health;
         this.probes = probes;
         this.registry = registry;
+        this.statistics = statistics;
         this.allOverLimit = Counter.builder("link_all_over_limit")
                 .description(
                         "Pool decisions where every available candidate's link was over its limit (answered anyway)")
@@ -105,9 +112,14 @@ public final class WideIpResolver {
         return health;
     }
 
+    public AnswerStatistics statistics() {
+        return statistics;
+    }
+
     public Result resolve(WideIp w, Scratch s) {
         QueryContext q = s.query;
-        boolean log = w.decisionLog() && q.trace() == null;
+        boolean real = q.trace() == null; // an explanation is not a query: not counted, no probe
+        boolean log = w.decisionLog() && real;
         if (q.trace() == null && w.usesPathMetrics()) {
             probes.ldnsQueried(q.ldns()); // note the LDNS, measure it if nothing fresh is known; never waits
         }
@@ -115,6 +127,9 @@ public final class WideIpResolver {
             q.trace(new Trace());
         }
         Result r = decide(w, q, s.candidates, s.spilled, s.result);
+        if (real) {
+            statistics.record(w, r, q.nowMillis());
+        }
         if (log) {
             decisions.info(
                     "{} {} from {}: {}",

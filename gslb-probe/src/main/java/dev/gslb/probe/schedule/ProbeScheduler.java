@@ -186,6 +186,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         Skip why = skipReason(ldns, key);
         if (why == null && !pending.add(key)) {
             why = Skip.PENDING;
+        } else if (why == null && (why = skipReason(ldns, key)) != null) {
+            pending.remove(key); // measured between the first check and the add: a worker just finished it
         }
         if (why == null && !queue.offer(key)) {
             pending.remove(key);

@@ -1,0 +1,155 @@
+package dev.gslb.dns.wideip;
+
+import dev.gslb.dns.site.VirtualServer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import org.xbill.DNS.Name;
+
+/**
+ * How the answers split, per wide IP (the source's "statistics list": CNC 62 %, TEL 38 %): by
+ * data center, virtual server, pool and deciding method, over the last minute, the last hour and
+ * since start. Bounded: at most {@code maxWideIps} wide IPs get their own counts, the rest are
+ * counted under {@code other}; the labels under a wide IP are the configuration's own names.
+ * Counting is on the query path: lookups of existing keys and atomic adds, no allocation.
+ */
+public final class AnswerStatistics {
+    static final int BUCKET_MILLIS = 10_000;
+    static final int BUCKETS = 360; // one hour of 10-second buckets
+    public static final String OTHER = "other";
+
+    /** One counted thing: the total since start, and 10-second buckets over the last hour. */
+    static final class Series {
+        private final LongAdder total = new LongAdder();
+        private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
+        private final AtomicLongArray epochs = new AtomicLongArray(BUCKETS);
+
+        void add(long nowMillis) {
+            total.increment();
+            long epoch = nowMillis / BUCKET_MILLIS;
+            int i = (int) (epoch % BUCKETS);
+            long was = epochs.get(i);
+            if (was != epoch && epochs.compareAndSet(i, was, epoch)) {
+                counts.set(i, 0); // the bucket's hour-old count gives way (a racing add may be lost: a count)
+            }
+            counts.incrementAndGet(i);
+        }
+
+        /** Answers within the last {@code windowMillis} (to bucket precision); -1: since start. */
+        long count(long nowMillis, long windowMillis) {
+            if (windowMillis < 0) {
+                return total.sum();
+            }
+            long newest = nowMillis / BUCKET_MILLIS;
+            long oldest = newest - windowMillis / BUCKET_MILLIS + 1;
+            long sum = 0;
+            for (int i = 0; i < BUCKETS; i++) {
+                long e = epochs.get(i);
+                if (e >= oldest && e <= newest) {
+                    sum += counts.get(i);
+                }
+            }
+            return sum;
+        }
+    }
+
+    /** The counts of one wide IP (or of every wide IP past the bound). */
+    static final class Tally {
+        final Series answers = new Series();
+        final Map<String, Series> dataCenters = new ConcurrentHashMap<>();
+        final Map<String, Series> servers = new ConcurrentHashMap<>();
+        final Map<String, Series> pools = new ConcurrentHashMap<>();
+        final Map<String, Series> methods = new ConcurrentHashMap<>();
+
+        static void add(Map<String, Series> map, String key, long now) {
+            Series s = map.get(key);
+            if (s == null) {
+                s = map.computeIfAbsent(key, k -> new Series());
+            }
+            s.add(now);
+        }
+    }
+
+    /** A share of the answers in one window. */
+    public record Share(String name, long answers, double percent) {}
+
+    /** One window of one wide IP: how many answers, and how they split. */
+    public record Window(
+            long answers, List<Share> dataCenters, List<Share> servers, List<Share> pools, List<Share> methods) {}
+
+    /** What `gslb stats` shows for one wide IP. */
+    public record WideIpView(String name, Window lastMinute, Window lastHour, Window sinceStart) {}
+
+    private final int maxWideIps;
+    private final Map<Name, Tally> byWideIp = new ConcurrentHashMap<>();
+    private final Tally other = new Tally();
+
+    public AnswerStatistics(int maxWideIps) {
+        this.maxWideIps = maxWideIps;
+    }
+
+    /** Counts one decision of {@code w} (a query's, not an explanation's). */
+    public void record(WideIp w, WideIpResolver.Result r, long now) {
+        Tally t = byWideIp.get(w.name());
+        if (t == null) {
+            t = byWideIp.size() < maxWideIps ? byWideIp.computeIfAbsent(w.name(), n -> new Tally()) : other;
+        }
+        t.answers.add(now);
+        if (r.outcome() == null) {
+            Tally.add(t.methods, "failure", now); // no pool decided: the wide IP's failure behaviour
+            return;
+        }
+        Tally.add(t.methods, r.method().name(), now);
+        Tally.add(t.pools, r.pool().name(), now);
+        if (r.count() > 0) {
+            VirtualServer vs = r.answer(0); // the chosen one: where the users are sent
+            Tally.add(t.servers, vs.name(), now);
+            Tally.add(t.dataCenters, vs.dataCenter().name(), now);
+        }
+    }
+
+    /** Every wide IP counted (the bounded rest as {@value #OTHER}), or only {@code only} when given. */
+    public List<WideIpView> view(long now, Name only) {
+        List<WideIpView> out = new ArrayList<>();
+        byWideIp.forEach((name, t) -> {
+            if (only == null || only.equals(name)) {
+                out.add(view(name.toString(), t, now));
+            }
+        });
+        out.sort(Comparator.comparing(WideIpView::name));
+        if (only == null && other.answers.count(now, -1) > 0) {
+            out.add(view(OTHER, other, now));
+        }
+        return out;
+    }
+
+    private static WideIpView view(String name, Tally t, long now) {
+        return new WideIpView(name, window(t, now, 60_000), window(t, now, 3_600_000), window(t, now, -1));
+    }
+
+    private static Window window(Tally t, long now, long millis) {
+        long total = t.answers.count(now, millis);
+        return new Window(
+                total,
+                shares(t.dataCenters, now, millis, total),
+                shares(t.servers, now, millis, total),
+                shares(t.pools, now, millis, total),
+                shares(t.methods, now, millis, total));
+    }
+
+    private static List<Share> shares(Map<String, Series> map, long now, long millis, long total) {
+        List<Share> out = new ArrayList<>();
+        map.forEach((name, s) -> {
+            long n = s.count(now, millis);
+            if (n > 0) {
+                out.add(new Share(name, n, total == 0 ? 0 : Math.round(n * 1000.0 / total) / 10.0));
+            }
+        });
+        out.sort(Comparator.comparingLong(Share::answers).reversed().thenComparing(Share::name));
+        return out;
+    }
+}

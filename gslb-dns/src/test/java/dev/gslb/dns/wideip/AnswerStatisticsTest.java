@@ -1,0 +1,83 @@
+package dev.gslb.dns.wideip;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.dns.method.GlobalAvailability;
+import dev.gslb.dns.method.RoundRobin;
+import dev.gslb.dns.site.DataCenter;
+import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.probe.schedule.ProbeRequests;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Type;
+
+/**
+ * The split of answers per wide IP, through the real resolver: round robin over CNC and TEL gives
+ * 50/50, the windows forget what is older than them, explanations are not counted, and wide IPs
+ * past the bound are counted together as "other".
+ */
+class AnswerStatisticsTest {
+    static final VirtualServer CNC =
+            new VirtualServer("cnc1", InetAddress.ofLiteral("198.18.2.10"), new DataCenter("CNC"));
+    static final VirtualServer TEL =
+            new VirtualServer("tel1", InetAddress.ofLiteral("198.18.3.10"), new DataCenter("TEL"));
+
+    static WideIp wideIp(String name) throws Exception {
+        Pool pool = new Pool(
+                "www", List.of(CNC, TEL), List.of(new RoundRobin(), new GlobalAvailability()), 1, -1, List.of());
+        return new WideIp(Name.fromString(name), List.of(pool), 30);
+    }
+
+    @Test
+    void answersSplitByDataCenterServerPoolAndMethodOverEachWindow() throws Exception {
+        AnswerStatistics stats = new AnswerStatistics(1);
+        WideIpResolver resolver =
+                new WideIpResolver(MemberHealth.ALL_AVAILABLE, ProbeRequests.NONE, new SimpleMeterRegistry(), stats);
+        WideIp www = wideIp("www.example.com.");
+        long t0 = 1_800_000_000_000L;
+        for (int i = 0; i < 8; i++) { // two hours ago
+            ask(resolver, www, t0 - 7_200_000);
+        }
+        for (int i = 0; i < 6; i++) { // half an hour ago
+            ask(resolver, www, t0 - 1_800_000);
+        }
+        for (int i = 0; i < 4; i++) { // now
+            ask(resolver, www, t0);
+        }
+        Explanation.of(resolver, www, Type.A, InetAddress.ofLiteral("198.18.4.2"), null, 0, null);
+
+        AnswerStatistics.WideIpView v = stats.view(t0, null).getFirst();
+        assertThat(v.name()).isEqualTo("www.example.com.");
+        assertThat(v.lastMinute().answers()).isEqualTo(4);
+        assertThat(v.lastHour().answers())
+                .as("the two-hour-old answers are out of the window")
+                .isEqualTo(10);
+        assertThat(v.sinceStart().answers())
+                .as("the explanation is not counted")
+                .isEqualTo(18);
+        assertThat(v.lastMinute().dataCenters())
+                .containsExactly(
+                        new AnswerStatistics.Share("CNC", 2, 50.0), new AnswerStatistics.Share("TEL", 2, 50.0));
+        assertThat(v.sinceStart().servers())
+                .extracting(AnswerStatistics.Share::name)
+                .containsExactly("cnc1", "tel1");
+        assertThat(v.sinceStart().pools()).containsExactly(new AnswerStatistics.Share("www", 18, 100.0));
+        assertThat(v.sinceStart().methods()).containsExactly(new AnswerStatistics.Share("round-robin", 18, 100.0));
+
+        ask(resolver, wideIp("ftp.example.com."), t0);
+        assertThat(stats.view(t0, null))
+                .extracting(AnswerStatistics.WideIpView::name)
+                .as("past the bound of one wide IP: counted as other")
+                .containsExactly("www.example.com.", AnswerStatistics.OTHER);
+        assertThat(stats.view(t0, Name.fromString("www.example.com."))).hasSize(1);
+    }
+
+    static void ask(WideIpResolver resolver, WideIp w, long now) {
+        WideIpResolver.Scratch s = new WideIpResolver.Scratch();
+        s.query.set(InetAddress.ofLiteral("198.18.4.2"), Type.A, now);
+        resolver.resolve(w, s);
+    }
+}
