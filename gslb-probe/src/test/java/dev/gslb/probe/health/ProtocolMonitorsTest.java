@@ -2,11 +2,11 @@ package dev.gslb.probe.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Unbound;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -51,12 +51,6 @@ class ProtocolMonitorsTest {
 
     static int freeTcpPort() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
-            return s.getLocalPort();
-        }
-    }
-
-    static int freeUdpPort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, LOOPBACK)) {
             return s.getLocalPort();
         }
     }
@@ -227,25 +221,12 @@ class ProtocolMonitorsTest {
 
     @Test
     void dnsAgainstUnbound() throws Exception {
-        int port = freeUdpPort();
-        Path conf = dir.resolve("unbound.conf");
-        Files.writeString(conf, """
-                server:
-                  interface: 127.0.0.1@%d
-                  do-daemonize: no
-                  chroot: ""
-                  username: ""
-                  directory: "%s"
-                  pidfile: ""
-                  use-syslog: no
-                  access-control: 127.0.0.0/8 allow
-                  local-zone: "gslb.test." static
-                  local-data: "www.gslb.test. A 198.18.2.10"
-                """.formatted(port, dir));
-        processes.add(new ProcessBuilder("unbound", "-d", "-c", conf.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("unbound.log").toFile())
-                .start());
+        Unbound unbound = new Unbound(dir, """
+                local-zone: "gslb.test." static
+                local-data: "www.gslb.test. A 198.18.2.10"
+                """);
+        processes.add(unbound.process);
+        int port = unbound.port;
         Check www = monitor("{name: m, type: dns, port: %d, query-name: www.gslb.test, expect-answer: 198.18.2.10}"
                 .formatted(port));
         CheckResult r = null;

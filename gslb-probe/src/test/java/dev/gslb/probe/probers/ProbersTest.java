@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gslb.probe.DroppingNamespace;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.Sample;
+import dev.gslb.probe.Unbound;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -12,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -25,33 +25,18 @@ class ProbersTest {
     static final InetAddress LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
     static final Duration TIMEOUT = Duration.ofMillis(500);
 
-    private static Process unbound;
+    private static Unbound unbound;
     private static int unboundPort;
     private static DroppingNamespace blackHole;
 
     @BeforeAll
     static void start() throws Exception {
-        unboundPort = freeUdpPort();
-        Path dir = Files.createTempDirectory("unbound");
-        Path conf = dir.resolve("unbound.conf");
-        Files.writeString(conf, """
-                server:
-                  interface: 127.0.0.1@%d
-                  do-daemonize: no
-                  chroot: ""
-                  username: ""
-                  directory: "%s"
-                  pidfile: ""
-                  use-syslog: no
-                  access-control: 127.0.0.0/8 allow
-                  do-not-query-localhost: yes
-                  local-zone: "." static
-                  module-config: "iterator"
-                """.formatted(unboundPort, dir));
-        unbound = new ProcessBuilder("unbound", "-d", "-c", conf.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("log").toFile())
-                .start();
+        unbound = new Unbound(Files.createTempDirectory("unbound"), """
+                do-not-query-localhost: yes
+                local-zone: "." static
+                module-config: "iterator"
+                """);
+        unboundPort = unbound.port;
         for (int i = 0;
                 i < 50
                         && !DnsProber.dot(ANY, unboundPort)
@@ -66,7 +51,7 @@ class ProbersTest {
     @AfterAll
     static void stop() {
         if (unbound != null) {
-            unbound.destroy();
+            unbound.close();
         }
         if (blackHole != null) {
             blackHole.close();
@@ -81,7 +66,7 @@ class ProbersTest {
 
     @Test
     void dnsDotAndDnsRevGetAnswersFromARealResolver() {
-        assertThat(unbound.isAlive()).as("unbound runs").isTrue();
+        assertThat(unbound.process.isAlive()).as("unbound runs").isTrue();
         for (Prober p : List.of(DnsProber.dot(ANY, unboundPort), DnsProber.rev(ANY, unboundPort))) {
             Sample s = p.sample(LOOPBACK, TIMEOUT);
             assertThat(s.replied()).as(p.protocol().label()).isTrue();
