@@ -123,6 +123,23 @@ class AlertsTest {
         }
     }
 
+    /** A target stuck on one event holds at most its queue (1,000) more; the rest are dropped, counted. */
+    @Test
+    void aStuckTargetHoldsABoundedQueue() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AlertSpec stuck = new AlertSpec(
+                Set.of(Event.Kind.PEER_LOST), List.of("/bin/sleep", "2"), null, 10_000, Duration.ofSeconds(5));
+        try (Alerts alerts = new Alerts(List.of(stuck), "a", Clock.systemUTC(), registry)) {
+            alerts.raise(Event.Kind.PEER_LOST, "b", "TEL", "first");
+            Thread.sleep(300); // the sender has taken it and waits for the program
+            for (int i = 0; i < 1500; i++) {
+                alerts.raise(Event.Kind.PEER_LOST, "b", "TEL", "flood " + i);
+            }
+            assertThat(registry.get("alerts").tag("result", "dropped").counter().count())
+                    .isEqualTo(500);
+        }
+    }
+
     @Test
     void aFlappingSourceIsCappedPerMinute() throws Exception {
         Path log = dir.resolve("flap.log");

@@ -96,7 +96,14 @@ public final class Alerts implements AutoCloseable {
             } catch (IOException ignored) {
                 // the program did not read its input: that is its choice
             }
-            if (!p.waitFor(spec.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+            boolean finished;
+            try {
+                finished = p.waitFor(spec.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException stopping) {
+                p.destroyForcibly(); // the server stops: so does what it started
+                throw stopping;
+            }
+            if (!finished) {
                 p.destroyForcibly();
                 throw new IOException("did not finish within " + spec.timeout().toMillis() + " ms");
             }
