@@ -1,5 +1,7 @@
 package dev.gslb.cli;
 
+import dev.gslb.api.ConfigDiff;
+import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.Reloaded;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.settings.SettingsException;
@@ -14,7 +16,12 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "config",
         description = "Configuration tools.",
-        subcommands = {ConfigCommand.Check.class, ConfigCommand.Reload.class})
+        subcommands = {
+            ConfigCommand.Check.class,
+            ConfigCommand.Reload.class,
+            ConfigCommand.Status.class,
+            ConfigCommand.Diff.class
+        })
 final class ConfigCommand {
     @Command(
             name = "check",
@@ -64,7 +71,87 @@ final class ConfigCommand {
                     admin.client().post("/config/reload", "{}"),
                     json,
                     Reloaded.class,
-                    r -> System.out.println("reloaded: " + r.zones() + " zone(s), " + r.wideIps() + " wide IP(s)"));
+                    r -> System.out.println("reloaded: " + r.zones() + " zone(s), " + r.wideIps()
+                            + " wide IP(s); configuration generation " + r.generation() + " from " + r.origin()));
+        }
+    }
+
+    @Command(
+            name = "status",
+            description = "The shared configuration's generation and digest here and on each peer, and whether the"
+                    + " pair is in sync.")
+    static final class Status implements Callable<Integer> {
+        @Mixin
+        AdminOption admin;
+
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            return AdminReply.print(admin.client().get("/config/status"), json, ConfigStatus.class, s -> {
+                String row = "%-16s %-10s %-16s %-14s %-5s %s%n";
+                System.out.printf(row, "INSTANCE", "GENERATION", "ORIGIN", "DIGEST", "SYNC", "STATE");
+                System.out.printf(
+                        row,
+                        s.instance() + " (here)",
+                        s.generation(),
+                        s.origin(),
+                        s.digest().substring(0, 12),
+                        s.sync() ? "on" : "off",
+                        s.refused() == null
+                                ? ""
+                                : "refused " + s.refused().lines().findFirst().orElse(""));
+                for (ConfigStatus.Peer p : s.peers()) {
+                    System.out.printf(
+                            row,
+                            p.name(),
+                            p.generation() == null ? "-" : p.generation(),
+                            p.origin() == null ? "-" : p.origin(),
+                            p.digest() == null ? "-" : p.digest().substring(0, 12),
+                            p.sync() == null ? "-" : p.sync() ? "on" : "off",
+                            p.generation() == null
+                                    ? "not heard yet"
+                                    : p.refusedOurs() != null
+                                            ? "refused ours: "
+                                                    + p.refusedOurs()
+                                                            .lines()
+                                                            .findFirst()
+                                                            .orElse("")
+                                            : p.sameConfiguration()
+                                                    ? "same"
+                                                    : "differs (gslb config diff " + p.name() + ")");
+                }
+                System.out.println(s.inSync() ? "in sync" : "NOT in sync");
+            });
+        }
+    }
+
+    @Command(name = "diff", description = "What differs between the shared configuration here and on PEER.")
+    static final class Diff implements Callable<Integer> {
+        @Parameters(paramLabel = "PEER")
+        String peer;
+
+        @Mixin
+        AdminOption admin;
+
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            return AdminReply.print(
+                    admin.client()
+                            .get("/config/diff?peer="
+                                    + java.net.URLEncoder.encode(peer, java.nio.charset.StandardCharsets.UTF_8)),
+                    json,
+                    ConfigDiff.class,
+                    d -> {
+                        if (d.same()) {
+                            System.out.println("the same configuration as " + d.peer());
+                        }
+                        d.lines().forEach(System.out::println);
+                    });
         }
     }
 }

@@ -42,7 +42,8 @@ record ConfigFile(
         GslbConfig.LoadBalancing loadBalancing,
         SyncSettings sync,
         List<AlertSpec> alerts,
-        StatisticsSettings statistics) {
+        StatisticsSettings statistics,
+        ConfigSection config) {
     ConfigFile {
         zones = orEmpty(zones);
         datacenters = orEmpty(datacenters);
@@ -60,6 +61,9 @@ record ConfigFile(
     }
 
     record Instance(String name, String datacenter) {}
+
+    /** {@code config: {sync: false}}: this instance neither takes nor gives shared configuration. */
+    record ConfigSection(Boolean sync) {}
 
     record ZoneEntry(Path file, Name origin) {}
 

@@ -100,8 +100,9 @@ public final class ConfigLoader {
         return parse(file.toString(), text, file.toAbsolutePath().getParent());
     }
 
-    static GslbConfig parse(String label, String text, Path base) throws SettingsException {
-        return new Resolver(READER.read(label, text, base, ConfigFile.class), base).resolve();
+    public static GslbConfig parse(String label, String text, Path base) throws SettingsException {
+        return new Resolver(READER.read(label, text, base, ConfigFile.class), base)
+                .resolve(new GslbConfig.ConfigText(label, text, base));
     }
 
     private static Name name(String text) {
@@ -130,7 +131,7 @@ public final class ConfigLoader {
             this.base = base;
         }
 
-        GslbConfig resolve() throws SettingsException {
+        GslbConfig resolve(GslbConfig.ConfigText source) throws SettingsException {
             for (int i = 0; i < c.datacenters().size(); i++) {
                 String name = c.datacenters().get(i);
                 if (name == null || dataCenters.put(name, new DataCenter(name)) != null) {
@@ -175,7 +176,11 @@ public final class ConfigLoader {
                     List.copyOf(links.values()),
                     sync,
                     c.alerts(),
-                    requireNonNullElse(c.statistics(), StatisticsSettings.DEFAULTS));
+                    requireNonNullElse(c.statistics(), StatisticsSettings.DEFAULTS),
+                    source,
+                    c.config() == null
+                            || c.config().sync() == null
+                            || c.config().sync());
             try { // a trial build; each rule was checked where it is written
                 config.authority(UNBOUND_METHODS);
             } catch (IllegalArgumentException e) {

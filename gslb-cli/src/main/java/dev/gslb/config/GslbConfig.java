@@ -37,7 +37,12 @@ public record GslbConfig(
         List<LinkSpec> links,
         SyncSettings sync,
         List<AlertSpec> alerts,
-        StatisticsSettings statistics) {
+        StatisticsSettings statistics,
+        ConfigText source,
+        boolean configSync) {
+
+    /** Where a configuration was read from: what config sync shares a part of. */
+    public record ConfigText(String label, String text, Path base) {}
 
     /**
      * Load balancing shared by all pools (README "Load balancing").
@@ -110,7 +115,35 @@ public record GslbConfig(
                 links,
                 sync,
                 alerts,
-                statistics);
+                statistics,
+                source,
+                configSync);
+    }
+
+    /**
+     * This instance's local part (who and where it is, listeners, admin, probing, sync, alerts,
+     * statistics, overrides included) with the shared part of {@code shared}: what a configuration
+     * taken from a peer runs as here.
+     */
+    public GslbConfig withShared(GslbConfig shared) {
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                admin,
+                shared.dataCenters,
+                shared.zones,
+                shared.wideIps,
+                shared.loadBalancing,
+                shared.topology,
+                probing,
+                shared.health,
+                shared.links,
+                sync,
+                alerts,
+                statistics,
+                source,
+                configSync);
     }
 
     /** What the topology table is built from, and whether file changes reload it. */

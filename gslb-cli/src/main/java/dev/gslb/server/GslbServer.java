@@ -65,6 +65,7 @@ public final class GslbServer implements AutoCloseable {
     private final HealthMonitor health;
     private final LinkMonitor links;
     private final PeerSync sync;
+    private final SyncGroup group;
     private final SiteView site;
     private final Alerts alerts;
     private StateChanges alertSources;
@@ -77,9 +78,18 @@ public final class GslbServer implements AutoCloseable {
             Thread.ofPlatform().daemon().name("housekeeping").factory());
     private TopologyWatcher watcher;
 
-    public GslbServer(GslbConfig config) throws IOException, TopologyException, SQLException {
+    public GslbServer(GslbConfig fromFile) throws IOException, TopologyException, SQLException {
+        try {
+            this.group = new SyncGroup(
+                    fromFile,
+                    fromFile.sync().peersFile().toAbsolutePath().getParent().resolve("config"),
+                    Clock.systemUTC());
+        } catch (SettingsException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        GslbConfig config = group.running();
         this.config = config;
-        this.reloadSource = () -> config;
+        this.reloadSource = () -> fromFile;
         this.topology = config.loadTopology();
         dev.gslb.probe.Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
@@ -111,6 +121,8 @@ public final class GslbServer implements AutoCloseable {
                 scheduler,
                 Clock.systemUTC(),
                 registry);
+        sync.exchangeConfig(group);
+        group.attach(this::apply, sync::publishConfig, sync::tellConfigState);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.site = new SiteView(sync, links, lb.unknownIsAvailable());
         this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
@@ -151,6 +163,19 @@ public final class GslbServer implements AutoCloseable {
                 .routes());
         routes.addAll(new ResolveApi(this::authority, resolver).routes());
         routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
+        routes.add(new AdminServer.Route(
+                "GET",
+                "/config/status",
+                r -> AdminServer.Response.ok(group.status(
+                        sync.status().stream().map(PeerSync.Status::name).toList()))));
+        routes.add(new AdminServer.Route("GET", "/config/diff", r -> {
+            String peer = r.param("peer");
+            if (peer == null || peer.isBlank()) {
+                throw new IllegalArgumentException("give ?peer=NAME");
+            }
+            List<String> lines = group.diff(peer, 200);
+            return AdminServer.Response.ok(new dev.gslb.api.ConfigDiff(peer, lines.isEmpty(), lines));
+        }));
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
         routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(serverStatuses())));
         routes.addAll(new LinkApi(links, sync, this::authority).routes());
@@ -198,29 +223,52 @@ public final class GslbServer implements AutoCloseable {
     }
 
     /**
-     * Re-reads the configuration and swaps in the new zones, wide IPs, pools and methods at once,
-     * and applies the virtual servers' monitors (unchanged servers keep their state); a
-     * configuration that does not load changes nothing. Listeners, probing, links and the
-     * topology sources keep their start-up settings (a restart applies those).
+     * Re-reads the configuration file: a change of its shared part is a change made here (the
+     * next generation, applied and sent to the peers, README "Sync group"); a configuration that
+     * does not load changes nothing. Listeners, probing and links keep their start-up settings
+     * (a restart applies those).
      */
-    public synchronized Authority reload() throws SettingsException {
-        GslbConfig next = reloadSource.get();
-        Authority a = next.authority(methods);
+    public Reloaded reload() throws SettingsException {
+        dev.gslb.sync.ConfigVersion v = group.reloaded(reloadSource.get());
+        Authority a = authority();
+        return new Reloaded(a.zones().all().size(), a.wideIps().size(), v.generation(), v.origin(), v.digest());
+    }
+
+    /**
+     * Swaps in a configuration's zones, wide IPs, pools, methods and topology at once, and
+     * applies the virtual servers' monitors (unchanged servers keep their state): everything is
+     * built first, so a configuration that does not load changes nothing.
+     */
+    private synchronized void apply(GslbConfig next) throws SettingsException {
+        LiveTopology.Prepared t;
+        try {
+            t = topology.prepare(next.topology().spec());
+        } catch (TopologyException e) {
+            throw new SettingsException("the topology does not load:\n" + e.getMessage());
+        }
+        Authority a;
+        try {
+            a = next.authority(methods);
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException(e.getMessage());
+        }
+        t.commit();
         responder.replace(a);
         int monitors = health.reconfigure(next.health());
         log.info(
-                "configuration reloaded: {} zone(s), {} wide IP(s), monitors of {} server(s) changed",
+                "configuration applied: {} zone(s), {} wide IP(s), monitors of {} server(s) changed",
                 a.zones().all().size(),
                 a.wideIps().size(),
                 monitors);
-        return a;
+    }
+
+    public SyncGroup syncGroup() {
+        return group;
     }
 
     private AdminServer.Response reloadResponse() {
         try {
-            Authority a = reload();
-            return AdminServer.Response.ok(
-                    new Reloaded(a.zones().all().size(), a.wideIps().size()));
+            return AdminServer.Response.ok(reload());
         } catch (SettingsException | IllegalArgumentException e) {
             log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
             return AdminServer.Response.refused(
@@ -262,6 +310,7 @@ public final class GslbServer implements AutoCloseable {
                 links,
                 config.instance().dataCenter(),
                 sync,
+                group::drift,
                 java.time.Duration.ofSeconds(1));
         health.start();
         links.start();

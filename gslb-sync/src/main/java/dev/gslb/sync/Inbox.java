@@ -63,6 +63,8 @@ final class Inbox {
     private final Counter dropped;
     private final Counter clamped;
     private volatile boolean running = true;
+    /** Set once, before the first connection. */
+    volatile ConfigExchange config = ConfigExchange.NONE;
 
     Inbox(
             SyncSettings settings,
@@ -140,6 +142,7 @@ final class Inbox {
                 case Item.HealthItem h -> mergeHealth(h, guard, now);
                 case Item.LinkItem l -> mergeLink(l, peer, guard, now);
                 case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
+                case Item.ConfigItem c -> config.received(peer.name(), c.offer());
             }
         }
     }

@@ -70,13 +70,51 @@ sealed interface Item {
         }
     }
 
+    /**
+     * The sender's shared configuration (its content, or only its state when the bundle is
+     * empty); one to a frame, never expires in a queue: a newer one replaces it at the receiver.
+     */
+    record ConfigItem(ConfigExchange.Offer offer, long at) implements Item {
+        @Override
+        public long ttlMillis() {
+            return Long.MAX_VALUE / 2;
+        }
+
+        @Override
+        public Wire.Type type() {
+            return Wire.Type.CONFIG;
+        }
+    }
+
     /** At most {@link #MAX_SERVER_NAME} bytes of UTF-8, cut at a character boundary. */
     static String truncated(String text) {
+        return truncated(text, MAX_SERVER_NAME);
+    }
+
+    static String truncated(String text, int max) {
         String t = text == null ? "" : text;
-        while (t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SERVER_NAME) {
+        while (t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > max) {
             t = t.substring(0, t.length() - 1);
         }
         return t;
+    }
+
+    static void writeVersion(DataOutputStream out, ConfigVersion v) throws IOException {
+        out.writeLong(v.generation());
+        Wire.writeName(out, v.origin());
+        Wire.writeName(out, v.digest());
+    }
+
+    static ConfigVersion readVersion(DataInputStream in) throws IOException {
+        long generation = in.readLong();
+        if (generation < 0) {
+            throw new Wire.ProtocolException("configuration generation " + generation);
+        }
+        return new ConfigVersion(generation, readName(in), Wire.readName(in, 64));
+    }
+
+    private static String readName(DataInputStream in) throws IOException {
+        return Wire.readName(in, MAX_SERVER_NAME);
     }
 
     static void writeAddress(DataOutputStream out, Address k) throws IOException {
@@ -100,6 +138,9 @@ sealed interface Item {
 
     /** The longest virtual-server or link name an item may carry. */
     int MAX_SERVER_NAME = 255;
+
+    /** A refusal's text is cut to this many bytes. */
+    int MAX_REFUSAL = 2000;
 
     /** No link carries more (1 Pbit/s): a larger rate is not a measurement. */
     long MAX_BPS = 1_000_000_000_000_000L;
@@ -142,6 +183,18 @@ sealed interface Item {
                         writeAddress(out, r.ldns());
                         out.writeLong(r.at());
                         out.writeInt((int) (r.ttlMillis() / 1000));
+                    }
+                    case ConfigItem c -> {
+                        ConfigExchange.Offer o = c.offer();
+                        writeVersion(out, o.version());
+                        out.writeBoolean(o.sync());
+                        out.writeBoolean(o.refused() != null);
+                        if (o.refused() != null) {
+                            writeVersion(out, o.refused());
+                        }
+                        Wire.writeName(out, truncated(o.refusal(), MAX_REFUSAL));
+                        out.writeInt(o.bundle().length);
+                        out.write(o.bundle());
                     }
                 }
             }
@@ -193,6 +246,19 @@ sealed interface Item {
                                 link, state, inBps, outBps, over, reason, in.readLong(), in.readInt() * 1000L));
                     }
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
+                    case CONFIG -> {
+                        ConfigVersion v = readVersion(in);
+                        boolean sync = in.readBoolean();
+                        ConfigVersion refused = in.readBoolean() ? readVersion(in) : null;
+                        String refusal = Wire.readName(in, MAX_REFUSAL);
+                        int n2 = in.readInt();
+                        if (n2 < 0 || n2 > in.available()) {
+                            throw new Wire.ProtocolException("a configuration of " + n2 + " bytes in a shorter frame");
+                        }
+                        byte[] bundle = new byte[n2];
+                        in.readFully(bundle);
+                        items.add(new ConfigItem(new ConfigExchange.Offer(v, sync, refused, refusal, bundle), 0));
+                    }
                     default -> throw new Wire.ProtocolException("no items in a " + type + " frame");
                 }
             }

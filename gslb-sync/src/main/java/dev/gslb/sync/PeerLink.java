@@ -279,6 +279,16 @@ final class PeerLink {
                 sent.addAndGet(ofType.size());
             }
         }
+        Item config = null; // only the newest: each is the whole configuration
+        for (Item it : batch) {
+            if (it.type() == Wire.Type.CONFIG) {
+                config = it;
+            }
+        }
+        if (config != null) {
+            Wire.write(out, Wire.Type.CONFIG, Item.encode(Wire.Type.CONFIG, List.of(config)));
+            sent.incrementAndGet();
+        }
     }
 
     /** The other side sends heartbeats on this connection; silence for dead-after ends it. */

@@ -84,6 +84,7 @@ public final class PeerSync implements AutoCloseable {
     private SyncIdentity identity;
     private SyncListener listener;
     private volatile boolean running = true;
+    private volatile ConfigExchange config = ConfigExchange.NONE;
 
     public PeerSync(
             SyncSettings settings,
@@ -245,6 +246,31 @@ public final class PeerSync implements AutoCloseable {
         }
     }
 
+    /**
+     * Who decides about the shared configuration: what it offers goes to every (re)connected
+     * peer, what peers offer goes to it. Set before {@link #start()}.
+     */
+    public void exchangeConfig(ConfigExchange exchange) {
+        this.config = exchange;
+        inbox.config = exchange;
+    }
+
+    /** This instance's configuration changed: its content goes to every peer. */
+    public void publishConfig() {
+        ConfigExchange.Offer o = config.current();
+        if (o != null) {
+            broadcast(new Item.ConfigItem(o, clock.millis()));
+        }
+    }
+
+    /** Tells every peer which configuration this instance serves (and what it refused), without the content. */
+    public void tellConfigState() {
+        ConfigExchange.Offer o = config.current();
+        if (o != null) {
+            broadcast(new Item.ConfigItem(o.stateOnly(), clock.millis()));
+        }
+    }
+
     /** Everything a (re)connected peer should have: this side's fresh paths and its health view. */
     private void snapshot(Consumer<Item> out) {
         long ttl = settings.pathTtl().toMillis();
@@ -253,6 +279,10 @@ public final class PeerSync implements AutoCloseable {
             out.accept(healthItem(server, health.state(server)));
         }
         forEachLocalLink(out);
+        ConfigExchange.Offer o = config.current();
+        if (o != null) {
+            out.accept(new Item.ConfigItem(o, clock.millis()));
+        }
     }
 
     private synchronized PeerLink connect(Peer p, byte[] joinSecret) {
@@ -283,6 +313,7 @@ public final class PeerSync implements AutoCloseable {
                 broadcast(healthItem(server, health.state(server)));
             }
             forEachLocalLink(this::broadcast);
+            tellConfigState();
         }
     }
 

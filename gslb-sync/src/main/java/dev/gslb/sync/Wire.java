@@ -11,9 +11,11 @@ import java.io.IOException;
  * own; the length is checked before anything is allocated.
  */
 final class Wire {
-    static final int PROTOCOL_VERSION = 3; // 3: link items
+    static final int PROTOCOL_VERSION = 4; // 3: link items; 4: the shared configuration
     /** A batch of 1,000 paths is about 30 KB; nothing legitimate comes near this. */
     static final int MAX_FRAME = 1 << 20;
+    /** A shared configuration travels in one frame: zone files and topology lists, zipped. */
+    static final int MAX_CONFIG_FRAME = 64 << 20;
 
     enum Type {
         HELLO,
@@ -22,7 +24,8 @@ final class Wire {
         HEALTH,
         PROBE,
         HEARTBEAT,
-        LINKS;
+        LINKS,
+        CONFIG;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {
@@ -57,10 +60,13 @@ final class Wire {
 
     static Frame read(DataInputStream in) throws IOException {
         int length = in.readInt();
-        if (length < 1 || length > MAX_FRAME) {
+        if (length < 1 || length > MAX_CONFIG_FRAME) {
             throw new ProtocolException("frame length " + length + " out of range");
         }
         Type type = Type.of(in.readUnsignedByte());
+        if (length > MAX_FRAME && type != Type.CONFIG) {
+            throw new ProtocolException("frame length " + length + " out of range for " + type);
+        }
         byte[] body = new byte[length - 1];
         in.readFully(body);
         return new Frame(type, body);

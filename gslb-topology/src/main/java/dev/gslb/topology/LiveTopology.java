@@ -30,7 +30,7 @@ public final class LiveTopology {
     public record LoadReport(
             Map<String, Integer> loaded, int regions, int prefixes, List<String> warnings, Duration took) {}
 
-    private final Spec spec;
+    private volatile Spec spec;
     private volatile TopologyTable table;
     private volatile Instant loadedAt;
     /** Sources added at run time by `gslb topology load`; kept across reloads, not across restarts. */
@@ -60,6 +60,35 @@ public final class LiveTopology {
         TopologyTable t = build(files, added);
         swap(t);
         return report(files, t, start);
+    }
+
+    /** A table built for another spec, not yet in service. */
+    public final class Prepared {
+        private final Spec next;
+        private final TopologyTable table;
+
+        private Prepared(Spec next, TopologyTable table) {
+            this.next = next;
+            this.table = table;
+        }
+
+        /** Puts the prepared table and spec in service (what was loaded at run time stays). */
+        public void commit() {
+            synchronized (LiveTopology.this) {
+                spec = next;
+                swap(table);
+            }
+        }
+    }
+
+    /**
+     * Builds the table another configuration's lists and records give (with what was loaded at
+     * run time), without serving it: a configuration change puts it in service together with the
+     * rest, or not at all.
+     */
+    public synchronized Prepared prepare(Spec next) throws TopologyException {
+        List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(next.data()), null);
+        return new Prepared(next, build(next, compose(files, added)));
     }
 
     /**
@@ -98,7 +127,7 @@ public final class LiveTopology {
     /** Builds from the configured files; a failure also names the sub-folders that were not read. */
     private TopologyTable build(List<TopologySource> files, List<TopologySource> over) throws TopologyException {
         try {
-            return build(compose(files, over));
+            return build(spec, compose(files, over));
         } catch (TopologyException e) {
             List<Path> unread = TopologyFiles.unreadFolders(spec.data());
             if (unread.isEmpty()) {
@@ -120,7 +149,7 @@ public final class LiveTopology {
                 s.records());
     }
 
-    private TopologyTable build(List<TopologySource> sources) throws TopologyException {
+    private static TopologyTable build(Spec spec, List<TopologySource> sources) throws TopologyException {
         List<Region> regions = new ArrayList<>();
         List<TopologyRecord> records = new ArrayList<>(spec.records());
         for (TopologySource s : sources) {

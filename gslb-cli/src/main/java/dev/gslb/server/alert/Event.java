@@ -19,7 +19,9 @@ public record Event(String event, String subject, String dataCenter, String inst
         LINK_OVER_LIMIT,
         LINK_UNDER_LIMIT,
         PEER_LOST,
-        PEER_CONNECTED;
+        PEER_CONNECTED,
+        CONFIG_OUT_OF_SYNC,
+        CONFIG_IN_SYNC;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');

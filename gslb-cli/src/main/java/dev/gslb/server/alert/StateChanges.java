@@ -14,7 +14,8 @@ import java.util.function.Function;
  * Turns what this instance sees change into alert events, once per change: its monitors' view of
  * each virtual server (UP to DOWN, DOWN to UP; a server first found DOWN counts, one first found
  * UP does not), the links of its data center (state, and crossing the traffic limit), and its
- * peer connections (watched every {@code peerPoll}).
+ * peer connections and whether the sync group serves one configuration (both watched every
+ * {@code peerPoll}).
  */
 public final class StateChanges implements AutoCloseable {
     private final Alerts alerts;
@@ -22,6 +23,7 @@ public final class StateChanges implements AutoCloseable {
     private final Map<String, LinkState> links = new ConcurrentHashMap<>();
     private final Map<String, String> peers = new ConcurrentHashMap<>();
     private final Thread peerWatch;
+    private String drift;
 
     public StateChanges(
             Alerts alerts,
@@ -30,6 +32,7 @@ public final class StateChanges implements AutoCloseable {
             LinkMonitor linkMonitor,
             String dataCenter,
             PeerSync sync,
+            java.util.function.Supplier<String> configDrift,
             Duration peerPoll) {
         this.alerts = alerts;
         health.onChange((server, now) -> {
@@ -42,7 +45,7 @@ public final class StateChanges implements AutoCloseable {
             }
         });
         linkMonitor.onChange(now -> link(now, dataCenter));
-        this.peerWatch = Thread.ofVirtual().name("alert-peers").start(() -> watchPeers(sync, peerPoll));
+        this.peerWatch = Thread.ofVirtual().name("alert-peers").start(() -> watchPeers(sync, configDrift, peerPoll));
     }
 
     private static String reason(HealthMonitor health, String server) {
@@ -69,7 +72,7 @@ public final class StateChanges implements AutoCloseable {
         }
     }
 
-    private void watchPeers(PeerSync sync, Duration poll) {
+    private void watchPeers(PeerSync sync, java.util.function.Supplier<String> configDrift, Duration poll) {
         try {
             for (; ; ) {
                 Thread.sleep(poll);
@@ -83,6 +86,13 @@ public final class StateChanges implements AutoCloseable {
                         alerts.raise(Event.Kind.PEER_LOST, s.name(), s.dataCenter(), "now " + s.state());
                     }
                 }
+                String now = configDrift.get();
+                if (now != null && drift == null) {
+                    alerts.raise(Event.Kind.CONFIG_OUT_OF_SYNC, "configuration", null, now);
+                } else if (now == null && drift != null) {
+                    alerts.raise(Event.Kind.CONFIG_IN_SYNC, "configuration", null, "every peer serves the same");
+                }
+                drift = now;
             }
         } catch (InterruptedException e) {
             // closing

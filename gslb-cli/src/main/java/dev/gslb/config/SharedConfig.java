@@ -1,0 +1,279 @@
+package dev.gslb.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.gslb.settings.SettingsException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * The part of a configuration that a sync group shares (README "Sync group"): the shared sections
+ * of the YAML and the content of every file they name (zone files, topology lists), so a peer
+ * needs nothing of this host's disk. Files are kept under {@code files/}, and the YAML names them
+ * there; {@link #mergedInto} points those names at wherever the files were written.
+ *
+ * @param yaml  the shared sections, as YAML
+ * @param files path inside the bundle -> content
+ */
+public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
+    /** What is shared; everything else in the file is this instance's own. */
+    public static final List<String> SECTIONS = List.of(
+            "zones",
+            "datacenters",
+            "links",
+            "virtual-servers",
+            "pools",
+            "wide-ips",
+            "topology",
+            "monitors",
+            "load-balancing");
+
+    static final String YAML_ENTRY = "shared.yaml";
+    /** Unzipped, a configuration may not exceed this (zones and lists of a large deployment fit many times). */
+    static final long MAX_BYTES = 256L << 20;
+
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .build();
+
+    public SharedConfig {
+        files = new TreeMap<>(files);
+    }
+
+    /** The shared part of {@code source}: its shared sections and the files they name, read now. */
+    public static SharedConfig of(GslbConfig.ConfigText source) throws SettingsException {
+        ObjectNode root = tree(source);
+        ObjectNode shared = YAML.createObjectNode();
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        for (String key : SECTIONS) {
+            if (root.has(key) && !root.get(key).isNull()) {
+                shared.set(key, root.get(key).deepCopy());
+            }
+        }
+        try {
+            JsonNode zones = shared.path("zones");
+            for (int i = 0; i < zones.size(); i++) {
+                if (zones.get(i).hasNonNull("file")) {
+                    ObjectNode z = (ObjectNode) zones.get(i);
+                    z.put("file", copy(source.base(), z.get("file").asText(), "files/zones/" + i, files));
+                }
+            }
+            JsonNode data = shared.path("topology").path("data");
+            if (data.isTextual()) { // `data: one/path` is a list of one
+                ((ObjectNode) shared.get("topology"))
+                        .set("data", YAML.createArrayNode().add(data));
+                data = shared.path("topology").path("data");
+            }
+            for (int i = 0; i < data.size(); i++) {
+                ((ArrayNode) data)
+                        .set(
+                                i,
+                                TextNode.valueOf(
+                                        copy(source.base(), data.get(i).asText(), "files/topology/" + i, files)));
+            }
+            return new SharedConfig(shared.isEmpty() ? "{}\n" : YAML.writeValueAsString(shared), files);
+        } catch (IOException e) {
+            throw new SettingsException(source.label() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Copies a file, or a folder's regular files, into {@code files} under {@code under}; returns
+     * the name the YAML gives it now. A path that does not exist stays as written: loading the
+     * configuration reports it with its line.
+     */
+    private static String copy(Path base, String written, String under, SortedMap<String, byte[]> files)
+            throws IOException {
+        Path p = base.resolve(written);
+        if (Files.isDirectory(p)) {
+            try (Stream<Path> s = Files.list(p)) {
+                for (Path f : s.filter(Files::isRegularFile).sorted().toList()) {
+                    files.put(under + "/" + f.getFileName(), Files.readAllBytes(f));
+                }
+            }
+            return under;
+        }
+        if (Files.isRegularFile(p)) {
+            String name = under + "/" + p.getFileName();
+            files.put(name, Files.readAllBytes(p));
+            return name;
+        }
+        return written;
+    }
+
+    private static ObjectNode tree(GslbConfig.ConfigText source) throws SettingsException {
+        try {
+            JsonNode n = YAML.readTree(source.text());
+            return n instanceof ObjectNode o ? o : YAML.createObjectNode();
+        } catch (IOException e) {
+            throw new SettingsException(source.label() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code local}'s own sections with these shared ones instead of its own, the files named at
+     * {@code dir} (where {@link #writeTo} put them): the text a peer's configuration is loaded from.
+     */
+    public String mergedInto(GslbConfig.ConfigText local, Path dir) throws SettingsException {
+        ObjectNode root = tree(local);
+        SECTIONS.forEach(root::remove);
+        try {
+            JsonNode shared = YAML.readTree(yaml);
+            if (shared instanceof ObjectNode o) {
+                JsonNode zones = o.path("zones");
+                for (JsonNode z : zones) {
+                    if (z.hasNonNull("file")) {
+                        ((ObjectNode) z).put("file", at(dir, z.get("file").asText()));
+                    }
+                }
+                JsonNode data = o.path("topology").path("data");
+                for (int i = 0; i < data.size(); i++) {
+                    ((ArrayNode) data)
+                            .set(i, TextNode.valueOf(at(dir, data.get(i).asText())));
+                }
+                o.properties().forEach(e -> root.set(e.getKey(), e.getValue()));
+            }
+            return YAML.writeValueAsString(root);
+        } catch (IOException e) {
+            throw new SettingsException("the shared configuration: " + e.getMessage());
+        }
+    }
+
+    private static String at(Path dir, String name) {
+        return name.startsWith("files/") ? dir.resolve(name).toAbsolutePath().toString() : name;
+    }
+
+    /** SHA-256 over the YAML and every file with its name: equal digests, equal configurations. */
+    public String digest() {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            update(md, YAML_ENTRY, yaml.getBytes(StandardCharsets.UTF_8));
+            files.forEach((name, bytes) -> update(md, name, bytes));
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void update(MessageDigest md, String name, byte[] bytes) {
+        md.update(name.getBytes(StandardCharsets.UTF_8));
+        md.update((byte) 0);
+        md.update(java.nio.ByteBuffer.allocate(8).putLong(bytes.length).array());
+        md.update(bytes);
+    }
+
+    /** What travels to peers: the YAML and the files, zipped, entries in name order. */
+    public byte[] zip() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (ZipOutputStream z = new ZipOutputStream(b)) {
+            entry(z, YAML_ENTRY, yaml.getBytes(StandardCharsets.UTF_8));
+            for (Map.Entry<String, byte[]> e : files.entrySet()) {
+                entry(z, e.getKey(), e.getValue());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return b.toByteArray();
+    }
+
+    private static void entry(ZipOutputStream z, String name, byte[] bytes) throws IOException {
+        ZipEntry e = new ZipEntry(name);
+        e.setTime(0); // the same content zips to the same bytes
+        z.putNextEntry(e);
+        z.write(bytes);
+        z.closeEntry();
+    }
+
+    /**
+     * Reads what {@link #zip} wrote, from a peer: every name must stay under {@code files/}
+     * (no {@code ..}, no absolute path), and the whole may not exceed {@value #MAX_BYTES} bytes
+     * unzipped.
+     */
+    public static SharedConfig unzip(byte[] zipped) throws IOException {
+        String yaml = null;
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        long total = 0;
+        try (ZipInputStream z = new ZipInputStream(new ByteArrayInputStream(zipped))) {
+            for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
+                String name = e.getName();
+                byte[] bytes = z.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, MAX_BYTES - total + 1));
+                total += bytes.length;
+                if (total > MAX_BYTES) {
+                    throw new IOException("the configuration exceeds " + (MAX_BYTES >> 20) + " MiB unzipped");
+                }
+                if (name.equals(YAML_ENTRY)) {
+                    yaml = new String(bytes, StandardCharsets.UTF_8);
+                } else if (safe(name)) {
+                    files.put(name, bytes);
+                } else {
+                    throw new IOException("a file named " + name + " in the configuration (only files/... is allowed)");
+                }
+            }
+        }
+        if (yaml == null) {
+            throw new IOException("no " + YAML_ENTRY + " in the configuration");
+        }
+        return new SharedConfig(yaml, files);
+    }
+
+    private static boolean safe(String name) {
+        if (!name.startsWith("files/") || name.contains("\\") || name.length() > 1024) {
+            return false;
+        }
+        for (String part : name.split("/", -1)) {
+            if (part.isEmpty() || part.equals("..") || part.equals(".")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes the YAML and the files into {@code dir}, which must not exist yet. */
+    public void writeTo(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(YAML_ENTRY), yaml);
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            Path f = dir.resolve(e.getKey());
+            Files.createDirectories(f.getParent());
+            Files.write(f, e.getValue());
+        }
+    }
+
+    /** What {@link #writeTo} wrote. */
+    public static SharedConfig readFrom(Path dir) throws IOException {
+        String yaml = Files.readString(dir.resolve(YAML_ENTRY));
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        Path root = dir.resolve("files");
+        if (Files.isDirectory(root)) {
+            List<Path> all = new ArrayList<>();
+            try (Stream<Path> s = Files.walk(root)) {
+                s.filter(Files::isRegularFile).forEach(all::add);
+            }
+            for (Path f : all) {
+                files.put(dir.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
+            }
+        }
+        return new SharedConfig(yaml, files);
+    }
+}

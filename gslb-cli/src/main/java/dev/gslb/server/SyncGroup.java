@@ -1,0 +1,460 @@
+package dev.gslb.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gslb.api.ConfigStatus;
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.GslbConfig;
+import dev.gslb.config.SharedConfig;
+import dev.gslb.settings.SettingsException;
+import dev.gslb.sync.ConfigExchange;
+import dev.gslb.sync.ConfigVersion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shared configuration of a sync group, as F5's sync group keeps it (README "Sync group"):
+ * which generation this instance serves, where that change was made, and what its peers serve.
+ * A change made here (a reload of a changed file) gets the next generation and goes to every
+ * peer; a newer generation from a peer is validated and applied here exactly as a reload would
+ * be, or refused and the peer told why. Whatever this instance serves is kept in its state folder
+ * ({@code config/}), so a restart serves the newest configuration it has seen rather than an
+ * older file; a file changed while the server was down is a change made here.
+ *
+ * <p>A file nobody changed while paired is generation 0 and never replaces a peer's: two
+ * instances set up by hand keep serving their own files (shown as out of sync when they differ)
+ * until the first change on either.
+ */
+public final class SyncGroup implements ConfigExchange {
+    private static final Logger log = LoggerFactory.getLogger(SyncGroup.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A peer that serves another configuration this long (not passing through) is out of sync. */
+    static final long SETTLE_MILLIS = 10_000;
+
+    /** Applies a validated configuration to the running server, all of it or nothing. */
+    @FunctionalInterface
+    public interface Applier {
+        void apply(GslbConfig next) throws SettingsException;
+    }
+
+    /** What is persisted beside the shared files: the version served, and the file's own digest. */
+    record Persisted(long generation, String origin, String digest, String fileDigest) {}
+
+    /** The last that was heard of a peer's configuration; its content only when it sent some. */
+    record PeerConfig(Offer offer, SharedConfig content, long heardAt, long differsSince) {}
+
+    private final String instance;
+    private final Path dir;
+    private final boolean syncOn;
+    private final Clock clock;
+    private final Map<String, PeerConfig> peers = new ConcurrentHashMap<>();
+    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    private volatile Applier applier;
+    private volatile Runnable publish = () -> {};
+    private volatile Runnable tell = () -> {};
+
+    private GslbConfig running;
+    private SharedConfig shared;
+    private volatile ConfigVersion version;
+    private volatile byte[] zipped;
+    private String fileDigest;
+    private volatile ConfigVersion refused;
+    private volatile String refusal = "";
+
+    /**
+     * Decides what to serve at start: {@code fromFile}, or the configuration persisted in {@code
+     * dir} when the file has not changed since this instance last read it.
+     */
+    public SyncGroup(GslbConfig fromFile, Path dir, Clock clock) throws SettingsException {
+        this.instance = fromFile.instance().name();
+        this.dir = dir;
+        this.syncOn = fromFile.configSync();
+        this.clock = clock;
+        SharedConfig file = SharedConfig.of(fromFile.source());
+        Persisted p = readPersisted();
+        GslbConfig start = fromFile;
+        SharedConfig startShared = file;
+        ConfigVersion v = new ConfigVersion(0, instance, file.digest());
+        if (p != null && p.fileDigest().equals(file.digest())) {
+            v = new ConfigVersion(p.generation(), p.origin(), p.digest());
+            if (!p.digest().equals(file.digest())) {
+                try {
+                    Path at = sharedDir(p.digest());
+                    SharedConfig kept = SharedConfig.readFrom(at);
+                    if (!kept.digest().equals(p.digest())) {
+                        throw new IOException("its files do not match its digest");
+                    }
+                    start = merged(fromFile, kept, at, v);
+                    startShared = kept;
+                    log.info(
+                            "serving configuration generation {} kept in {} (newer than {})",
+                            v,
+                            dir,
+                            fromFile.source().label());
+                } catch (IOException | SettingsException e) {
+                    log.warn(
+                            "the configuration kept in {} cannot be served ({}); serving {}",
+                            dir,
+                            e.getMessage(),
+                            fromFile.source().label());
+                    v = new ConfigVersion(p.generation() + 1, instance, file.digest());
+                }
+            }
+        } else if (p != null) {
+            v = new ConfigVersion(p.generation() + 1, instance, file.digest());
+            log.info(
+                    "{} changed while the server was stopped: it is generation {}",
+                    fromFile.source().label(),
+                    v);
+        }
+        this.running = start;
+        this.shared = startShared;
+        this.version = v;
+        this.zipped = startShared.zip();
+        this.fileDigest = file.digest();
+        persist(startShared);
+    }
+
+    /** The configuration to build the server from. */
+    public synchronized GslbConfig running() {
+        return running;
+    }
+
+    /** Wires the running server and peer sync in: set before peers connect. */
+    public void attach(Applier applier, Runnable publish, Runnable tell) {
+        this.applier = applier;
+        this.publish = publish;
+        this.tell = tell;
+    }
+
+    public ConfigVersion version() {
+        return version;
+    }
+
+    /**
+     * The file was read again ({@code gslb config reload}, SIGHUP): when its shared part changed
+     * since this instance last read it, that is a change made here: applied, the next
+     * generation, sent to the peers. Otherwise only the local part is taken and the shared
+     * configuration in service stays (it may be a peer's, newer than this file).
+     */
+    public synchronized ConfigVersion reloaded(GslbConfig fromFile) throws SettingsException {
+        SharedConfig file = SharedConfig.of(fromFile.source());
+        if (file.digest().equals(fileDigest)) {
+            GslbConfig next = fromFile.withShared(running);
+            applier.apply(next);
+            running = next;
+            return version;
+        }
+        applier.apply(fromFile);
+        ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, file.digest());
+        log.info("configuration changed here: generation {}", next);
+        fileDigest = file.digest();
+        serve(fromFile, file, next);
+        if (syncOn) {
+            publish.run();
+        }
+        return next;
+    }
+
+    private void serve(GslbConfig config, SharedConfig content, ConfigVersion v) {
+        running = config;
+        shared = content;
+        zipped = content.zip();
+        version = v;
+        refused = null;
+        refusal = "";
+        persist(content);
+    }
+
+    @Override
+    public Offer current() {
+        return new Offer(version, syncOn, refused, refusal, zipped);
+    }
+
+    @Override
+    public void received(String peer, Offer offer) {
+        long now = clock.millis();
+        PeerConfig before = peers.get(peer);
+        SharedConfig content = before == null ? null : before.content();
+        if (offer.bundle().length > 0) {
+            try {
+                content = SharedConfig.unzip(offer.bundle());
+            } catch (IOException e) {
+                log.warn("peer {} sent a configuration that cannot be read: {}", peer, e.getMessage());
+                return;
+            }
+        }
+        boolean differs = !offer.version().digest().equals(version.digest());
+        long since = !differs ? 0 : before != null && before.differsSince() > 0 ? before.differsSince() : now;
+        peers.put(peer, new PeerConfig(offer, content, now, since));
+        if (offer.refused() != null && offer.refused().equals(version) && logged.add("refused " + peer + version)) {
+            log.warn("peer {} refused configuration generation {}: {}", peer, version, offer.refusal());
+        }
+        if (offer.bundle().length > 0 && syncOn && offer.sync()) {
+            take(peer, offer.version(), content);
+        }
+    }
+
+    /** A peer's configuration with its content: applied when newer than the one in service. */
+    private synchronized void take(String peer, ConfigVersion theirs, SharedConfig content) {
+        ConfigVersion ours = version;
+        if (theirs.digest().equals(ours.digest())) {
+            if (theirs.newerThan(ours)) { // the same content: take its name, so both say the same
+                version = theirs;
+                persist(shared);
+            }
+            return;
+        }
+        if (theirs.generation() == 0 || !theirs.newerThan(ours)) {
+            if (theirs.generation() == ours.generation() && theirs.generation() > 0 && logged.add("kept " + theirs)) {
+                log.warn(
+                        "concurrent changes: generation {} here and {} on {}; this one's wins (the greater instance name)",
+                        ours,
+                        theirs,
+                        peer);
+            }
+            return;
+        }
+        if (theirs.equals(refused)) {
+            return; // refused already; the peer was told
+        }
+        Path at = sharedDir(content.digest());
+        try {
+            write(content, at);
+            GslbConfig next = merged(running, content, at, theirs);
+            applier.apply(next);
+            if (theirs.generation() == ours.generation()) {
+                log.warn(
+                        "concurrent changes: generation {} here and {} on {}; {}'s wins (the greater instance name)",
+                        ours,
+                        theirs,
+                        peer,
+                        peer);
+            }
+            log.info("configuration generation {} from {} applied", theirs, peer);
+            serve(next, content, theirs);
+        } catch (SettingsException | IOException | RuntimeException e) {
+            refused = theirs;
+            refusal = e.getMessage() == null ? e.toString() : e.getMessage();
+            log.warn(
+                    "configuration generation {} from {} refused; generation {} stays in service:\n{}",
+                    theirs,
+                    peer,
+                    ours,
+                    refusal);
+            if (!content.digest().equals(shared.digest())) {
+                try {
+                    deleteTree(at);
+                } catch (IOException ignored) {
+                    // removed with the next change
+                }
+            }
+        }
+        tell.run();
+    }
+
+    /** {@code local}'s own part with {@code content} as the shared part, its files at {@code at}. */
+    private static GslbConfig merged(GslbConfig local, SharedConfig content, Path at, ConfigVersion v)
+            throws SettingsException {
+        String label = "configuration generation " + v;
+        return local.withShared(ConfigLoader.parse(
+                label, content.mergedInto(local.source(), at), local.source().base()));
+    }
+
+    /** Each configuration's files live in their own folder, named by digest: the one in service is never touched. */
+    private Path sharedDir(String digest) {
+        return dir.resolve("shared-" + digest.substring(0, 16));
+    }
+
+    /** Writes {@code content} to {@code at} unless it is there already; a half-written copy never takes its name. */
+    private static void write(SharedConfig content, Path at) throws IOException {
+        if (Files.isDirectory(at) && digestOf(at).equals(content.digest())) {
+            return;
+        }
+        Path tmp = at.resolveSibling(at.getFileName() + ".tmp");
+        deleteTree(tmp);
+        deleteTree(at);
+        content.writeTo(tmp);
+        Files.move(tmp, at, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Keeps what is served in the state folder; a failure is logged, the change still holds. */
+    private void persist(SharedConfig content) {
+        try {
+            Files.createDirectories(dir);
+            Path at = sharedDir(content.digest());
+            write(content, at);
+            Path tmp = dir.resolve("version.json.tmp");
+            JSON.writeValue(
+                    tmp.toFile(), new Persisted(version.generation(), version.origin(), version.digest(), fileDigest));
+            Files.move(
+                    tmp,
+                    dir.resolve("version.json"),
+                    StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path old : s.filter(f -> f.getFileName().toString().startsWith("shared-") && !f.equals(at))
+                        .toList()) {
+                    deleteTree(old);
+                }
+            }
+        } catch (IOException e) {
+            log.warn("could not keep the configuration in {}: {}; a restart serves the file", dir, e.getMessage());
+        }
+    }
+
+    private static String digestOf(Path shared) {
+        try {
+            return SharedConfig.readFrom(shared).digest();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private Persisted readPersisted() {
+        Path f = dir.resolve("version.json");
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        try {
+            return JSON.readValue(f.toFile(), Persisted.class);
+        } catch (IOException e) {
+            log.warn("{} cannot be read ({}); serving the file", f, e.getMessage());
+            return null;
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
+    /** Why the pair is out of sync, or null when it is not (peers passing a change through are not). */
+    public String drift() {
+        long now = clock.millis();
+        List<String> why = new ArrayList<>();
+        for (var e : peers.entrySet()) {
+            Offer o = e.getValue().offer();
+            if (o.refused() != null && o.refused().equals(version)) {
+                why.add(e.getKey() + " refused generation " + version.generation() + ": "
+                        + o.refusal().lines().findFirst().orElse(""));
+            } else if (e.getValue().differsSince() > 0 && now - e.getValue().differsSince() >= SETTLE_MILLIS) {
+                why.add(e.getKey() + " serves generation " + o.version() + ", this one " + version);
+            }
+        }
+        return why.isEmpty() ? null : String.join("; ", why);
+    }
+
+    public ConfigStatus status(List<String> pairedPeers) {
+        ConfigVersion v = version;
+        Set<String> names = new LinkedHashSet<>(pairedPeers);
+        List<ConfigStatus.Peer> out = new ArrayList<>();
+        boolean all = true;
+        for (String name : names) {
+            PeerConfig pc = peers.get(name);
+            if (pc == null) {
+                all = false;
+                out.add(new ConfigStatus.Peer(name, null, null, null, null, false, null, null));
+                continue;
+            }
+            Offer o = pc.offer();
+            boolean same = o.version().digest().equals(v.digest());
+            all &= same;
+            out.add(new ConfigStatus.Peer(
+                    name,
+                    o.version().generation(),
+                    o.version().origin(),
+                    o.version().digest(),
+                    o.sync(),
+                    same,
+                    o.refused() != null && o.refused().equals(v) ? o.refusal() : null,
+                    Instant.ofEpochMilli(pc.heardAt()).toString()));
+        }
+        ConfigVersion r = refused;
+        return new ConfigStatus(
+                instance,
+                v.generation(),
+                v.origin(),
+                v.digest(),
+                syncOn,
+                all,
+                r == null ? null : "generation " + r + ": " + refusal,
+                out);
+    }
+
+    /**
+     * What differs between the shared configuration here and {@code peer}'s, file by file: lines
+     * only here ({@code -}) and only there ({@code +}), at most {@code maxLines} per file.
+     */
+    public List<String> diff(String peer, int maxLines) {
+        PeerConfig pc = peers.get(peer);
+        if (pc == null || pc.content() == null) {
+            throw new IllegalArgumentException("nothing was heard of " + peer + "'s configuration yet");
+        }
+        SharedConfig ours;
+        synchronized (this) {
+            ours = shared;
+        }
+        SharedConfig theirs = pc.content();
+        List<String> out = new ArrayList<>();
+        Set<String> names = new java.util.TreeSet<>(ours.files().keySet());
+        names.addAll(theirs.files().keySet());
+        List<String> all = new ArrayList<>();
+        all.add("shared.yaml");
+        all.addAll(names);
+        for (String name : all) {
+            String a =
+                    name.equals("shared.yaml") ? ours.yaml() : text(ours.files().get(name));
+            String b = name.equals("shared.yaml")
+                    ? theirs.yaml()
+                    : text(theirs.files().get(name));
+            if (a.equals(b)) {
+                continue;
+            }
+            out.add("--- " + name + " here (generation " + version + ")");
+            out.add("+++ " + name + " on " + peer + " (generation " + pc.offer().version() + ")");
+            List<String> here = a.lines().toList();
+            List<String> there = b.lines().toList();
+            Set<String> inThere = new java.util.HashSet<>(there);
+            Set<String> inHere = new java.util.HashSet<>(here);
+            int n = 0;
+            for (String l : here) {
+                if (!inThere.contains(l) && n++ < maxLines) {
+                    out.add("-" + l);
+                }
+            }
+            for (String l : there) {
+                if (!inHere.contains(l) && n++ < maxLines) {
+                    out.add("+" + l);
+                }
+            }
+            if (n > maxLines) {
+                out.add("... " + (n - maxLines) + " more line(s)");
+            }
+        }
+        return out;
+    }
+
+    private static String text(byte[] b) {
+        return b == null ? "" : new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

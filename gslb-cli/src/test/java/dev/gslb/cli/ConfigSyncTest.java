@@ -1,0 +1,281 @@
+package dev.gslb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gslb.api.ConfigStatus;
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.GslbConfig;
+import dev.gslb.server.GslbServer;
+import dev.gslb.settings.SettingsException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/**
+ * Two real servers on loopback, paired over the sync channel as a sync group: a wide IP added on
+ * A is answered by B within one heartbeat; a bad change is refused on A and nothing reaches B; a
+ * change B cannot take is refused there and A is told; B restarted while A changed things serves
+ * what it had, then catches up; changes made on both at once converge on one of them.
+ */
+class ConfigSyncTest {
+    static final Duration HEARTBEAT = Duration.ofSeconds(2);
+
+    @TempDir
+    Path dir;
+
+    GslbServer a;
+    GslbServer b;
+
+    @AfterEach
+    void stop() {
+        if (a != null) {
+            a.close();
+        }
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    /** The shared part both files start with; {@code extra} adds wide IPs (or breaks something). */
+    static String shared(String extra) {
+        return """
+                zones: [{file: example.com.zone}]
+                datacenters: [CNC, TEL]
+                virtual-servers:
+                  - {name: cnc, address: 127.0.1.1, datacenter: CNC}
+                  - {name: tel, address: 127.0.1.2, datacenter: TEL}
+                pools:
+                  - {name: www, members: [cnc, tel]}
+                wide-ips:
+                  - {name: www.example.com, pools: [www]}
+                """ + extra;
+    }
+
+    Path file(String name, String dc, int syncPort, String shared) throws Exception {
+        Path d = Files.createDirectories(dir.resolve(name));
+        if (!Files.exists(d.resolve("example.com.zone"))) {
+            Files.copy(Path.of("../zones/example.com.zone"), d.resolve("example.com.zone"));
+        }
+        Path f = d.resolve("gslb.yaml");
+        Files.writeString(f, """
+                instance: {name: %s, datacenter: %s}
+                dns: {listen: ["127.0.0.1:0"], threads: 1}
+                admin: {listen: "127.0.0.1:0"}
+                probe: {store: proximity, protocols: [udp]}
+                sync: {listen: ["127.0.0.1:%d"], peers-file: peers, heartbeat: %ds}
+                """.formatted(name, dc, syncPort, HEARTBEAT.toSeconds()) + shared);
+        return f;
+    }
+
+    static GslbServer start(Path file) throws Exception {
+        GslbConfig c = ConfigLoader.load(file);
+        GslbServer s = new GslbServer(c);
+        s.reloadFrom(() -> ConfigLoader.load(file));
+        s.start();
+        return s;
+    }
+
+    static Message ask(GslbServer s, String name) throws Exception {
+        SimpleResolver r = new SimpleResolver(s.dns().boundAddresses().getFirst());
+        r.setTimeout(Duration.ofSeconds(2));
+        return r.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)));
+    }
+
+    static boolean answers(GslbServer s, String name, String address) {
+        try {
+            return ask(s, name).getSection(Section.ANSWER).stream()
+                    .anyMatch(r -> r.rdataToString().equals(address));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** How long {@code c} took to hold, polling; -1 when it did not within {@code limit}. */
+    static long await(BooleanSupplier c, Duration limit) throws InterruptedException {
+        long start = System.nanoTime();
+        while (!c.getAsBoolean()) {
+            if (System.nanoTime() - start > limit.toNanos()) {
+                return -1;
+            }
+            Thread.sleep(20);
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    static ConfigStatus status(GslbServer s) {
+        return s.syncGroup()
+                .status(s.sync().status().stream().map(p -> p.name()).toList());
+    }
+
+    static boolean inSync(GslbServer x, GslbServer y) {
+        return x.syncGroup().version().equals(y.syncGroup().version())
+                && status(x).inSync()
+                && status(y).inSync();
+    }
+
+    void pair() throws Exception {
+        String token = a.sync().pair(List.of()).token();
+        b.sync().join(token);
+    }
+
+    static int syncPort(GslbServer s) {
+        return s.sync().listening().getFirst().getPort();
+    }
+
+    @Test
+    void aChangeOnOneIsServedByBothAndSurvivesARestart() throws Exception {
+        Path fa = file("gslb-a", "CNC", 0, shared(""));
+        Path fb = file("gslb-b", "TEL", 0, shared(""));
+        a = start(fa);
+        b = start(fb);
+        pair();
+        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10)))
+                .as("two files alike: the same digest, generation 0 on both")
+                .isNotNegative();
+        assertThat(a.syncGroup().version().generation()).isZero();
+
+        // a wide IP added on A: B answers it within one heartbeat
+        assertThat(ask(b, "api2.example.com.").getRcode()).isEqualTo(Rcode.NXDOMAIN);
+        Files.writeString(fa, Files.readString(fa) + """
+                  - {name: api2.example.com, pools: [www]}
+                """);
+        assertThat(a.reload().generation()).isEqualTo(1);
+        long took = await(() -> answers(b, "api2.example.com.", "127.0.1.1"), HEARTBEAT);
+        System.out.printf(
+                "a wide IP added on A was answered by B after %d ms (heartbeat %d ms)%n", took, HEARTBEAT.toMillis());
+        assertThat(took).as("B answers the new wide IP within one heartbeat").isNotNegative();
+        assertThat(b.syncGroup().version()).isEqualTo(a.syncGroup().version());
+        assertThat(b.syncGroup().version().origin()).isEqualTo("gslb-a");
+
+        // a bad change on A: refused there, nothing changes on either
+        String good = Files.readString(fa);
+        Files.writeString(fa, good.replace("members: [cnc, tel]", "members: [cnc, nobody]"));
+        assertThatThrownBy(() -> a.reload())
+                .isInstanceOf(SettingsException.class)
+                .hasMessageContaining("nobody");
+        Thread.sleep(HEARTBEAT.toMillis());
+        assertThat(a.syncGroup().version().generation()).isEqualTo(1);
+        assertThat(b.syncGroup().version().generation()).isEqualTo(1);
+        assertThat(answers(b, "www.example.com.", "127.0.1.1")).isTrue();
+
+        // a change A accepts but B cannot (B's own data center, TEL, is gone): B refuses, A is told
+        Files.writeString(
+                fa,
+                good.replace("datacenters: [CNC, TEL]", "datacenters: [CNC]")
+                        .replace("  - {name: tel, address: 127.0.1.2, datacenter: TEL}\n", "")
+                        .replace("members: [cnc, tel]", "members: [cnc]"));
+        assertThat(a.reload().generation()).isEqualTo(2);
+        assertThat(await(() -> status(a).peers().getFirst().refusedOurs() != null, Duration.ofSeconds(10)))
+                .isNotNegative();
+        assertThat(status(a).peers().getFirst().refusedOurs()).contains("TEL");
+        assertThat(status(a).inSync()).isFalse();
+        assertThat(b.syncGroup().version().generation())
+                .as("B keeps generation 1 in service")
+                .isEqualTo(1);
+        assertThat(answers(b, "api2.example.com.", "127.0.1.1")).isTrue();
+        assertThat(a.syncGroup().drift()).contains("gslb-b refused generation 2");
+
+        // A puts it right (generation 3); then B stops, A changes again (generation 4), B comes back
+        Files.writeString(fa, good);
+        assertThat(a.reload().generation()).isEqualTo(3);
+        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10))).isNotNegative();
+        int bPort = syncPort(b);
+        b.close();
+        Files.writeString(fa, good + """
+                  - {name: api3.example.com, pools: [www]}
+                """);
+        assertThat(a.reload().generation()).isEqualTo(4);
+        Files.writeString(
+                fb,
+                Files.readString(fb).replace("127.0.0.1:0\"], peers-file", "127.0.0.1:" + bPort + "\"], peers-file"));
+        // the same file (but for its port) as before: B serves generation 3 it kept, not its older file
+        GslbServer restarted = new GslbServer(ConfigLoader.load(fb));
+        assertThat(restarted.syncGroup().version().generation()).isEqualTo(3);
+        assertThat(restarted.authority().wideIps()).hasSize(2);
+        b = restarted;
+        b.reloadFrom(() -> ConfigLoader.load(fb));
+        b.start();
+        assertThat(await(() -> answers(b, "api3.example.com.", "127.0.1.1"), Duration.ofSeconds(15)))
+                .as("B catches up on reconnect")
+                .isNotNegative();
+        assertThat(b.syncGroup().version().generation()).isEqualTo(4);
+
+        // B's own file, still generation 0's text, reloaded: not a change, generation 4 stays
+        assertThat(b.reload().generation()).isEqualTo(4);
+        assertThat(answers(b, "api3.example.com.", "127.0.1.1")).isTrue();
+
+        // changes made on both at once converge on one of them, the same on both sides
+        String current = Files.readString(fa);
+        Files.writeString(fa, current + "  - {name: from-a.example.com, pools: [www]}\n");
+        Files.writeString(
+                fb,
+                Files.readString(fb).substring(0, Files.readString(fb).indexOf("zones:"))
+                        + current.substring(current.indexOf("zones:"))
+                        + "  - {name: from-b.example.com, pools: [www]}\n");
+        var ra = CompletableFuture.supplyAsync(() -> reloaded(a));
+        var rb = CompletableFuture.supplyAsync(() -> reloaded(b));
+        ra.join();
+        rb.join();
+        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10)))
+                .as("both serve one configuration")
+                .isNotNegative();
+        boolean fromA = answers(a, "from-a.example.com.", "127.0.1.1");
+        boolean fromB = answers(a, "from-b.example.com.", "127.0.1.1");
+        assertThat(fromA ^ fromB).as("one of the two changes, not a mix").isTrue();
+        assertThat(answers(b, "from-a.example.com.", "127.0.1.1")).isEqualTo(fromA);
+        assertThat(answers(b, "from-b.example.com.", "127.0.1.1")).isEqualTo(fromB);
+    }
+
+    private static long reloaded(GslbServer s) {
+        try {
+            return s.reload().generation();
+        } catch (SettingsException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void anInstanceThatOptedOutNeitherTakesNorGives() throws Exception {
+        Path fa = file("gslb-a", "CNC", 0, shared(""));
+        Path fb = file("gslb-b", "TEL", 0, "config: {sync: false}\n" + shared(""));
+        a = start(fa);
+        b = start(fb);
+        pair();
+        Files.writeString(fa, Files.readString(fa) + "  - {name: api2.example.com, pools: [www]}\n");
+        assertThat(a.reload().generation()).isEqualTo(1);
+        assertThat(await(
+                        () -> status(b).peers().stream()
+                                .anyMatch(p -> Long.valueOf(1).equals(p.generation())),
+                        Duration.ofSeconds(10)))
+                .isNotNegative();
+        assertThat(answers(b, "api2.example.com.", "127.0.1.1"))
+                .as("B opted out")
+                .isFalse();
+        assertThat(status(b).sync()).isFalse();
+        assertThat(status(b).inSync()).isFalse();
+        assertThat(b.syncGroup().diff("gslb-a", 50))
+                .anyMatch(l -> l.startsWith("+") && l.contains("api2.example.com"))
+                .anyMatch(l -> l.startsWith("--- shared.yaml"));
+    }
+
+    static InetSocketAddress loopback() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+}
