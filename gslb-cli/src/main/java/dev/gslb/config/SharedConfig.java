@@ -164,6 +164,52 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return name.startsWith("files/") ? dir.resolve(name).toAbsolutePath().toString() : name;
     }
 
+    private static final String LOADS = "files/loads/";
+
+    /** What `gslb topology load` added at run time, in order: it is shared like the lists the file names. */
+    public List<dev.gslb.topology.LiveTopology.Load> loads() {
+        SortedMap<String, dev.gslb.topology.LiveTopology.Load> byLoad = new TreeMap<>();
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            if (!e.getKey().startsWith(LOADS)) {
+                continue;
+            }
+            String[] parts = e.getKey().substring(LOADS.length()).split("/", 3);
+            var load = byLoad.computeIfAbsent(
+                    parts[0], k -> new dev.gslb.topology.LiveTopology.Load(new java.util.LinkedHashMap<>(), null));
+            String text = new String(e.getValue(), StandardCharsets.UTF_8);
+            if (parts.length == 2 && parts[1].equals("region")) {
+                byLoad.put(parts[0], new dev.gslb.topology.LiveTopology.Load(load.texts(), text));
+            } else if (parts.length == 3) {
+                load.texts().put(parts[2], text);
+            }
+        }
+        return List.copyOf(byLoad.values());
+    }
+
+    /** This configuration with one more run-time load. */
+    public SharedConfig withLoad(Map<String, String> texts, String region) {
+        SortedMap<String, byte[]> f = new TreeMap<>(files);
+        String at = LOADS + "%06d".formatted(loads().size()) + "/";
+        if (region != null) {
+            f.put(at + "region", region.getBytes(StandardCharsets.UTF_8));
+        }
+        texts.forEach((name, text) ->
+                f.put(at + "texts/" + Path.of(name).getFileName(), text.getBytes(StandardCharsets.UTF_8)));
+        return new SharedConfig(yaml, f);
+    }
+
+    /** This configuration with {@code other}'s run-time loads instead of its own. */
+    public SharedConfig withLoadsOf(SharedConfig other) {
+        SortedMap<String, byte[]> f = new TreeMap<>(files);
+        f.keySet().removeIf(k -> k.startsWith(LOADS));
+        other.files.forEach((k, v) -> {
+            if (k.startsWith(LOADS)) {
+                f.put(k, v);
+            }
+        });
+        return new SharedConfig(yaml, f);
+    }
+
     /** SHA-256 over the YAML and every file with its name: equal digests, equal configurations. */
     public String digest() {
         try {

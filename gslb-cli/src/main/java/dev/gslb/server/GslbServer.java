@@ -91,6 +91,9 @@ public final class GslbServer implements AutoCloseable {
         this.config = config;
         this.reloadSource = () -> fromFile;
         this.topology = config.loadTopology();
+        if (!group.loads().isEmpty()) { // what `gslb topology load` added, kept with the configuration
+            topology.prepare(config.topology().spec(), group.loads()).commit();
+        }
         dev.gslb.probe.Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
         this.store = new ProximityStore(probing.store(), proximity);
@@ -153,7 +156,7 @@ public final class GslbServer implements AutoCloseable {
                 "GET",
                 "/metrics",
                 r -> new AdminServer.Response(200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8")));
-        routes.addAll(new TopologyApi(topology).routes());
+        routes.addAll(new TopologyApi(topology, group::topologyLoaded).routes());
         routes.addAll(new LdnsApi(
                         proximity,
                         scheduler,
@@ -239,10 +242,10 @@ public final class GslbServer implements AutoCloseable {
      * applies the virtual servers' monitors (unchanged servers keep their state): everything is
      * built first, so a configuration that does not load changes nothing.
      */
-    private synchronized void apply(GslbConfig next) throws SettingsException {
+    private synchronized void apply(GslbConfig next, List<LiveTopology.Load> loads) throws SettingsException {
         LiveTopology.Prepared t;
         try {
-            t = topology.prepare(next.topology().spec());
+            t = topology.prepare(next.topology().spec(), loads);
         } catch (TopologyException e) {
             throw new SettingsException("the topology does not load:\n" + e.getMessage());
         }

@@ -8,6 +8,7 @@ import dev.gslb.config.SharedConfig;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.ConfigExchange;
 import dev.gslb.sync.ConfigVersion;
+import dev.gslb.topology.LiveTopology;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ public final class SyncGroup implements ConfigExchange {
     /** Applies a validated configuration to the running server, all of it or nothing. */
     @FunctionalInterface
     public interface Applier {
-        void apply(GslbConfig next) throws SettingsException;
+        void apply(GslbConfig next, List<LiveTopology.Load> loads) throws SettingsException;
     }
 
     /** What is persisted beside the shared files: the version served, and the file's own digest. */
@@ -154,19 +155,40 @@ public final class SyncGroup implements ConfigExchange {
         SharedConfig file = SharedConfig.of(fromFile.source());
         if (file.digest().equals(fileDigest)) {
             GslbConfig next = fromFile.withShared(running);
-            applier.apply(next);
+            applier.apply(next, shared.loads());
             running = next;
             return version;
         }
-        applier.apply(fromFile);
-        ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, file.digest());
+        SharedConfig content = file.withLoadsOf(shared);
+        applier.apply(fromFile, content.loads());
+        ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
         log.info("configuration changed here: generation {}", next);
         fileDigest = file.digest();
-        serve(fromFile, file, next);
+        serve(fromFile, content, next);
         if (syncOn) {
             publish.run();
         }
         return next;
+    }
+
+    /**
+     * {@code gslb topology load} (or an import) changed the topology here: the next generation,
+     * sent to the peers; the load itself is in service already.
+     */
+    public synchronized ConfigVersion topologyLoaded(LiveTopology.Load load) {
+        SharedConfig content = shared.withLoad(load.texts(), load.region());
+        ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
+        log.info("topology loaded here: configuration generation {}", next);
+        serve(running, content, next);
+        if (syncOn) {
+            publish.run();
+        }
+        return next;
+    }
+
+    /** What was loaded at run time, for the server's start. */
+    public synchronized List<LiveTopology.Load> loads() {
+        return shared.loads();
     }
 
     private void serve(GslbConfig config, SharedConfig content, ConfigVersion v) {
@@ -235,7 +257,7 @@ public final class SyncGroup implements ConfigExchange {
         try {
             write(content, at);
             GslbConfig next = merged(running, content, at, theirs);
-            applier.apply(next);
+            applier.apply(next, content.loads());
             if (theirs.generation() == ours.generation()) {
                 log.warn(
                         "concurrent changes: generation {} here and {} on {}; {}'s wins (the greater instance name)",

@@ -62,33 +62,43 @@ public final class LiveTopology {
         return report(files, t, start);
     }
 
+    /** What one `gslb topology load` added: file name -> content, and the region it named (or null). */
+    public record Load(Map<String, String> texts, String region) {}
+
     /** A table built for another spec, not yet in service. */
     public final class Prepared {
         private final Spec next;
+        private final List<TopologySource> loaded;
         private final TopologyTable table;
 
-        private Prepared(Spec next, TopologyTable table) {
+        private Prepared(Spec next, List<TopologySource> loaded, TopologyTable table) {
             this.next = next;
+            this.loaded = loaded;
             this.table = table;
         }
 
-        /** Puts the prepared table and spec in service (what was loaded at run time stays). */
+        /** Puts the prepared table, spec and run-time loads in service. */
         public void commit() {
             synchronized (LiveTopology.this) {
                 spec = next;
+                added = loaded;
                 swap(table);
             }
         }
     }
 
     /**
-     * Builds the table another configuration's lists and records give (with what was loaded at
-     * run time), without serving it: a configuration change puts it in service together with the
-     * rest, or not at all.
+     * Builds the table another configuration's lists and records give, with {@code loads} (what
+     * `gslb topology load` added, in order) over them, without serving it: a configuration change
+     * puts it in service together with the rest, or not at all.
      */
-    public synchronized Prepared prepare(Spec next) throws TopologyException {
+    public synchronized Prepared prepare(Spec next, List<Load> loads) throws TopologyException {
         List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(next.data()), null);
-        return new Prepared(next, build(next, compose(files, added)));
+        List<TopologySource> over = List.of();
+        for (Load l : loads) {
+            over = compose(over, TopologyFiles.parse(l.texts(), l.region()));
+        }
+        return new Prepared(next, List.copyOf(over), build(next, compose(files, over)));
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.BindViewsImport;
+import dev.gslb.api.BindViewsImported;
 import dev.gslb.api.Json;
 import dev.gslb.api.Refusal;
 import dev.gslb.api.TopologyListing;
@@ -11,14 +13,18 @@ import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyMatch;
 import dev.gslb.topology.TopologyTable;
+import dev.gslb.topology.load.BindViews;
 import java.util.List;
 
 /** Admin routes of the topology table: lookup, list, reload, load. */
 public final class TopologyApi {
     private final LiveTopology topology;
+    private final java.util.function.Consumer<LiveTopology.Load> loaded;
 
-    public TopologyApi(LiveTopology topology) {
+    /** {@code loaded} hears of every load that went into service (the sync group shares it). */
+    public TopologyApi(LiveTopology topology, java.util.function.Consumer<LiveTopology.Load> loaded) {
         this.topology = topology;
+        this.loaded = loaded;
     }
 
     public List<AdminServer.Route> routes() {
@@ -34,8 +40,53 @@ public final class TopologyApi {
                     if (req.files() == null || req.files().isEmpty()) {
                         throw new IllegalArgumentException("no files in the request");
                     }
-                    return result(() -> topology.load(req.files(), req.region()));
+                    return result(() -> load(new LiveTopology.Load(req.files(), req.region())));
+                }),
+                new AdminServer.Route("POST", "/topology/import/bind-views", r -> {
+                    BindViewsImport req = Json.MAPPER.readValue(r.body(), BindViewsImport.class);
+                    if (req.files() == null || req.files().isEmpty()) {
+                        throw new IllegalArgumentException("no named.conf in the request");
+                    }
+                    return bindViews(req);
                 }));
+    }
+
+    /** named.conf's views as regions and records, loaded like `gslb topology load`: all or nothing. */
+    private AdminServer.Response bindViews(BindViewsImport req) {
+        try {
+            BindViews b = BindViews.read(new java.util.LinkedHashMap<>(req.files()));
+            List<String> notes = new java.util.ArrayList<>(b.notTranslated());
+            java.util.Map<String, String> map = req.map() == null ? java.util.Map.of() : req.map();
+            BindViews.Translation t = b.topology(map, topology.spec().dataCenters(), notes);
+            java.util.Map<String, String> texts = t.texts();
+            List<BindViewsImported.View> views = b.views().stream()
+                    .filter(v -> texts.containsKey(v.region()))
+                    .map(v -> new BindViewsImported.View(
+                            v.name(),
+                            v.region(),
+                            texts.get(v.region()).split("\n").length,
+                            t.dataCenter().get(v.region())))
+                    .toList();
+            if (texts.isEmpty()) {
+                notes.add("nothing to load");
+                return AdminServer.Response.refused(new Refusal(notes, "the table in service is the previous one"));
+            }
+            LiveTopology.LoadReport r = load(new LiveTopology.Load(texts, null));
+            return AdminServer.Response.ok(new BindViewsImported(views, notes, report(r)));
+        } catch (TopologyException e) {
+            return AdminServer.Response.refused(new Refusal(e.problems(), "the table in service is the previous one"));
+        }
+    }
+
+    private static TopologyReport report(LiveTopology.LoadReport r) {
+        return new TopologyReport(
+                r.loaded(), r.regions(), r.prefixes(), r.took().toMillis(), r.warnings());
+    }
+
+    private LiveTopology.LoadReport load(LiveTopology.Load l) throws TopologyException {
+        LiveTopology.LoadReport r = topology.load(l.texts(), l.region());
+        loaded.accept(l);
+        return r;
     }
 
     private interface Load {
@@ -45,9 +96,7 @@ public final class TopologyApi {
     /** 200 with the report, or 422 with every problem; on 422 the table in service is unchanged. */
     private static AdminServer.Response result(Load load) {
         try {
-            LiveTopology.LoadReport r = load.run();
-            return AdminServer.Response.ok(new TopologyReport(
-                    r.loaded(), r.regions(), r.prefixes(), r.took().toMillis(), r.warnings()));
+            return AdminServer.Response.ok(report(load.run()));
         } catch (TopologyException e) {
             return AdminServer.Response.refused(new Refusal(e.problems(), "the table in service is the previous one"));
         }

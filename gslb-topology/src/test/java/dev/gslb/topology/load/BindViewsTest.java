@@ -1,0 +1,74 @@
+package dev.gslb.topology.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gslb.topology.TopologyException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BindViewsTest {
+    static final String NAMED = """
+            // two ISPs and the rest, as smart-DNS set-ups write it
+            include "acl-tel.conf";
+            acl "cnc" { 202.106.0.0/16; 123.112/12; };
+            options { directory "/var/cache/bind"; recursion no; };
+            view "tel" {
+                match-clients { !10.0.0.0/8; tel; key "xfer"; };
+                zone "example.com" { type master; file "tel/example.com"; };
+            };
+            view cnc IN {
+                match-clients { cnc; 219.172.5.0/24; };   /* inside tel's /16: BIND never reaches it here */
+                match-destinations { 127.0.0.1; };
+                zone "example.com" { type master; file "cnc/example.com"; };
+            };
+            view "other" { match-clients { any; }; };
+            """;
+
+    static Map<String, String> files(String named) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("/etc/bind/named.conf", named);
+        m.put("/etc/bind/acl-tel.conf", "acl tel { 219.172.0.0/16; 10.1.0.0/16; };\n");
+        return m;
+    }
+
+    @Test
+    void viewsBecomeRegionsInBindsOrder() throws Exception {
+        BindViews b = BindViews.read(files(NAMED));
+        assertThat(b.views()).extracting(BindViews.View::name).containsExactly("tel", "cnc", "other");
+        assertThat(b.views().get(0).prefixes())
+                .as("10.1/16 is negated before tel's acl names it")
+                .containsExactly("219.172.0.0/16");
+        assertThat(b.views().get(1).prefixes())
+                .as("123.112/12 is the short form; 219.172.5.0/24 is shadowed by view tel")
+                .containsExactly("123.112.0.0/12", "202.106.0.0/16");
+        assertThat(b.views().get(2).prefixes()).isEmpty();
+        assertThat(b.views().get(2).matchesAll()).isTrue();
+        assertThat(b.notTranslated())
+                .anyMatch(l -> l.contains("named.conf:6") && l.contains("'key'"))
+                .anyMatch(l -> l.contains("match-destinations"));
+        List<String> notes = new ArrayList<>();
+        Map<String, String> t =
+                b.topology(Map.of("other", "CNC"), Set.of("CNC", "TEL"), notes).texts();
+        assertThat(t.get("bind-views.topology"))
+                .contains("dc.\"TEL\"   region.\"view-tel\"   100", "dc.\"CNC\"   region.\"view-cnc\"   100")
+                .doesNotContain("view-other");
+        assertThat(notes).singleElement().asString().contains("view other matches every other address");
+        assertThat(TopologyFiles.parse(t, null)).hasSize(3); // the lists and the records all load
+    }
+
+    @Test
+    void whatCannotBeReadNamesFileAndLine() {
+        assertThatThrownBy(() -> BindViews.read(files("view x { match-clients { nonsense; }; };\n")))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("named.conf:1: 'nonsense' is neither an address");
+        assertThatThrownBy(() -> BindViews.read(Map.of("named.conf", "include \"missing.conf\";\n")))
+                .hasMessageContaining("named.conf:1: include \"missing.conf\" was not given");
+        assertThatThrownBy(() -> BindViews.read(Map.of("named.conf", "options { };\n")))
+                .hasMessageContaining("no view");
+    }
+}
