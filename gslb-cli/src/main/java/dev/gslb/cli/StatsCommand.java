@@ -2,6 +2,7 @@ package dev.gslb.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.gslb.dns.wideip.AnswerStatistics;
+import dev.gslb.dns.wideip.LdnsSeen;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,11 +14,18 @@ import picocli.CommandLine.Option;
 
 @Command(
         name = "stats",
-        description = "How the answers split per wide IP (data centers, servers, pools, methods):"
-                + " last minute, last hour, since start.")
+        description = "How the answers split per wide IP (data centers, servers, pools, methods), and how many LDNS"
+                + " were sent to each data center and are in each topology region: last minute, last hour, since"
+                + " start.")
 final class StatsCommand implements Callable<Integer> {
     @Option(names = "--wide-ip", paramLabel = "NAME", description = "Only this wide IP.")
     String wideIp;
+
+    @Option(
+            names = "--ldns",
+            description = "Only the LDNS counts: how many LDNS were sent to each data center, and how many are in"
+                    + " each topology region.")
+    boolean ldns;
 
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
@@ -27,8 +35,11 @@ final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (ldns) {
+            return printLdns();
+        }
         String path = wideIp == null ? "/stats" : "/stats?wide-ip=" + URLEncoder.encode(wideIp, StandardCharsets.UTF_8);
-        return AdminReply.print(
+        int exit = AdminReply.print(
                 admin.client().get(path), json, new TypeReference<List<AnswerStatistics.WideIpView>>() {}, r -> {
                     if (r.isEmpty()) {
                         System.out.println("no wide-IP answers counted yet");
@@ -40,6 +51,34 @@ final class StatsCommand implements Callable<Integer> {
                         print("since start", w.sinceStart());
                     }
                 });
+        if (exit != 0 || json || wideIp != null) {
+            return exit;
+        }
+        return printLdns();
+    }
+
+    private int printLdns() throws Exception {
+        return AdminReply.print(admin.client().get("/stats/ldns"), json, AnswerStatistics.LdnsView.class, v -> {
+            System.out.println("LDNS");
+            printLdns("last minute", v.lastMinute());
+            printLdns("last hour", v.lastHour());
+            printLdns("since start", v.sinceStart());
+        });
+    }
+
+    private static void printLdns(String label, LdnsSeen.Split s) {
+        System.out.printf("  %-12s %8d LDNS      sent to: %s%n", label, s.ldns(), counts(s.dataCenters()));
+        if (s.ldns() > 0) {
+            System.out.printf("  %-12s %8s           in regions: %s%n", "", "", counts(s.regions()));
+        }
+    }
+
+    private static String counts(List<LdnsSeen.Count> counts) {
+        return counts.isEmpty()
+                ? "-"
+                : counts.stream()
+                        .map(c -> c.name() + " " + c.ldns() + " (" + formatPercent(c.percent()) + " %)")
+                        .collect(Collectors.joining(", "));
     }
 
     private static void print(String label, AnswerStatistics.Window w) {

@@ -123,7 +123,8 @@ record ConfigFile(
             Duration ttl,
             WideIp.PoolMethod poolMethod,
             Failure failure,
-            Boolean decisionLog) {}
+            Boolean decisionLog,
+            Duration persistenceTtl) {}
 
     record TopologySection(List<Path> data, List<TopologyRecordEntry> records, Boolean watch) {}
 

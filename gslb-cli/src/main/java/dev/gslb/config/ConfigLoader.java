@@ -467,7 +467,16 @@ public final class ConfigLoader {
                             requireNonNullElse(w.poolMethod(), WideIp.PoolMethod.GLOBAL_AVAILABILITY),
                             w.ttl() == null ? WideIp.DEFAULT_TTL : w.ttl().toSeconds(),
                             requireNonNullElse(w.failure(), Failure.DEFAULT),
-                            Boolean.TRUE.equals(w.decisionLog())));
+                            Boolean.TRUE.equals(w.decisionLog()),
+                            w.persistenceTtl() == null
+                                    ? 0
+                                    : Bounds.within(
+                                            "persistence-ttl (seconds)",
+                                            (int) Math.min(
+                                                    Integer.MAX_VALUE,
+                                                    w.persistenceTtl().toSeconds()),
+                                            0,
+                                            7 * 86_400)));
                 } catch (IllegalArgumentException e) {
                     throw file.error(e.getMessage(), "wide-ips", i);
                 }

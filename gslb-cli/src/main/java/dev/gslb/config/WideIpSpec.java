@@ -8,9 +8,21 @@ import org.xbill.DNS.Name;
 
 /** A wide IP as configured (see the README for every key). */
 public record WideIpSpec(
-        Name name, List<PoolSpec> pools, WideIp.PoolMethod poolMethod, long ttl, Failure failure, boolean decisionLog) {
+        Name name,
+        List<PoolSpec> pools,
+        WideIp.PoolMethod poolMethod,
+        long ttl,
+        Failure failure,
+        boolean decisionLog,
+        long persistTtl) {
     public WideIp build(MethodRegistry registry) {
         return new WideIp(
-                name, pools.stream().map(p -> p.build(registry)).toList(), poolMethod, ttl, failure, decisionLog);
+                name,
+                pools.stream().map(p -> p.build(registry)).toList(),
+                poolMethod,
+                ttl,
+                failure,
+                decisionLog,
+                persistTtl);
     }
 }

@@ -9,7 +9,9 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.StaticPersistence;
 import dev.gslb.dns.server.DnsServer;
+import dev.gslb.dns.wideip.PersistenceTable;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
@@ -31,6 +33,7 @@ import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.PeerSync;
+import dev.gslb.sync.PersistenceExchange;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyWatcher;
@@ -135,7 +138,9 @@ public final class GslbServer implements AutoCloseable {
                 site,
                 sync.probeRequests(),
                 registry,
-                new dev.gslb.dns.wideip.AnswerStatistics(config.statistics().maxWideIps()));
+                new dev.gslb.dns.wideip.AnswerStatistics(config.statistics().maxWideIps()),
+                new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
+        sharePersistence(resolver.persistence(), sync);
         DnsMetrics metrics = new DnsMetrics(registry);
         this.responder =
                 new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
@@ -189,6 +194,13 @@ public final class GslbServer implements AutoCloseable {
                         .view(
                                 System.currentTimeMillis(),
                                 r.param("wide-ip") == null ? null : wideIpName(r.param("wide-ip"))))));
+        routes.add(new AdminServer.Route(
+                "GET",
+                "/stats/ldns",
+                r -> AdminServer.Response.ok(resolver.statistics().ldns(System.currentTimeMillis(), (hi, lo) -> {
+                    var m = topology.table().lookup(hi, lo);
+                    return m == null ? null : m.region();
+                }))));
         this.admin = new AdminServer(config.admin(), routes);
         for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
                 Map.entry("admitted", ProximityTable::admitted),
@@ -200,6 +212,37 @@ public final class GslbServer implements AutoCloseable {
                     .register(registry);
         }
         site.registerLinkGauges(registry);
+    }
+
+    /** Persistence entries made here go to the peers; theirs come in (README "Persistence"). */
+    private static void sharePersistence(PersistenceTable table, PeerSync sync) {
+        table.onRecorded(e -> sync.publishPersistence(
+                new PersistenceExchange.Persisted(e.wideIp().toString(), e.hi(), e.lo(), e.server(), e.expiresAt())));
+        sync.exchangePersistence(new PersistenceExchange() {
+            @Override
+            public void received(Persisted p) {
+                try {
+                    table.received(
+                            new PersistenceTable.Entry(
+                                    org.xbill.DNS.Name.fromString(p.wideIp()),
+                                    p.hi(),
+                                    p.lo(),
+                                    p.server(),
+                                    p.expiresAt()),
+                            System.currentTimeMillis());
+                } catch (org.xbill.DNS.TextParseException e) {
+                    log.debug("a peer's persistence entry names no wide IP: {}", p.wideIp());
+                }
+            }
+
+            @Override
+            public void forEachLive(java.util.function.Consumer<Persisted> out) {
+                table.forEachLive(
+                        System.currentTimeMillis(),
+                        e -> out.accept(
+                                new Persisted(e.wideIp().toString(), e.hi(), e.lo(), e.server(), e.expiresAt())));
+            }
+        });
     }
 
     /** `gslb health`: each server's status with its worst-case switch-over time. */

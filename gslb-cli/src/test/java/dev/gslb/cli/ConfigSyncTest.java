@@ -275,6 +275,53 @@ class ConfigSyncTest {
                 .anyMatch(l -> l.startsWith("--- shared.yaml"));
     }
 
+    static String answerFrom(GslbServer s, String source, String name) throws Exception {
+        SimpleResolver r = new SimpleResolver(s.dns().boundAddresses().getFirst());
+        r.setLocalAddress(new InetSocketAddress(InetAddress.ofLiteral(source), 0));
+        r.setTimeout(Duration.ofSeconds(2));
+        return r.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)))
+                .getSection(Section.ANSWER)
+                .getFirst()
+                .rdataToString();
+    }
+
+    /** Round robin alone would alternate; with a persistence-ttl both instances answer the network alike. */
+    @Test
+    void persistenceIsSharedSoBothAnswerANetworkAlike() throws Exception {
+        String shared = shared("")
+                .replace("members: [cnc, tel]}", "members: [cnc, tel], preferred: round-robin}")
+                .replace("pools: [www]}", "pools: [www], persistence-ttl: 10m}");
+        a = start(file("gslb-a", "CNC", 0, shared));
+        b = start(file("gslb-b", "TEL", 0, shared));
+        pair();
+        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10))).isNotNegative();
+        for (int net = 60; net < 64; net++) {
+            String first = answerFrom(a, "127.0." + net + ".1", "www.example.com.");
+            for (int i = 0; i < 3; i++) {
+                assertThat(answerFrom(a, "127.0." + net + "." + (2 + i), "www.example.com."))
+                        .as("the same /24 on A")
+                        .isEqualTo(first);
+            }
+            int n = net;
+            assertThat(await(
+                            () -> {
+                                try {
+                                    return answerFrom(b, "127.0." + n + ".9", "www.example.com.")
+                                            .equals(first);
+                                } catch (Exception e) {
+                                    return false;
+                                }
+                            },
+                            Duration.ofSeconds(5)))
+                    .isNotNegative();
+            for (int i = 0; i < 4; i++) {
+                assertThat(answerFrom(b, "127.0." + net + "." + (20 + i), "www.example.com."))
+                        .as("B answers the network as A did")
+                        .isEqualTo(first);
+            }
+        }
+    }
+
     static InetSocketAddress loopback() {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     }

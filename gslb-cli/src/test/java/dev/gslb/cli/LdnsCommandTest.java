@@ -129,6 +129,10 @@ class LdnsCommandTest {
                 .contains("www.example.com.", "last minute", "last hour", "since start", "data centers: CNC 100 %")
                 .containsPattern("pools: www 100 %; methods: [a-z-]+ ");
         assertThat(gslb("stats", "--json", "--admin", admin).out()).contains("\"lastMinute\"", "\"dataCenters\"");
+        assertThat(gslb("stats", "--admin", admin).out())
+                .contains("LDNS", "in regions: (no region) ")
+                .containsPattern("sent to: CNC \\d+ \\(100 %\\)");
+        assertThat(gslb("stats", "--ldns", "--json", "--admin", admin).out()).contains("\"regions\"", "\"ldns\"");
     }
 
     @Test

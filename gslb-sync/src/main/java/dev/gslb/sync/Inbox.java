@@ -65,6 +65,8 @@ final class Inbox {
     private volatile boolean running = true;
     /** Set once, before the first connection. */
     volatile ConfigExchange config = ConfigExchange.NONE;
+    /** Set once, before the first connection. */
+    volatile PersistenceExchange persistence = PersistenceExchange.NONE;
 
     Inbox(
             SyncSettings settings,
@@ -143,6 +145,11 @@ final class Inbox {
                 case Item.LinkItem l -> mergeLink(l, peer, guard, now);
                 case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
                 case Item.ConfigItem c -> config.received(peer.name(), c.offer());
+                case Item.PersistItem p -> {
+                    long at = guard.clamp(p.at(), now);
+                    persistence.received(new PersistenceExchange.Persisted(
+                            p.wideIp(), p.hi(), p.lo(), p.server(), at + p.ttlMillis()));
+                }
             }
         }
     }

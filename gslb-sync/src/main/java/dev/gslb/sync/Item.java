@@ -86,6 +86,14 @@ sealed interface Item {
         }
     }
 
+    /** The sender answered a client network of a persistent wide IP with {@code server}, until at + ttl. */
+    record PersistItem(String wideIp, long hi, long lo, String server, long at, long ttlMillis) implements Item {
+        @Override
+        public Wire.Type type() {
+            return Wire.Type.PERSIST;
+        }
+    }
+
     /** At most {@link #MAX_SERVER_NAME} bytes of UTF-8, cut at a character boundary. */
     static String truncated(String text) {
         return truncated(text, MAX_SERVER_NAME);
@@ -139,6 +147,9 @@ sealed interface Item {
     /** The longest virtual-server or link name an item may carry. */
     int MAX_SERVER_NAME = 255;
 
+    /** The longest persistence-ttl the configuration accepts (7 days). */
+    int MAX_PERSIST_SECONDS = 7 * 86_400;
+
     /** A refusal's text is cut to this many bytes. */
     int MAX_REFUSAL = 2000;
 
@@ -183,6 +194,14 @@ sealed interface Item {
                         writeAddress(out, r.ldns());
                         out.writeLong(r.at());
                         out.writeInt((int) (r.ttlMillis() / 1000));
+                    }
+                    case PersistItem p -> {
+                        Wire.writeName(out, truncated(p.wideIp()));
+                        out.writeLong(p.hi());
+                        out.writeLong(p.lo());
+                        Wire.writeName(out, truncated(p.server()));
+                        out.writeLong(p.at());
+                        out.writeInt((int) (p.ttlMillis() / 1000));
                     }
                     case ConfigItem c -> {
                         ConfigExchange.Offer o = c.offer();
@@ -246,6 +265,18 @@ sealed interface Item {
                                 link, state, inBps, outBps, over, reason, in.readLong(), in.readInt() * 1000L));
                     }
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
+                    case PERSIST -> {
+                        String w = Wire.readName(in, MAX_SERVER_NAME);
+                        long hi = in.readLong();
+                        long lo = in.readLong();
+                        String server = Wire.readName(in, MAX_SERVER_NAME);
+                        long at = in.readLong();
+                        int ttl = in.readInt();
+                        if (ttl < 0 || ttl > MAX_PERSIST_SECONDS) {
+                            throw new Wire.ProtocolException("a persistence TTL of " + ttl + " s");
+                        }
+                        items.add(new PersistItem(w, hi, lo, server, at, ttl * 1000L));
+                    }
                     case CONFIG -> {
                         ConfigVersion v = readVersion(in);
                         boolean sync = in.readBoolean();

@@ -85,6 +85,7 @@ public final class PeerSync implements AutoCloseable {
     private SyncListener listener;
     private volatile boolean running = true;
     private volatile ConfigExchange config = ConfigExchange.NONE;
+    private volatile PersistenceExchange persistence = PersistenceExchange.NONE;
 
     public PeerSync(
             SyncSettings settings,
@@ -255,6 +256,20 @@ public final class PeerSync implements AutoCloseable {
         inbox.config = exchange;
     }
 
+    /** Where peers' persistence entries go, and where a (re)connected peer's snapshot reads them. Set before start. */
+    public void exchangePersistence(PersistenceExchange exchange) {
+        this.persistence = exchange;
+        inbox.persistence = exchange;
+    }
+
+    /** This instance answered a client network of a persistent wide IP: the peers remember it too. Never blocks. */
+    public void publishPersistence(PersistenceExchange.Persisted p) {
+        long now = clock.millis();
+        if (!linkList.isEmpty() && p.expiresAt() > now) {
+            broadcast(new Item.PersistItem(p.wideIp(), p.hi(), p.lo(), p.server(), now, p.expiresAt() - now));
+        }
+    }
+
     /** This instance's configuration changed: its content goes to every peer. */
     public void publishConfig() {
         ConfigExchange.Offer o = config.current();
@@ -283,6 +298,9 @@ public final class PeerSync implements AutoCloseable {
         if (o != null) {
             out.accept(new Item.ConfigItem(o, clock.millis()));
         }
+        long now = clock.millis();
+        persistence.forEachLive(p ->
+                out.accept(new Item.PersistItem(p.wideIp(), p.hi(), p.lo(), p.server(), now, p.expiresAt() - now)));
     }
 
     private synchronized PeerLink connect(Peer p, byte[] joinSecret) {

@@ -11,7 +11,7 @@ import java.io.IOException;
  * own; the length is checked before anything is allocated.
  */
 final class Wire {
-    static final int PROTOCOL_VERSION = 4; // 3: link items; 4: the shared configuration
+    static final int PROTOCOL_VERSION = 4; // 3: link items; 4: the shared configuration, persistence
     /** A batch of 1,000 paths is about 30 KB; nothing legitimate comes near this. */
     static final int MAX_FRAME = 1 << 20;
     /** A shared configuration travels in one frame: zone files and topology lists, zipped. */
@@ -25,7 +25,8 @@ final class Wire {
         PROBE,
         HEARTBEAT,
         LINKS,
-        CONFIG;
+        CONFIG,
+        PERSIST;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {

@@ -71,6 +71,50 @@ public final class QueryContext {
         return hasClientSubnet() ? ecsV4 : ldnsV4;
     }
 
+    /**
+     * The client network the query is placed in (client subnet, else LDNS) cut to {@code prefix}
+     * bits of its family (and to the client subnet's own length when shorter), high half.
+     */
+    public long networkHi(int prefixV4, int prefixV6) {
+        return placeHi() & mask(prefixV4, prefixV6, true);
+    }
+
+    public long networkLo(int prefixV4, int prefixV6) {
+        return placeLo() & mask(prefixV4, prefixV6, false);
+    }
+
+    /** The LDNS (not the client subnet) in the 128-bit form: what the statistics count. */
+    public long ldnsHi() {
+        return ldnsHi;
+    }
+
+    public long ldnsLo() {
+        return ldnsLo;
+    }
+
+    public boolean networkV4() {
+        return placeV4();
+    }
+
+    /** A persisted answer for the network: the client subnet's scope covers the prefix it was kept by. */
+    public void scopeAtLeast(int prefixV4, int prefixV6) {
+        if (hasClientSubnet()) {
+            scope = Math.max(scope, Math.min(placeV4() ? prefixV4 : prefixV6, ecsPrefix));
+        }
+    }
+
+    private long mask(int prefixV4, int prefixV6, boolean high) {
+        int prefix = placeV4() ? prefixV4 : prefixV6;
+        if (hasClientSubnet()) {
+            prefix = Math.min(prefix, ecsPrefix);
+        }
+        int bits = placeV4() ? prefix + 96 : prefix; // IPv4 lives in the low 32 bits of the 128-bit form
+        if (high) {
+            return bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
+        }
+        return bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
+    }
+
     /** Traces the decision; an explained query is not a real one, so it raises no probe. */
     public QueryContext trace(Trace t) {
         this.trace = t;

@@ -49,19 +49,9 @@ public final class StaticPersistence implements LoadBalancingMethod {
         if (c.isEmpty()) {
             return Outcome.PASS;
         }
-        boolean ecs = q.hasClientSubnet();
-        boolean v4 = q.placeV4();
-        int prefix = v4 ? prefixV4 : prefixV6;
-        if (ecs) {
-            prefix = Math.min(prefix, q.ecsPrefix);
-            q.scope = Math.max(q.scope, prefix);
-        }
-        int bits = v4 ? prefix + 96 : prefix; // IPv4 lives in the low 32 bits of the 128-bit form
-        long hi = q.placeHi();
-        long lo = q.placeLo();
-        long hiMask = bits >= 64 ? -1L : bits == 0 ? 0 : -1L << (64 - bits);
-        long loMask = bits <= 64 ? 0 : bits == 128 ? -1L : -1L << (128 - bits);
-        long h = (hi & hiMask) * 0x9E3779B97F4A7C15L ^ (lo & loMask) * 0xC2B2AE3D27D4EB4FL;
+        q.scopeAtLeast(prefixV4, prefixV6);
+        long h = q.networkHi(prefixV4, prefixV6) * 0x9E3779B97F4A7C15L
+                ^ q.networkLo(prefixV4, prefixV6) * 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 31;
         return c.pick((int) Math.floorMod(h, c.size()));
     }

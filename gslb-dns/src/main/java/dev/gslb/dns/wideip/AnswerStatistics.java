@@ -87,13 +87,17 @@ public final class AnswerStatistics {
     private final int maxWideIps;
     private final Map<Name, Tally> byWideIp = new ConcurrentHashMap<>();
     private final Tally other = new Tally();
+    private final LdnsSeen ldns = new LdnsSeen();
+
+    /** The LDNS counts over the last minute, the last hour and since start. */
+    public record LdnsView(LdnsSeen.Split lastMinute, LdnsSeen.Split lastHour, LdnsSeen.Split sinceStart) {}
 
     public AnswerStatistics(int maxWideIps) {
         this.maxWideIps = maxWideIps;
     }
 
-    /** Counts one decision of {@code w} (a query's, not an explanation's). */
-    public void record(WideIp w, WideIpResolver.Result r, long now) {
+    /** Counts one decision of {@code w} for the LDNS at {@code ldnsHi/Lo} (a query's, not an explanation's). */
+    public void record(WideIp w, WideIpResolver.Result r, long now, long ldnsHi, long ldnsLo) {
         Tally t = byWideIp.get(w.name());
         if (t == null) {
             t = byWideIp.size() < maxWideIps ? byWideIp.computeIfAbsent(w.name(), n -> new Tally()) : other;
@@ -109,7 +113,14 @@ public final class AnswerStatistics {
             VirtualServer vs = r.answer(0); // the chosen one: where the users are sent
             Tally.add(t.servers, vs.name(), now);
             Tally.add(t.dataCenters, vs.dataCenter().name(), now);
+            ldns.saw(ldnsHi, ldnsLo, vs.dataCenter().name(), now);
         }
+    }
+
+    /** How many LDNS were sent to each data center, and how many are in each topology region. */
+    public LdnsView ldns(long now, LdnsSeen.Regions regions) {
+        return new LdnsView(
+                ldns.split(now, 60_000, regions), ldns.split(now, 3_600_000, regions), ldns.split(now, -1, regions));
     }
 
     /** Every wide IP counted (the bounded rest as {@value #OTHER}), or only {@code only} when given. */

@@ -9,9 +9,16 @@ import org.xbill.DNS.Name;
  *
  * @param poolMethod  how pools are tried: in order (global availability) or rotating (round robin)
  * @param decisionLog log every decision for this wide IP (F5's load-balancing decision log)
+ * @param persistTtl  seconds a client network keeps the server it was answered with (0: no persistence)
  */
 public record WideIp(
-        Name name, List<Pool> pools, PoolMethod poolMethod, long ttl, Failure failure, boolean decisionLog) {
+        Name name,
+        List<Pool> pools,
+        PoolMethod poolMethod,
+        long ttl,
+        Failure failure,
+        boolean decisionLog,
+        long persistTtl) {
     /** F5's default wide-IP TTL. */
     public static final long DEFAULT_TTL = 30;
 
@@ -38,7 +45,7 @@ public record WideIp(
     }
 
     public WideIp(Name name, List<Pool> pools, long ttl) {
-        this(name, pools, PoolMethod.GLOBAL_AVAILABILITY, ttl, Failure.DEFAULT, false);
+        this(name, pools, PoolMethod.GLOBAL_AVAILABILITY, ttl, Failure.DEFAULT, false, 0);
     }
 
     /** True when a pool reads measured paths (RTT, completion rate, hops, QoS): only then is the LDNS probed. */

@@ -91,6 +91,20 @@ public final class WideIpResolver {
     private final ConcurrentHashMap<WideIp, AtomicLong> poolRotation = new ConcurrentHashMap<>();
     private final Counter allOverLimit;
     private final AnswerStatistics statistics;
+    private final PersistenceTable persistence;
+
+    /** What decided an answer taken from the persistence table (a label for counters and traces). */
+    public static final LoadBalancingMethod PERSISTENCE = new LoadBalancingMethod() {
+        @Override
+        public String name() {
+            return "persistence";
+        }
+
+        @Override
+        public Outcome decide(Candidates candidates, QueryContext query) {
+            return Outcome.PASS;
+        }
+    };
 
     public WideIpResolver(MemberHealth health, ProbeRequests probes, MeterRegistry registry) {
         this(health, probes, registry, new AnswerStatistics(StatisticsSettings.DEFAULTS.maxWideIps()));
@@ -98,6 +112,21 @@ public final class WideIpResolver {
 
     public WideIpResolver(
             MemberHealth health, ProbeRequests probes, MeterRegistry registry, AnswerStatistics statistics) {
+        this(
+                health,
+                probes,
+                registry,
+                statistics,
+                new PersistenceTable(dev.gslb.dns.method.StaticPersistence.Settings.DEFAULTS));
+    }
+
+    public WideIpResolver(
+            MemberHealth health,
+            ProbeRequests probes,
+            MeterRegistry registry,
+            AnswerStatistics statistics,
+            PersistenceTable persistence) {
+        this.persistence = persistence;
         this.health = health;
         this.probes = probes;
         this.registry = registry;
@@ -116,6 +145,10 @@ public final class WideIpResolver {
         return statistics;
     }
 
+    public PersistenceTable persistence() {
+        return persistence;
+    }
+
     public Result resolve(WideIp w, Scratch s) {
         QueryContext q = s.query;
         boolean real = q.trace() == null; // an explanation is not a query: not counted, no probe
@@ -126,9 +159,22 @@ public final class WideIpResolver {
         if (log) {
             q.trace(new Trace());
         }
-        Result r = decide(w, q, s.candidates, s.spilled, s.result);
+        Result r = s.result;
+        if (w.persistTtl() <= 0 || !persisted(w, q, r)) {
+            decide(w, q, s.candidates, s.spilled, r);
+            if (w.persistTtl() > 0 && real && r.outcome == Outcome.PICKED && r.count > 0) {
+                int v4 = persistence.prefix(true);
+                int v6 = persistence.prefix(false);
+                persistence.record(
+                        w.name(),
+                        q.networkHi(v4, v6),
+                        q.networkLo(v4, v6),
+                        r.answers[0].name(),
+                        q.nowMillis() + w.persistTtl() * 1000);
+            }
+        }
         if (real) {
-            statistics.record(w, r, q.nowMillis());
+            statistics.record(w, r, q.nowMillis(), q.ldnsHi(), q.ldnsLo());
         }
         if (log) {
             decisions.info(
@@ -139,6 +185,54 @@ public final class WideIpResolver {
                     describe(r, q.trace()));
         }
         return r;
+    }
+
+    /**
+     * Answers from the persistence table: the server this network was last answered with, while
+     * it is still a member of one of the wide IP's pools, of the asked type, available and not
+     * spilling. False when there is none (the methods decide).
+     */
+    private boolean persisted(WideIp w, QueryContext q, Result r) {
+        int v4 = persistence.prefix(true);
+        int v6 = persistence.prefix(false);
+        String server = persistence.lookup(w.name(), q.networkHi(v4, v6), q.networkLo(v4, v6), q.nowMillis());
+        if (server == null) {
+            return false;
+        }
+        for (int p = 0; p < w.pools().size(); p++) {
+            Pool pool = w.pools().get(p);
+            for (int i = 0; i < pool.members().size(); i++) {
+                VirtualServer vs = pool.members().get(i);
+                if (vs.recordType() == q.recordType()
+                        && vs.name().equals(server)
+                        && health.available(vs)
+                        && health.overLimit(vs) == null) {
+                    r.outcome = Outcome.PICKED;
+                    r.pool = pool;
+                    r.tier = 0;
+                    r.method = PERSISTENCE;
+                    r.count = 1;
+                    r.answers[0] = vs;
+                    r.fallback = null;
+                    r.failure = null;
+                    r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
+                    q.scopeAtLeast(v4, v6);
+                    counter(PERSISTENCE, 0).increment();
+                    if (q.trace() != null) {
+                        q.trace()
+                                .note(
+                                        "persistence",
+                                        "this network was answered with " + server + " within " + w.persistTtl()
+                                                + " s");
+                    }
+                    return true;
+                }
+            }
+        }
+        if (q.trace() != null) {
+            q.trace().note("persistence", server + " is no longer available: the methods decide again");
+        }
+        return false;
     }
 
     private Result decide(WideIp w, QueryContext q, Candidates c, Candidates spilled, Result r) {

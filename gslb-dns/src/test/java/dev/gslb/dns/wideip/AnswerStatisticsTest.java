@@ -76,8 +76,39 @@ class AnswerStatisticsTest {
     }
 
     static void ask(WideIpResolver resolver, WideIp w, long now) {
+        ask(resolver, w, now, "198.18.4.2");
+    }
+
+    static void ask(WideIpResolver resolver, WideIp w, long now, String ldns) {
         WideIpResolver.Scratch s = new WideIpResolver.Scratch();
-        s.query.set(InetAddress.ofLiteral("198.18.4.2"), Type.A, now);
+        s.query.set(InetAddress.ofLiteral(ldns), Type.A, now);
         resolver.resolve(w, s);
+    }
+
+    /** LDNS are counted once each (not per query), by where they were last sent and by region. */
+    @Test
+    void ldnsAreCountedPerDataCenterAndPerRegion() throws Exception {
+        AnswerStatistics stats = new AnswerStatistics(10);
+        WideIpResolver resolver =
+                new WideIpResolver(MemberHealth.ALL_AVAILABLE, ProbeRequests.NONE, new SimpleMeterRegistry(), stats);
+        WideIp www = wideIp("www.example.com.");
+        long t0 = 1_800_000_000_000L;
+        ask(resolver, www, t0 - 7_200_000, "198.18.9.9"); // two hours ago: since start only
+        for (int i = 0; i < 3; i++) {
+            ask(resolver, www, t0, "198.18.4.2");
+            ask(resolver, www, t0, "198.18.5.2");
+            ask(resolver, www, t0, "198.18.6.2");
+        }
+        var v = stats.ldns(t0, (hi, lo) -> (lo & 0xFF00) == 0x0400 ? "chinanet" : null);
+        assertThat(v.lastMinute().ldns())
+                .as("three LDNS, whatever their queries")
+                .isEqualTo(3);
+        assertThat(v.sinceStart().ldns()).isEqualTo(4);
+        assertThat(v.lastMinute().dataCenters())
+                .extracting(LdnsSeen.Count::ldns)
+                .as("each LDNS where it was last sent")
+                .containsExactlyInAnyOrder(2L, 1L);
+        assertThat(v.lastMinute().regions())
+                .containsExactly(new LdnsSeen.Count("(no region)", 2, 66.7), new LdnsSeen.Count("chinanet", 1, 33.3));
     }
 }
