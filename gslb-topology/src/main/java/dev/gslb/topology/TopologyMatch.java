@@ -19,6 +19,23 @@ public record TopologyMatch(String prefix, int prefixLength, String region, List
         return scores.isEmpty() ? null : scores.getFirst().dataCenter();
     }
 
+    /**
+     * The score of a pool or a server ({@code kind} {@link TopologyRecord#POOL} or {@link
+     * TopologyRecord#SERVER}) in this region, 0 when none; compares in place, allocating nothing.
+     */
+    public long scoreOf(String kind, String name) {
+        if (name == null) {
+            return 0;
+        }
+        for (int i = 0; i < scores.size(); i++) {
+            String t = scores.get(i).dataCenter();
+            if (t.length() == kind.length() + name.length() && t.startsWith(kind) && t.endsWith(name)) {
+                return scores.get(i).score();
+            }
+        }
+        return 0;
+    }
+
     /** The score of one data center in this region, 0 when it has no record (F5: no match = 0). */
     public long scoreOf(String dataCenter) {
         for (Score s : scores) {

@@ -80,8 +80,21 @@ public final class TopologyTable {
             byName.put(r.name(), r);
         }
         Map<String, List<TopologyMatch.Score>> scores = new HashMap<>();
+        List<TopologyRecord> mapped = new ArrayList<>();
         for (TopologyRecord rec : records) {
-            if (!dataCenters.contains(rec.dataCenter())) {
+            String region = RegionNames.resolve(rec.region(), byName.keySet());
+            if (region == null) {
+                errors.add(rec.origin() + ": " + RegionNames.unmapped(rec.region()) + "; loaded: "
+                        + byName.keySet().stream().limit(20).toList());
+                continue;
+            }
+            mapped.add(
+                    region.equals(rec.region())
+                            ? rec
+                            : new TopologyRecord(region, rec.dataCenter(), rec.score(), rec.origin()));
+        }
+        for (TopologyRecord rec : mapped) {
+            if (rec.targetsDataCenter() && !dataCenters.contains(rec.dataCenter())) {
                 errors.add(rec.origin() + ": unknown data center '" + rec.dataCenter() + "'; defined: " + dataCenters);
             }
             if (!byName.containsKey(rec.region())) {

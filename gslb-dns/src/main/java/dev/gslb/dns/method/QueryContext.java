@@ -22,6 +22,7 @@ public final class QueryContext {
     int ecsPrefix = -1;
     int recordType;
     int scope;
+    String pool;
     long nowMillis;
     Trace trace;
 
@@ -31,6 +32,7 @@ public final class QueryContext {
         this.nowMillis = nowMillis;
         this.ecsPrefix = -1;
         this.scope = 0;
+        this.pool = null;
         this.trace = null;
         ldnsV4 = ldns instanceof Inet4Address;
         ldnsHi = Cidr.hiOf(ldns);
@@ -81,6 +83,15 @@ public final class QueryContext {
 
     public long networkLo(int prefixV4, int prefixV6) {
         return placeLo() & mask(prefixV4, prefixV6, false);
+    }
+
+    /** The pool being decided (topology records may target a pool). */
+    public void pool(String name) {
+        this.pool = name;
+    }
+
+    public String pool() {
+        return pool;
     }
 
     /** The LDNS (not the client subnet) in the 128-bit form: what the statistics count. */

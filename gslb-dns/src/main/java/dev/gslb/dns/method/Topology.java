@@ -1,12 +1,14 @@
 package dev.gslb.dns.method;
 
 import dev.gslb.topology.TopologyMatch;
+import dev.gslb.topology.TopologyRecord;
 import dev.gslb.topology.TopologyTable;
 import java.util.function.Supplier;
 
 /**
  * The client subnet (EDNS) if present, else the LDNS address, is matched against the topology
- * table; the candidate whose data center has the highest score wins (ties: candidate order).
+ * table; the candidate with the highest score wins (ties: candidate order): the score of its
+ * data center, of itself, or of the pool being decided, whichever is highest.
  * No match, or no positive score among the candidates, passes. Sets the ECS scope to the
  * matched prefix length, or to the client's own prefix when nothing matched.
  */
@@ -41,7 +43,12 @@ public final class Topology implements LoadBalancingMethod {
         int best = -1;
         long bestScore = 0;
         for (int i = 0; i < c.size(); i++) {
-            long s = m.scoreOf(c.get(i).dataCenter().name());
+            // a record may target the data center, the server itself or the pool (3DNS dc./server./pool.)
+            long s = Math.max(
+                    m.scoreOf(c.get(i).dataCenter().name()),
+                    Math.max(
+                            m.scoreOf(TopologyRecord.SERVER, c.get(i).name()),
+                            m.scoreOf(TopologyRecord.POOL, q.pool())));
             if (s > bestScore) {
                 best = i;
                 bestScore = s;

@@ -249,6 +249,7 @@ public final class WideIpResolver {
                 : 0;
         for (int k = 0; k < n; k++) {
             Pool pool = w.pools().get((start + k) % n);
+            q.pool(pool.name());
             c.reset();
             spilled.reset();
             for (VirtualServer vs : pool.members()) {

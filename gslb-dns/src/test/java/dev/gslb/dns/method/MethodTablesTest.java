@@ -68,7 +68,8 @@ class MethodTablesTest {
                             rec("unicom", "CNC", 100),
                             rec("chinanet", "TEL", 100),
                             rec("chinanet", "CNC", 50),
-                            rec("lab", "BGP", 10)),
+                            rec("lab", "BGP", 10),
+                            rec("lab", TopologyRecord.SERVER + "cnc1", 20)),
                     Set.of("CNC", "TEL", "BGP"));
         } catch (Exception e) {
             throw new ExceptionInInitializerError(e);
@@ -181,6 +182,8 @@ class MethodTablesTest {
                 Row.of("61.136.178.229", "tel1"), // chinanet: TEL 100 beats CNC 50
                 Row.of("61.136.178.229", "cnc1").down(TEL1), // next best score among the available
                 Row.of("8.8.8.8", "PASS"), // no match
+                Row.of("198.18.9.9", "cnc1"), // a record for the server itself (3DNS server."cnc1"): 20 beats BGP 10
+                Row.of("198.18.9.9", "bgp1").down(CNC1),
                 Row.of("202.106.1.1", "PASS").down(CNC1), // no positive score left
                 Row.of("127.0.0.1", "tel1").ecs("61.136.5.0/24", 16), // the client subnet decides, scope = /16
                 Row.of("61.136.178.229", "PASS").ecs("8.8.8.0/24", 24)); // ECS matches nothing: scope = source

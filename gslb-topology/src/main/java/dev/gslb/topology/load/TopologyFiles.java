@@ -29,8 +29,9 @@ import java.util.stream.Stream;
  */
 public final class TopologyFiles {
     private static final Pattern APNIC_LINE = Pattern.compile("^[a-z]+\\|[A-Z]{2}\\|(ipv4|ipv6|asn)\\|.*");
-    private static final Pattern THREE_DNS_RECORD =
-            Pattern.compile("(dc|datacenter)\\.\"([^\"]+)\"\\s+(\\S+)\\s+(\\d+)");
+    /** {@code TARGET SOURCE SCORE}: a data center, pool or server; a CIDR, region, ISP, country or continent. */
+    private static final Pattern THREE_DNS_RECORD = Pattern.compile(
+            "(dc|datacenter|pool|server|vs)\\.\"([^\"]+)\"\\s+(!?)\\s*((?:region|isp|country|continent)\\.\"[^\"]*\"|\\S+)\\s+(\\d+)");
 
     private TopologyFiles() {}
 
@@ -256,13 +257,30 @@ public final class TopologyFiles {
             }
             Matcher m = THREE_DNS_RECORD.matcher(line);
             if (!m.matches()) {
-                problems.add(file, n, "expected: dc.\"NAME\" CIDR SCORE (for example dc.\"CNC\" 202.106.0.0/16 100)");
+                problems.add(
+                        file,
+                        n,
+                        "expected: TARGET SOURCE SCORE, TARGET dc.\"NAME\", pool.\"NAME\" or server.\"NAME\", SOURCE a"
+                                + " CIDR, region.\"NAME\", isp.\"NAME\", country.\"CC\" or continent.\"NAME\""
+                                + " (for example dc.\"CNC\" 202.106.0.0/16 100)");
                 continue;
             }
-            String source = m.group(3);
+            if (!m.group(3).isEmpty()) {
+                problems.add(
+                        file,
+                        n,
+                        "a negated source ('!') is not supported: the table answers by the longest matching"
+                                + " prefix; write records for the regions the record should cover instead");
+                continue;
+            }
+            String source = m.group(4);
             String regionName;
-            if (source.length() > 9 && source.startsWith("region.\"") && source.endsWith("\"")) {
-                regionName = source.substring(8, source.length() - 1);
+            int dot = source.indexOf(".\"");
+            if (dot > 0 && source.endsWith("\"")) {
+                String kind = source.substring(0, dot);
+                String name = source.substring(dot + 2, source.length() - 1);
+                // region."X" names a loaded region; isp/country/continent are mapped to one when the table is built
+                regionName = kind.equals("region") ? name : kind + ":" + name;
             } else {
                 try {
                     Cidr cidr = Cidr.parse(source);
@@ -275,8 +293,13 @@ public final class TopologyFiles {
                     continue;
                 }
             }
+            String target = switch (m.group(1)) {
+                case "pool" -> TopologyRecord.POOL + m.group(2);
+                case "server", "vs" -> TopologyRecord.SERVER + m.group(2);
+                default -> m.group(2);
+            };
             try {
-                records.add(new TopologyRecord(regionName, m.group(2), Long.parseLong(m.group(4)), file + ":" + n));
+                records.add(new TopologyRecord(regionName, target, Long.parseLong(m.group(5)), file + ":" + n));
             } catch (IllegalArgumentException e) {
                 problems.add(file, n, "score must be 0..4294967295");
             }

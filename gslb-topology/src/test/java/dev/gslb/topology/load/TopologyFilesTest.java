@@ -57,6 +57,58 @@ class TopologyFilesTest {
                 .hasMessageContaining("no such file");
     }
 
+    /**
+     * The rest of the 3DNS grammar: pool and server targets, ISP and country sources mapped onto
+     * loaded lists (China Telecom is chinanet), and a negated source named with its line.
+     */
+    @Test
+    void threeDnsPoolServerIspAndCountryForms() throws Exception {
+        Map<String, String> texts = new java.util.LinkedHashMap<>();
+        texts.put("chinanet.txt", "202.96.0.0/12\n");
+        texts.put("unicom.txt", "202.106.0.0/16\n");
+        texts.put("more.topology", """
+                topology {
+                   pool."www"       isp."China Telecom"   200
+                   server."vs-cnc"  isp."Unicom"          150
+                   dc."CNC"         country."CN"          10
+                }
+                """);
+        texts.put("china.txt", "202.96.0.0/11\n");
+        List<TopologySource> sources = TopologyFiles.parse(texts, null);
+        List<dev.gslb.topology.Region> regions = new java.util.ArrayList<>();
+        List<dev.gslb.topology.TopologyRecord> records = new java.util.ArrayList<>();
+        sources.forEach(src -> {
+            regions.addAll(src.regions());
+            records.addAll(src.records());
+        });
+        var table = dev.gslb.topology.TopologyTable.build(regions, records, java.util.Set.of("CNC", "TEL"));
+        var tel = table.lookup(java.net.InetAddress.ofLiteral("202.96.1.1"));
+        assertThat(tel.region()).isEqualTo("chinanet");
+        assertThat(tel.scoreOf(dev.gslb.topology.TopologyRecord.POOL, "www")).isEqualTo(200);
+        var cnc = table.lookup(java.net.InetAddress.ofLiteral("202.106.1.1"));
+        assertThat(cnc.scoreOf(dev.gslb.topology.TopologyRecord.SERVER, "vs-cnc"))
+                .isEqualTo(150);
+        assertThat(table.lookup(java.net.InetAddress.ofLiteral("202.120.0.1")).scoreOf("CNC"))
+                .as("country.\"CN\" is the china list: only where no longer prefix matches")
+                .isEqualTo(10);
+
+        texts.put(
+                "more.topology",
+                "topology {\n   dc.\"CNC\" !region.\"unicom\" 100\n   dc.\"TEL\" isp.\"Nowhere\" 1\n}\n");
+        assertThatThrownBy(() -> TopologyFiles.parse(texts, null))
+                .hasMessageContaining("more.topology:2: a negated source ('!') is not supported");
+        texts.put("more.topology", "topology {\n   dc.\"TEL\" isp.\"China Mobile\" 1\n}\n");
+        List<TopologySource> noCmcc = TopologyFiles.parse(texts, null);
+        List<dev.gslb.topology.Region> r2 = new java.util.ArrayList<>();
+        List<dev.gslb.topology.TopologyRecord> rec2 = new java.util.ArrayList<>();
+        noCmcc.forEach(src -> {
+            r2.addAll(src.regions());
+            rec2.addAll(src.records());
+        });
+        assertThatThrownBy(() -> dev.gslb.topology.TopologyTable.build(r2, rec2, java.util.Set.of("CNC", "TEL")))
+                .hasMessageContaining("more.topology:2: isp.\"China Mobile\" maps to no loaded region (load cmcc.txt");
+    }
+
     @Test
     void threeDnsTopologyGivesRecords() throws Exception {
         List<TopologySource> s = TopologyFiles.read(List.of(Path.of("../topology-data/3dns-example.topology")), null);
@@ -71,7 +123,7 @@ class TopologyFilesTest {
                 "topology {\n  dc.\"CNC\" 202.106.0.0/16 100\n  dc.\"TEL\" 219.172.1.0/16 100\n  junk\n");
         assertThatThrownBy(() -> TopologyFiles.read(List.of(bad), null))
                 .hasMessageContaining(bad + ":3: '219.172.1.0/16' has host bits set")
-                .hasMessageContaining(bad + ":4: expected: dc.\"NAME\" CIDR SCORE")
+                .hasMessageContaining(bad + ":4: expected: TARGET SOURCE SCORE")
                 .hasMessageContaining("missing the closing '}'");
     }
 
