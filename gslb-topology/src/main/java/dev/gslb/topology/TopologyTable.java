@@ -81,7 +81,15 @@ public final class TopologyTable {
         }
         Map<String, List<TopologyMatch.Score>> scores = new HashMap<>();
         List<TopologyRecord> mapped = new ArrayList<>();
+        List<Negated> negated = new ArrayList<>();
         for (TopologyRecord rec : records) {
+            if (rec.region().startsWith(TopologyRecord.NOT)) {
+                Negated n = negated(rec, byName, dataCenters, errors);
+                if (n != null) {
+                    negated.add(n);
+                }
+                continue;
+            }
             String region = RegionNames.resolve(rec.region(), byName.keySet());
             if (region == null) {
                 errors.add(rec.origin() + ": " + RegionNames.unmapped(rec.region()) + "; loaded: "
@@ -118,7 +126,112 @@ public final class TopologyTable {
         scores.values()
                 .forEach(l -> l.sort(
                         Comparator.comparingLong(TopologyMatch.Score::score).reversed()));
-        return flatten(new ArrayList<>(byName.values()), records, scores);
+        TopologyTable t = flatten(new ArrayList<>(byName.values()), records, scores);
+        return negated.isEmpty() ? t : t.withNegated(negated);
+    }
+
+    /** A record for every address outside some prefixes (3DNS {@code !region."X"}, {@code !CIDR}). */
+    private record Negated(List<Cidr> outside, TopologyMatch.Score score) {}
+
+    private static Negated negated(
+            TopologyRecord rec, Map<String, Region> byName, Set<String> dataCenters, List<String> errors) {
+        String source = rec.region().substring(TopologyRecord.NOT.length());
+        if (rec.targetsDataCenter() && !dataCenters.contains(rec.dataCenter())) {
+            errors.add(rec.origin() + ": unknown data center '" + rec.dataCenter() + "'; defined: " + dataCenters);
+            return null;
+        }
+        Cidr cidr = asCidr(source);
+        if (cidr != null) {
+            return new Negated(List.of(cidr), new TopologyMatch.Score(rec.dataCenter(), rec.score()));
+        }
+        String region = RegionNames.resolve(source, byName.keySet());
+        if (region == null || !byName.containsKey(region)) {
+            errors.add(rec.origin() + ": "
+                    + (region == null ? RegionNames.unmapped(source) : "no region named '" + source + "' is loaded")
+                    + "; loaded: " + byName.keySet().stream().limit(20).toList());
+            return null;
+        }
+        return new Negated(
+                byName.get(region).prefixes().stream().map(Region.Prefix::cidr).toList(),
+                new TopologyMatch.Score(rec.dataCenter(), rec.score()));
+    }
+
+    /**
+     * This table with negated records: each interval outside a negated record's prefixes gets its
+     * score too, and the address space no prefix covers becomes intervals of their own (matched
+     * only by negated records; their prefix length is unknown, -1, so a client subnet's scope is
+     * its own). Intervals never straddle a prefix's edge, so an interval is inside or outside
+     * each prefix as a whole: its first address says which.
+     */
+    private TopologyTable withNegated(List<Negated> negated) {
+        List<List<BigInteger[]>> ranges = new ArrayList<>();
+        for (Negated n : negated) {
+            List<BigInteger[]> r = new ArrayList<>();
+            n.outside().stream().sorted().forEach(c -> r.add(new BigInteger[] {c.first(), c.last()}));
+            ranges.add(r);
+        }
+        List<TopologyMatch.Score> all = negated.stream().map(Negated::score).toList();
+        TopologyMatch gap = new TopologyMatch("(no prefix)", -1, "(no region)", sorted(all));
+        Map<String, TopologyMatch> merged = new HashMap<>();
+        Intervals out = new Intervals(startHi.length * 2 + 2);
+        BigInteger cursor = BigInteger.ZERO;
+        BigInteger top = ONE.shiftLeft(128).subtract(ONE);
+        for (int i = 0; i < startHi.length; i++) {
+            BigInteger start = big(startHi[i], startLo[i]);
+            BigInteger end = big(endHi[i], endLo[i]);
+            if (cursor.compareTo(start) < 0) {
+                out.add(cursor, start.subtract(ONE), gap);
+            }
+            List<TopologyMatch.Score> extra = new ArrayList<>();
+            StringBuilder key = new StringBuilder()
+                    .append(System.identityHashCode(matches[i]))
+                    .append(':');
+            for (int k = 0; k < negated.size(); k++) {
+                if (!inside(start, ranges.get(k))) {
+                    extra.add(negated.get(k).score());
+                    key.append(k).append(',');
+                }
+            }
+            TopologyMatch m = matches[i];
+            if (!extra.isEmpty()) {
+                TopologyMatch base = m;
+                m = merged.computeIfAbsent(key.toString(), x -> {
+                    List<TopologyMatch.Score> sc = new ArrayList<>(base.scores());
+                    sc.addAll(extra);
+                    return new TopologyMatch(base.prefix(), base.prefixLength(), base.region(), sorted(sc));
+                });
+            }
+            out.add(start, end, m);
+            cursor = end.add(ONE);
+        }
+        if (cursor.compareTo(top) <= 0) {
+            out.add(cursor, top, gap);
+        }
+        return new TopologyTable(
+                out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions, records, warnings);
+    }
+
+    private static List<TopologyMatch.Score> sorted(List<TopologyMatch.Score> scores) {
+        List<TopologyMatch.Score> l = new ArrayList<>(scores);
+        l.sort(Comparator.comparingLong(TopologyMatch.Score::score).reversed());
+        return l;
+    }
+
+    private static BigInteger big(long hi, long lo) {
+        return new BigInteger(Long.toUnsignedString(hi)).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(lo)));
+    }
+
+    /** Whether {@code a} is in one of {@code ranges} (sorted by start; nested ones allowed). */
+    private static boolean inside(BigInteger a, List<BigInteger[]> ranges) {
+        for (BigInteger[] r : ranges) { // negated sources are few and small; build time only
+            if (r[0].compareTo(a) <= 0 && a.compareTo(r[1]) <= 0) {
+                return true;
+            }
+            if (r[0].compareTo(a) > 0) {
+                break;
+            }
+        }
+        return false;
     }
 
     private static Cidr asCidr(String text) {

@@ -32,7 +32,8 @@ public final class Topology implements LoadBalancingMethod {
         boolean ecs = q.hasClientSubnet();
         TopologyMatch m = table.get().lookup(q.placeHi(), q.placeLo());
         if (ecs) {
-            q.scope = Math.max(q.scope, m == null ? q.ecsPrefix : m.prefixLength());
+            // no prefix (nothing matched, or only a negated record): the answer is for the client's own subnet
+            q.scope = Math.max(q.scope, m == null || m.prefixLength() < 0 ? q.ecsPrefix : m.prefixLength());
         }
         if (m == null) {
             if (q.tracing()) {

@@ -265,14 +265,7 @@ public final class TopologyFiles {
                                 + " (for example dc.\"CNC\" 202.106.0.0/16 100)");
                 continue;
             }
-            if (!m.group(3).isEmpty()) {
-                problems.add(
-                        file,
-                        n,
-                        "a negated source ('!') is not supported: the table answers by the longest matching"
-                                + " prefix; write records for the regions the record should cover instead");
-                continue;
-            }
+            boolean not = !m.group(3).isEmpty();
             String source = m.group(4);
             String regionName;
             int dot = source.indexOf(".\"");
@@ -281,6 +274,13 @@ public final class TopologyFiles {
                 String name = source.substring(dot + 2, source.length() - 1);
                 // region."X" names a loaded region; isp/country/continent are mapped to one when the table is built
                 regionName = kind.equals("region") ? name : kind + ":" + name;
+            } else if (not) { // a negated CIDR is no region of its own: only the addresses outside it match
+                try {
+                    regionName = Cidr.parse(source).toString();
+                } catch (IllegalArgumentException e) {
+                    problems.add(file, n, e.getMessage());
+                    continue;
+                }
             } else {
                 try {
                     Cidr cidr = Cidr.parse(source);
@@ -299,7 +299,11 @@ public final class TopologyFiles {
                 default -> m.group(2);
             };
             try {
-                records.add(new TopologyRecord(regionName, target, Long.parseLong(m.group(5)), file + ":" + n));
+                records.add(new TopologyRecord(
+                        (not ? TopologyRecord.NOT : "") + regionName,
+                        target,
+                        Long.parseLong(m.group(5)),
+                        file + ":" + n));
             } catch (IllegalArgumentException e) {
                 problems.add(file, n, "score must be 0..4294967295");
             }

@@ -59,7 +59,7 @@ class TopologyFilesTest {
 
     /**
      * The rest of the 3DNS grammar: pool and server targets, ISP and country sources mapped onto
-     * loaded lists (China Telecom is chinanet), and a negated source named with its line.
+     * loaded lists (China Telecom is chinanet), and negated sources (every address outside them).
      */
     @Test
     void threeDnsPoolServerIspAndCountryForms() throws Exception {
@@ -74,14 +74,7 @@ class TopologyFilesTest {
                 }
                 """);
         texts.put("china.txt", "202.96.0.0/11\n");
-        List<TopologySource> sources = TopologyFiles.parse(texts, null);
-        List<dev.gslb.topology.Region> regions = new java.util.ArrayList<>();
-        List<dev.gslb.topology.TopologyRecord> records = new java.util.ArrayList<>();
-        sources.forEach(src -> {
-            regions.addAll(src.regions());
-            records.addAll(src.records());
-        });
-        var table = dev.gslb.topology.TopologyTable.build(regions, records, java.util.Set.of("CNC", "TEL"));
+        var table = build(TopologyFiles.parse(texts, null));
         var tel = table.lookup(java.net.InetAddress.ofLiteral("202.96.1.1"));
         assertThat(tel.region()).isEqualTo("chinanet");
         assertThat(tel.scoreOf(dev.gslb.topology.TopologyRecord.POOL, "www")).isEqualTo(200);
@@ -92,21 +85,43 @@ class TopologyFilesTest {
                 .as("country.\"CN\" is the china list: only where no longer prefix matches")
                 .isEqualTo(10);
 
-        texts.put(
-                "more.topology",
-                "topology {\n   dc.\"CNC\" !region.\"unicom\" 100\n   dc.\"TEL\" isp.\"Nowhere\" 1\n}\n");
-        assertThatThrownBy(() -> TopologyFiles.parse(texts, null))
-                .hasMessageContaining("more.topology:2: a negated source ('!') is not supported");
+        texts.put("more.topology", """
+                topology {
+                   dc."TEL"   !region."unicom"     30
+                   dc."CNC"   !202.96.0.0/16       20
+                }
+                """);
+        var negated = build(TopologyFiles.parse(texts, null));
+        var inTel = negated.lookup(java.net.InetAddress.ofLiteral("202.96.1.1"));
+        assertThat(inTel.scoreOf("TEL")).as("chinanet is outside unicom").isEqualTo(30);
+        assertThat(inTel.scoreOf("CNC")).as("but inside 202.96/16").isZero();
+        var inCnc = negated.lookup(java.net.InetAddress.ofLiteral("202.106.1.1"));
+        assertThat(inCnc.scoreOf("TEL")).isZero();
+        assertThat(inCnc.scoreOf("CNC")).isEqualTo(20);
+        var nowhere = negated.lookup(java.net.InetAddress.ofLiteral("198.18.0.1"));
+        assertThat(nowhere)
+                .as("outside every prefix: only negated records match")
+                .isNotNull();
+        assertThat(nowhere.prefixLength()).isEqualTo(-1);
+        assertThat(nowhere.scores())
+                .extracting(dev.gslb.topology.TopologyMatch.Score::dataCenter)
+                .containsExactly("TEL", "CNC");
+        texts.put("more.topology", "topology {\n   dc.\"CNC\" !region.\"nowhere\" 100\n}\n");
+        assertThatThrownBy(() -> build(TopologyFiles.parse(texts, null)))
+                .hasMessageContaining("more.topology:2: no region named 'nowhere' is loaded");
         texts.put("more.topology", "topology {\n   dc.\"TEL\" isp.\"China Mobile\" 1\n}\n");
-        List<TopologySource> noCmcc = TopologyFiles.parse(texts, null);
-        List<dev.gslb.topology.Region> r2 = new java.util.ArrayList<>();
-        List<dev.gslb.topology.TopologyRecord> rec2 = new java.util.ArrayList<>();
-        noCmcc.forEach(src -> {
-            r2.addAll(src.regions());
-            rec2.addAll(src.records());
-        });
-        assertThatThrownBy(() -> dev.gslb.topology.TopologyTable.build(r2, rec2, java.util.Set.of("CNC", "TEL")))
+        assertThatThrownBy(() -> build(TopologyFiles.parse(texts, null)))
                 .hasMessageContaining("more.topology:2: isp.\"China Mobile\" maps to no loaded region (load cmcc.txt");
+    }
+
+    static dev.gslb.topology.TopologyTable build(List<TopologySource> sources) throws Exception {
+        List<dev.gslb.topology.Region> regions = new java.util.ArrayList<>();
+        List<dev.gslb.topology.TopologyRecord> records = new java.util.ArrayList<>();
+        sources.forEach(src -> {
+            regions.addAll(src.regions());
+            records.addAll(src.records());
+        });
+        return dev.gslb.topology.TopologyTable.build(regions, records, java.util.Set.of("CNC", "TEL"));
     }
 
     @Test
