@@ -52,9 +52,9 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
     /** Unzipped, a configuration may not exceed this (zones and lists of a large deployment fit many times). */
     static final long MAX_BYTES = 256L << 20;
 
+    /** Every string is written quoted: a name like 1e3, 0x10 or yes must come back a string. */
     private static final YAMLMapper YAML = YAMLMapper.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .build();
 
     public SharedConfig {

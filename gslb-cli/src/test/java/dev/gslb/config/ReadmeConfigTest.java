@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The configuration reference is the README's YAML examples: each one, put over the embedded
  * default (its sections replacing the default's), must load. A key the README shows and the
- * loader does not know, or a value it refuses, fails here.
+ * loader does not know, or a value it refuses, fails here. Each also goes through what a sync
+ * group does with it (shared part out, merged into a local part) and must come back the same.
  */
 class ReadmeConfigTest {
     private static final Pattern YAML_BLOCK = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
@@ -62,6 +63,21 @@ class ReadmeConfigTest {
             Files.writeString(file, yaml.writeValueAsString(merged));
             GslbConfig c = ConfigLoader.load(file);
             assertThat(c.zones()).as(example).isNotEmpty();
+            // what a peer loads: the shared part, written out and merged into a local part, is the same deployment
+            SharedConfig shared = SharedConfig.of(c.source());
+            Path at = dir.resolve("shared-" + examples.indexOf(example));
+            shared.writeTo(at);
+            GslbConfig peer = ConfigLoader.parse(
+                    "peer", shared.mergedInto(c.source(), at), c.source().base());
+            assertThat(peer)
+                    .as(example)
+                    .usingRecursiveComparison() // files now live elsewhere; a traffic source is built per load
+                    .ignoringFields("source", "topology.spec.data")
+                    .ignoringFieldsMatchingRegexes("links\\.traffic\\.source.*", ".*\\.origin")
+                    .isEqualTo(c);
+            assertThat(SharedConfig.of(peer.source()).mergedInto(c.source(), at))
+                    .as("a round trip changes nothing")
+                    .isEqualTo(shared.mergedInto(c.source(), at));
         }
     }
 }

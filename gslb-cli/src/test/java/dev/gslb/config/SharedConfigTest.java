@@ -1,0 +1,90 @@
+package dev.gslb.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+
+/** What travels between peers is read as hostile: names outside files/, too much unzipped. */
+class SharedConfigTest {
+    static byte[] zip(String... nameAndContent) throws Exception {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (ZipOutputStream z = new ZipOutputStream(b)) {
+            for (int i = 0; i < nameAndContent.length; i += 2) {
+                z.putNextEntry(new ZipEntry(nameAndContent[i]));
+                z.write(nameAndContent[i + 1].getBytes(StandardCharsets.UTF_8));
+                z.closeEntry();
+            }
+        }
+        return b.toByteArray();
+    }
+
+    @Test
+    void aPeersBundleMayNotReachOutsideItsFolder() throws Exception {
+        assertThatThrownBy(() -> SharedConfig.unzip(zip("shared.yaml", "{}", "files/../../etc/passwd", "x")))
+                .hasMessageContaining("only files/... is allowed");
+        assertThatThrownBy(() -> SharedConfig.unzip(zip("shared.yaml", "{}", "/etc/passwd", "x")))
+                .hasMessageContaining("only files/");
+        assertThatThrownBy(() -> SharedConfig.unzip(zip("files/a", "x"))).hasMessageContaining("no shared.yaml");
+        assertThatThrownBy(() -> SharedConfig.unzip("not a zip".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("no shared.yaml");
+        SharedConfig ok = SharedConfig.unzip(zip("shared.yaml", "zones: []\n", "files/zones/0/x.zone", "; zone"));
+        assertThat(SharedConfig.unzip(ok.zip())).usingRecursiveComparison().isEqualTo(ok);
+        assertThat(SharedConfig.unzip(ok.zip()).digest()).isEqualTo(ok.digest());
+    }
+
+    @Test
+    void aBombIsRefusedAtTheBound() throws Exception {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (ZipOutputStream z = new ZipOutputStream(b)) {
+            z.putNextEntry(new ZipEntry("shared.yaml"));
+            z.write("{}".getBytes(StandardCharsets.UTF_8));
+            z.closeEntry();
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 3; i++) {
+                z.putNextEntry(new ZipEntry("files/big" + i));
+                for (int k = 0; k < 100; k++) {
+                    z.write(zeros);
+                }
+                z.closeEntry();
+            }
+        }
+        assertThat(b.size()).as("300 MiB of zeros zip small").isLessThan(1 << 20);
+        assertThatThrownBy(() -> SharedConfig.unzip(b.toByteArray())).hasMessageContaining("exceeds 256 MiB");
+    }
+
+    @Test
+    void quotedLookalikesSurviveTheRoundTrip(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        java.nio.file.Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
+        String text = """
+                instance: {name: "08", datacenter: "yes"}
+                dns: {listen: ["[::1]:0"]}
+                zones: [{file: example.com.zone}]
+                datacenters: ["yes", "no", "null"]
+                virtual-servers:
+                  - {name: "true", address: 198.18.2.10, datacenter: "yes"}
+                  - {name: "0x10", address: 198.18.3.10, datacenter: "no"}
+                pools:
+                  - {name: "1e3", members: ["true", "0x10"]}
+                wide-ips:
+                  - {name: www.example.com, pools: ["1e3"]}
+                """;
+        java.nio.file.Files.writeString(dir.resolve("gslb.yaml"), text);
+        GslbConfig c = ConfigLoader.load(dir.resolve("gslb.yaml"));
+        SharedConfig shared = SharedConfig.of(c.source());
+        shared.writeTo(dir.resolve("peer"));
+        GslbConfig peer = ConfigLoader.parse(
+                "peer",
+                shared.mergedInto(c.source(), dir.resolve("peer")),
+                c.source().base());
+        assertThat(peer.dataCenters()).isEqualTo(c.dataCenters());
+        assertThat(peer.wideIps()).isEqualTo(c.wideIps());
+        assertThat(peer.instance()).isEqualTo(c.instance());
+        assertThat(peer.dns()).isEqualTo(c.dns());
+    }
+}
