@@ -115,7 +115,12 @@ public final class SyncGroup implements ConfigExchange {
                 }
             }
         } else if (p != null) {
-            v = new ConfigVersion(p.generation() + 1, instance, file.digest());
+            try { // what was loaded at run time stays, as it does across a reload
+                startShared = file.withLoadsOf(SharedConfig.readFrom(sharedDir(p.digest())));
+            } catch (IOException e) {
+                log.debug("no run-time topology loads kept: {}", e.toString());
+            }
+            v = new ConfigVersion(p.generation() + 1, instance, startShared.digest());
             log.info(
                     "{} changed while the server was stopped: it is generation {}",
                     fromFile.source().label(),
@@ -379,7 +384,9 @@ public final class SyncGroup implements ConfigExchange {
             if (o.refused() != null && o.refused().equals(version)) {
                 why.add(e.getKey() + " refused generation " + version.generation() + ": "
                         + o.refusal().lines().findFirst().orElse(""));
-            } else if (e.getValue().differsSince() > 0 && now - e.getValue().differsSince() >= SETTLE_MILLIS) {
+            } else if (!o.version().digest().equals(version.digest())
+                    && e.getValue().differsSince() > 0
+                    && now - e.getValue().differsSince() >= SETTLE_MILLIS) {
                 why.add(e.getKey() + " serves generation " + o.version() + ", this one " + version);
             }
         }

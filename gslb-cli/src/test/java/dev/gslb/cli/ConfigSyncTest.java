@@ -322,7 +322,39 @@ class ConfigSyncTest {
         }
     }
 
-    static InetSocketAddress loopback() {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    /** A list loaded at run time on A is served by B, and both still have it after a restart. */
+    @Test
+    void aTopologyLoadIsSharedAndKept() throws Exception {
+        Path fa = file("gslb-a", "CNC", 0, shared(""));
+        a = start(fa);
+        b = start(file("gslb-b", "TEL", 0, shared("")));
+        pair();
+        Path list = dir.resolve("lab.txt");
+        Files.writeString(list, "198.18.64.0/18\n");
+        System.setProperty(
+                "gslb.token-file", ConfigLoader.load(fa).admin().tokenFile().toString());
+        TopologyCommandTest.Run load = TopologyCommandTest.gslb(
+                "topology",
+                "load",
+                list.toString(),
+                "--admin",
+                "http://" + a.admin().address());
+        assertThat(load.exit()).as(load.err()).isZero();
+        assertThat(a.syncGroup().version().generation()).isEqualTo(1);
+        assertThat(await(
+                        () -> b.topology().table().lookup(InetAddress.ofLiteral("198.18.64.1")) != null,
+                        Duration.ofSeconds(5)))
+                .isNotNegative();
+        assertThat(b.topology()
+                        .table()
+                        .lookup(InetAddress.ofLiteral("198.18.64.1"))
+                        .region())
+                .isEqualTo("lab");
+        a.close();
+        a = start(fa);
+        assertThat(a.topology().table().lookup(InetAddress.ofLiteral("198.18.64.1")))
+                .as("kept in the state folder across a restart")
+                .isNotNull();
+        assertThat(a.syncGroup().version().generation()).isEqualTo(1);
     }
 }
