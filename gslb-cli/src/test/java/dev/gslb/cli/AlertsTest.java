@@ -59,14 +59,12 @@ class AlertsTest {
             dead = free.getLocalPort();
         }
         Path log = dir.resolve("alerts.log");
-        Files.writeString(dir.resolve("gslb.yaml"), """
-                instance: {name: gslb-test, datacenter: CNC}
-                dns: {listen: ["127.0.0.1:0"], threads: 1}
-                admin: {listen: "127.0.0.1:0"}
+        Files.writeString(
+                dir.resolve("gslb.yaml"),
+                LoopbackConfig.local("gslb-test", "CNC")
+                        + """
                 zones: [{file: example.com.zone}]
                 datacenters: [CNC, TEL]
-                probe: {store: proximity, protocols: [udp]}
-                sync: {listen: ["127.0.0.1:0"], peers-file: peers}
                 monitors:
                   - {name: svc, type: tcp, port: %d, interval: 100ms, timeout: 50ms, up: 1, down: 2}
                 virtual-servers:
@@ -80,8 +78,7 @@ class AlertsTest {
                     exec: [/bin/sh, -c, "cat >> %s"]
                     webhook: http://127.0.0.1:%d/hook
                   - {on: [server-down], webhook: "http://127.0.0.1:%d/nobody"}
-                """.formatted(
-                        port, log, hook.getAddress().getPort(), dead));
+                """.formatted(port, log, hook.getAddress().getPort(), dead));
         ServerSocket service = FailoverEndToEndTest.listen("127.0.1.1", port);
         try (GslbServer s = new GslbServer(ConfigLoader.load(dir.resolve("gslb.yaml")))) {
             s.start();

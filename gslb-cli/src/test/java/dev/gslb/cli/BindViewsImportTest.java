@@ -113,22 +113,8 @@ class BindViewsImportTest {
                 .contains("running");
 
         Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
-        Files.writeString(dir.resolve("gslb.yaml"), """
-                instance: {name: gslb-cnc, datacenter: CNC}
-                dns: {listen: ["127.0.0.1:0"], threads: 1}
-                admin: {listen: "127.0.0.1:0"}
-                zones: [{file: example.com.zone}]
-                datacenters: [CNC, TEL]
-                probe: {store: proximity, protocols: [udp]}
-                sync: {listen: ["127.0.0.1:0"], peers-file: peers}
-                virtual-servers:
-                  - {name: cnc, address: 127.0.1.1, datacenter: CNC}
-                  - {name: tel, address: 127.0.1.2, datacenter: TEL}
-                pools:
-                  - {name: www, members: [cnc, tel]}
-                wide-ips:
-                  - {name: www.example.com, pools: [www]}
-                """);
+        Files.writeString(
+                dir.resolve("gslb.yaml"), LoopbackConfig.local("gslb-cnc", "CNC") + LoopbackConfig.shared(""));
         var config = ConfigLoader.load(dir.resolve("gslb.yaml"));
         try (GslbServer s = new GslbServer(config)) {
             s.start();

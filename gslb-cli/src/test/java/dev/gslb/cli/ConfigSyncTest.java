@@ -53,19 +53,8 @@ class ConfigSyncTest {
         }
     }
 
-    /** The shared part both files start with; {@code extra} adds wide IPs (or breaks something). */
     static String shared(String extra) {
-        return """
-                zones: [{file: example.com.zone}]
-                datacenters: [CNC, TEL]
-                virtual-servers:
-                  - {name: cnc, address: 127.0.1.1, datacenter: CNC}
-                  - {name: tel, address: 127.0.1.2, datacenter: TEL}
-                pools:
-                  - {name: www, members: [cnc, tel]}
-                wide-ips:
-                  - {name: www.example.com, pools: [www]}
-                """ + extra;
+        return LoopbackConfig.shared(extra);
     }
 
     Path file(String name, String dc, int syncPort, String shared) throws Exception {
@@ -74,13 +63,7 @@ class ConfigSyncTest {
             Files.copy(Path.of("../zones/example.com.zone"), d.resolve("example.com.zone"));
         }
         Path f = d.resolve("gslb.yaml");
-        Files.writeString(f, """
-                instance: {name: %s, datacenter: %s}
-                dns: {listen: ["127.0.0.1:0"], threads: 1}
-                admin: {listen: "127.0.0.1:0"}
-                probe: {store: proximity, protocols: [udp]}
-                sync: {listen: ["127.0.0.1:%d"], peers-file: peers, heartbeat: %ds}
-                """.formatted(name, dc, syncPort, HEARTBEAT.toSeconds()) + shared);
+        Files.writeString(f, LoopbackConfig.local(name, dc, syncPort, (int) HEARTBEAT.toSeconds()) + shared);
         return f;
     }
 

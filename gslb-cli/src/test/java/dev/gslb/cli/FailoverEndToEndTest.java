@@ -32,14 +32,9 @@ class FailoverEndToEndTest {
     Path dir;
 
     static String config(int port, String failure) {
-        return """
-                instance: {name: gslb-test, datacenter: CNC}
-                dns: {listen: ["127.0.0.1:0"], threads: 1}
-                admin: {listen: "127.0.0.1:0"}
+        return LoopbackConfig.local("gslb-test", "CNC") + """
                 zones: [{file: example.com.zone}]
                 datacenters: [CNC, TEL]
-                probe: {store: proximity, protocols: [udp]}
-                sync: {listen: ["127.0.0.1:0"], peers-file: peers}
                 monitors:
                   - {name: svc, type: tcp, port: %d, interval: 100ms, timeout: 50ms, up: 1, down: 2}
                 virtual-servers:
