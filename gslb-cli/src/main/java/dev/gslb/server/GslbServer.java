@@ -28,6 +28,7 @@ import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.ResolveApi;
+import dev.gslb.server.admin.StatusPage;
 import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
@@ -162,20 +163,17 @@ public final class GslbServer implements AutoCloseable {
                 "/metrics",
                 r -> new AdminServer.Response(200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8")));
         routes.addAll(new TopologyApi(topology, group::topologyLoaded).routes());
-        routes.addAll(new LdnsApi(
-                        proximity,
-                        scheduler,
-                        config.dataCenters().stream()
-                                .map(dev.gslb.dns.site.DataCenter::name)
-                                .collect(java.util.stream.Collectors.toSet()))
-                .routes());
-        routes.addAll(new ResolveApi(this::authority, resolver).routes());
+        LdnsApi ldnsApi = new LdnsApi(
+                proximity,
+                scheduler,
+                config.dataCenters().stream()
+                        .map(dev.gslb.dns.site.DataCenter::name)
+                        .collect(java.util.stream.Collectors.toSet()));
+        routes.addAll(ldnsApi.routes());
+        ResolveApi resolveApi = new ResolveApi(this::authority, resolver);
+        routes.addAll(resolveApi.routes());
         routes.add(new AdminServer.Route("POST", "/config/reload", r -> reloadResponse()));
-        routes.add(new AdminServer.Route(
-                "GET",
-                "/config/status",
-                r -> AdminServer.Response.ok(group.status(
-                        sync.status().stream().map(PeerSync.Status::name).toList()))));
+        routes.add(new AdminServer.Route("GET", "/config/status", r -> AdminServer.Response.ok(configStatus())));
         routes.add(new AdminServer.Route("GET", "/config/diff", r -> {
             String peer = r.param("peer");
             if (peer == null || peer.isBlank()) {
@@ -186,7 +184,25 @@ public final class GslbServer implements AutoCloseable {
         }));
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
         routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(serverStatuses())));
-        routes.addAll(new LinkApi(links, sync, this::authority).routes());
+        LinkApi linkApi = new LinkApi(links, sync, this::authority);
+        routes.addAll(linkApi.routes());
+        routes.addAll(new StatusPage(new StatusPage.Sources(
+                        config.instance().name(),
+                        config.instance().dataCenter(),
+                        config.dataCenters().stream()
+                                .map(dev.gslb.dns.site.DataCenter::name)
+                                .toList(),
+                        this::authority,
+                        linkApi::statuses,
+                        this::serverStatuses,
+                        sync,
+                        this::configStatus,
+                        proximity,
+                        ldnsApi,
+                        resolveApi,
+                        resolver::statistics,
+                        topology))
+                .routes());
         routes.add(new AdminServer.Route(
                 "GET",
                 "/stats",
@@ -243,6 +259,10 @@ public final class GslbServer implements AutoCloseable {
                                 new Persisted(e.wideIp().toString(), e.hi(), e.lo(), e.server(), e.expiresAt())));
             }
         });
+    }
+
+    private dev.gslb.api.ConfigStatus configStatus() {
+        return group.status(sync.status().stream().map(PeerSync.Status::name).toList());
     }
 
     /** `gslb health`: each server's status with its worst-case switch-over time. */

@@ -113,9 +113,17 @@ class ConfigSyncTest {
                 && status(y).inSync();
     }
 
+    /** Pairs A and B and waits until each side's own connection to the other is up (items flow both ways). */
     void pair() throws Exception {
         String token = a.sync().pair(List.of()).token();
         b.sync().join(token);
+        assertThat(await(() -> connected(a) && connected(b), Duration.ofSeconds(10)))
+                .isNotNegative();
+    }
+
+    static boolean connected(GslbServer s) {
+        return !s.sync().status().isEmpty()
+                && s.sync().status().stream().allMatch(p -> p.state().equals("connected"));
     }
 
     static int syncPort(GslbServer s) {

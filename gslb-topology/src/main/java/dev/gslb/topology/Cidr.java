@@ -140,10 +140,22 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
 
     /** This prefix with host bits cleared. */
     public Cidr network() {
+        return new Cidr(hi & hiMask(), lo & loMask(), length, ipv4);
+    }
+
+    /** Whether the address {@code h:l} (the 128-bit form) lies in this prefix. */
+    public boolean contains(long h, long l) {
+        return (h & hiMask()) == (hi & hiMask()) && (l & loMask()) == (lo & loMask());
+    }
+
+    private long hiMask() {
         int n = spaceLength();
-        long hiMask = n >= 64 ? -1L : (n == 0 ? 0 : -1L << (64 - n));
-        long loMask = n <= 64 ? 0 : (n == 128 ? -1L : -1L << (128 - n));
-        return new Cidr(hi & hiMask, lo & loMask, length, ipv4);
+        return n >= 64 ? -1L : (n == 0 ? 0 : -1L << (64 - n));
+    }
+
+    private long loMask() {
+        int n = spaceLength();
+        return n <= 64 ? 0 : (n == 128 ? -1L : -1L << (128 - n));
     }
 
     BigInteger first() {

@@ -112,7 +112,8 @@ public final class AdminServer implements AutoCloseable {
             return Response.error(403, "cross-origin requests are refused (admin.allowed-origins)");
         }
         boolean open = exchange.getRequestMethod().equals("GET")
-                && settings.openPaths().contains(path);
+                && (settings.openPaths().contains(path)
+                        || settings.statusPage() && (path.equals("/") || path.startsWith(StatusPage.PREFIX)));
         if (token != null && !open && !token.admits(headers.getFirst("Authorization"))) {
             exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
             return Response.error(
@@ -209,6 +210,13 @@ public final class AdminServer implements AutoCloseable {
     private static void send(HttpExchange exchange, Response r) throws IOException {
         byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", r.contentType());
+        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        if (r.contentType().startsWith("text/html")) { // the status page: its own files only, never in a frame
+            exchange.getResponseHeaders()
+                    .set(
+                            "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'");
+        }
         exchange.sendResponseHeaders(r.status(), bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
             try (OutputStream out = exchange.getResponseBody()) {

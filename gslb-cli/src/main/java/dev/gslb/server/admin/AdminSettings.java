@@ -22,6 +22,8 @@ import java.util.List;
  * @param allowedOrigins browser origins accepted; a request with any other Origin gets 403
  * @param openPaths      GET paths readable without the token (Prometheus scrapes /metrics)
  * @param maxBody        request bodies beyond this many bytes get 413
+ * @param statusPage     the status page ({@code /} and {@code /status/...}, read-only) is readable
+ *                       without the token; false: the page asks for it
  */
 public record AdminSettings(
         InetSocketAddress listen,
@@ -29,7 +31,8 @@ public record AdminSettings(
         List<String> allowedHosts,
         List<String> allowedOrigins,
         List<String> openPaths,
-        int maxBody) {
+        int maxBody,
+        boolean statusPage) {
     public static final int DEFAULT_PORT = 8053;
     public static final List<String> DEFAULT_OPEN_PATHS = List.of("/health", "/metrics");
     public static final int DEFAULT_MAX_BODY = 16 << 20; // a whole ISP CIDR list fits
@@ -54,6 +57,7 @@ public record AdminSettings(
             @JsonProperty("allowed-origins") List<String> allowedOrigins,
             @JsonProperty("open-paths") List<String> openPaths,
             @JsonProperty("max-body") ByteSize maxBody,
+            @JsonProperty("status-page") Boolean statusPage,
             @JacksonInject Path folder) {
         AdminSettings d = defaults(folder);
         return new AdminSettings(
@@ -62,7 +66,8 @@ public record AdminSettings(
                 requireNonNullElse(allowedHosts, d.allowedHosts()),
                 requireNonNullElse(allowedOrigins, d.allowedOrigins()),
                 requireNonNullElse(openPaths, d.openPaths()),
-                maxBody == null ? d.maxBody() : maxBody.cappedInt());
+                maxBody == null ? d.maxBody() : maxBody.cappedInt(),
+                statusPage == null || statusPage);
     }
 
     /** The defaults: loopback, the token in {@code folder/var/admin.token}. */
@@ -74,14 +79,14 @@ public record AdminSettings(
 
     /** The defaults on {@code listen}, the token in {@code tokenFile}. */
     public static AdminSettings of(InetSocketAddress listen, Path tokenFile) {
-        return new AdminSettings(listen, tokenFile, List.of(), List.of(), DEFAULT_OPEN_PATHS, DEFAULT_MAX_BODY);
+        return new AdminSettings(listen, tokenFile, List.of(), List.of(), DEFAULT_OPEN_PATHS, DEFAULT_MAX_BODY, true);
     }
 
     public AdminSettings withListen(InetSocketAddress address) {
-        return new AdminSettings(address, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody);
+        return new AdminSettings(address, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage);
     }
 
     public AdminSettings withTokenFile(Path file) {
-        return new AdminSettings(listen, file, allowedHosts, allowedOrigins, openPaths, maxBody);
+        return new AdminSettings(listen, file, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage);
     }
 }

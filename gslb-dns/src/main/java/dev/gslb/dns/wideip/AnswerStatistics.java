@@ -39,6 +39,18 @@ public final class AnswerStatistics {
             counts.incrementAndGet(i);
         }
 
+        /** Adds this series' answers per minute of the last hour into {@code minutes} (oldest first). */
+        void perMinute(long nowMillis, long[] minutes) {
+            long newest = nowMillis / BUCKET_MILLIS;
+            int perMinute = 60_000 / BUCKET_MILLIS;
+            for (int i = 0; i < BUCKETS; i++) {
+                long age = newest - epochs.get(i);
+                if (age >= 0 && age < BUCKETS) {
+                    minutes[minutes.length - 1 - (int) (age / perMinute)] += counts.get(i);
+                }
+            }
+        }
+
         /** Answers within the last {@code windowMillis} (to bucket precision); -1: since start. */
         long count(long nowMillis, long windowMillis) {
             if (windowMillis < 0) {
@@ -115,6 +127,24 @@ public final class AnswerStatistics {
             Tally.add(t.dataCenters, vs.dataCenter().name(), now);
             ldns.saw(ldnsHi, ldnsLo, vs.dataCenter().name(), now);
         }
+    }
+
+    /**
+     * Answers per minute over the last hour (60 values, oldest first), all wide IPs together: by
+     * data center and by deciding method (the status page's time series).
+     */
+    public record Timeline(long endMillis, Map<String, long[]> dataCenters, Map<String, long[]> methods) {}
+
+    public Timeline timeline(long now) {
+        Map<String, long[]> dcs = new java.util.TreeMap<>();
+        Map<String, long[]> methods = new java.util.TreeMap<>();
+        List<Tally> all = new ArrayList<>(byWideIp.values());
+        all.add(other);
+        for (Tally t : all) {
+            t.dataCenters.forEach((k, v) -> v.perMinute(now, dcs.computeIfAbsent(k, x -> new long[60])));
+            t.methods.forEach((k, v) -> v.perMinute(now, methods.computeIfAbsent(k, x -> new long[60])));
+        }
+        return new Timeline(now, dcs, methods);
     }
 
     /** How many LDNS were sent to each data center, and how many are in each topology region. */

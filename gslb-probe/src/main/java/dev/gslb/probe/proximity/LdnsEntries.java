@@ -69,6 +69,17 @@ final class LdnsEntries {
         return removed[0];
     }
 
+    /** How many entries are in each state (by ordinal), kept as entries change: no pass over the table. */
+    long[] countByState() {
+        long[] out = new long[LdnsEntry.State.values().length];
+        for (Segment seg : segments) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] += seg.states[i]; // read without the lock: a count, at most a change behind
+            }
+        }
+        return out;
+    }
+
     int size() {
         int n = 0;
         for (Segment s : segments) {
@@ -126,6 +137,8 @@ final class LdnsEntries {
     private static final class Segment {
         volatile LdnsEntry[] slots = new LdnsEntry[16];
         volatile int live;
+        /** Live entries per state (by ordinal), written under the lock. */
+        final int[] states = new int[LdnsEntry.State.values().length];
         /** Slots not null: live entries and tombstones (writers only, under the lock). */
         private int used;
 
@@ -169,6 +182,12 @@ final class LdnsEntries {
             LdnsEntry next = f.apply(old);
             if (next == old) {
                 return old;
+            }
+            if (old != null) {
+                states[old.state().ordinal()]--;
+            }
+            if (next != null) {
+                states[next.state().ordinal()]++;
             }
             if (next == null) {
                 SLOT.setRelease(s, found, TOMBSTONE);

@@ -148,6 +148,11 @@ public final class LdnsEntry {
         return (int) (paths[2 * i + 1] >>> 10) & 0x3FF;
     }
 
+    /** The data center of path {@code i} (an interned name: nothing is made). */
+    public String dataCenter(int i) {
+        return PathNames.SHARED.name(dataCenterNumber(i));
+    }
+
     /** Path {@code i} as a value. */
     public Path path(int i) {
         long m = paths[2 * i];

@@ -337,6 +337,21 @@ public final class ProximityTable {
         return gone.size();
     }
 
+    /** How many LDNS are in each state, indexed by {@link LdnsEntry.State#ordinal()}; no pass over the table. */
+    public long[] countByState() {
+        return entries.countByState();
+    }
+
+    /**
+     * Every entry, weakly consistent, without making an address or a map entry for each: the
+     * status page's counts and histogram pass over a million of them.
+     */
+    public void forEachEntry(Consumer<LdnsEntry> action) {
+        for (Iterator<LdnsEntry> it = entries.iterator(); it.hasNext(); ) {
+            action.accept(it.next());
+        }
+    }
+
     /** A weakly consistent view for listings and the store: each entry is whole, the set may move. */
     public Iterable<Map.Entry<Address, LdnsEntry>> entries() {
         return () -> new Iterator<>() {

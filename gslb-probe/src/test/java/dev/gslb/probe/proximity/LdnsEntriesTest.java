@@ -53,6 +53,27 @@ class LdnsEntriesTest {
         assertThat(seen).hasSize(25_000).contains(v4(1), v4(49_999)).doesNotContain(v4(0));
     }
 
+    /** The per-state counts are kept as entries change, and agree with a pass over the table. */
+    @Test
+    void countsByStateFollowEveryChange() {
+        LdnsEntries t = new LdnsEntries();
+        for (int i = 0; i < 10_000; i++) {
+            put(t, 0, v4(i), i);
+        }
+        for (int i = 0; i < 3_000; i++) {
+            t.compute(0, v4(i), old -> old.unprobeable(1));
+        }
+        for (int i = 9_000; i < 10_000; i++) {
+            t.remove(0, v4(i), null);
+        }
+        long[] counted = t.countByState();
+        long[] walked = new long[LdnsEntry.State.values().length];
+        t.iterator().forEachRemaining(e -> walked[e.state().ordinal()]++);
+        assertThat(counted).containsExactly(walked);
+        assertThat(counted[LdnsEntry.State.UNPROBEABLE.ordinal()]).isEqualTo(3_000);
+        assertThat(java.util.Arrays.stream(counted).sum()).isEqualTo(9_000);
+    }
+
     @Test
     void theAddressZeroAndIpv6KeysAreKeysLikeAnyOther() {
         LdnsEntries t = new LdnsEntries();
