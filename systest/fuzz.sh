@@ -13,6 +13,7 @@ targets=(
   "gslb-dns QueryFuzzTest"
   "gslb-dns ZoneFileFuzzTest"
   "gslb-topology TopologyLoaderFuzzTest"
+  "gslb-topology BindViewsFuzzTest"
   "gslb-cli ConfigFuzzTest"
   "gslb-sync FrameFuzzTest"
 )

@@ -24,7 +24,7 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
     private static final Pattern DOTTED = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** Address literals only: no host names, ranges, wildcards, masks or inet_aton short forms. */
-    static final IPAddressStringParameters LITERAL = new IPAddressStringParameters.Builder()
+    public static final IPAddressStringParameters LITERAL = new IPAddressStringParameters.Builder()
             .allowEmpty(false)
             .allowAll(false)
             .allowMask(false)

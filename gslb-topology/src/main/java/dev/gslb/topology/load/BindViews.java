@@ -1,5 +1,6 @@
 package dev.gslb.topology.load;
 
+import dev.gslb.topology.Cidr;
 import dev.gslb.topology.TopologyException;
 import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
@@ -305,11 +306,19 @@ public final class BindViews {
             Token t = list.get(i);
             boolean not = t.text().equals("!");
             if (not) {
+                if (i + 1 >= list.size()) {
+                    problems.add(t.file(), t.line(), "'!' with nothing after it");
+                    break;
+                }
                 t = list.get(++i);
             }
             List<IPAddress> these;
             if (t.text().equals("{")) {
                 int end = closing(list, i);
+                if (end < 0) {
+                    unclosed(t);
+                    break;
+                }
                 these = matchList(list.subList(i + 1, end), view, List.of(), depth + 1);
                 i = end;
             } else {
@@ -335,6 +344,7 @@ public final class BindViews {
         return out;
     }
 
+    /** The index of the '}' that closes the '{' at {@code open}, or -1 when none does. */
     private static int closing(List<Token> list, int open) {
         int d = 0;
         for (int i = open; i < list.size(); i++) {
@@ -344,7 +354,11 @@ public final class BindViews {
                 return i;
             }
         }
-        return list.size() - 1;
+        return -1;
+    }
+
+    private void unclosed(Token open) {
+        problems.add(open.file(), open.line(), "this '{' is not closed");
     }
 
     /** One element: an address or prefix, an acl's name, any/none; null when it has no counterpart. */
@@ -390,7 +404,7 @@ public final class BindViews {
             }
             text = b + w.substring(slash);
         }
-        IPAddress a = new IPAddressString(text).getAddress();
+        IPAddress a = new IPAddressString(text, Cidr.LITERAL).getAddress(); // no wildcards or ranges
         if (a == null) {
             return null;
         }
@@ -467,6 +481,11 @@ public final class BindViews {
             return List.of();
         }
         int end = closing(tokens, open);
+        if (end < 0) {
+            unclosed(tokens.get(open));
+            at = tokens.size();
+            return List.of();
+        }
         at = end + 1;
         return tokens.subList(open + 1, end);
     }
@@ -479,7 +498,13 @@ public final class BindViews {
                 return;
             }
             if (t.text().equals("{")) {
-                at = closing(tokens, at - 1) + 1;
+                int end = closing(tokens, at - 1);
+                if (end < 0) {
+                    unclosed(t);
+                    at = tokens.size();
+                    return;
+                }
+                at = end + 1;
             }
         }
     }

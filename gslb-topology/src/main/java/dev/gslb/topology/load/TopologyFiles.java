@@ -33,6 +33,9 @@ public final class TopologyFiles {
     private static final Pattern THREE_DNS_RECORD = Pattern.compile(
             "(dc|datacenter|pool|server|vs)\\.\"([^\"]+)\"\\s+(!?)\\s*((?:region|isp|country|continent)\\.\"[^\"]*\"|\\S+)\\s+(\\d+)");
 
+    /** A source that names something: region."X", isp."X", country."X" or continent."X". */
+    private static final Pattern NAMED_SOURCE = Pattern.compile("(?:region|isp|country|continent)\\.\"[^\"]*\"");
+
     private TopologyFiles() {}
 
     /**
@@ -269,7 +272,7 @@ public final class TopologyFiles {
             String source = m.group(4);
             String regionName;
             int dot = source.indexOf(".\"");
-            if (dot > 0 && source.endsWith("\"")) {
+            if (NAMED_SOURCE.matcher(source).matches()) {
                 String kind = source.substring(0, dot);
                 String name = source.substring(dot + 2, source.length() - 1);
                 // region."X" names a loaded region; isp/country/continent are mapped to one when the table is built
