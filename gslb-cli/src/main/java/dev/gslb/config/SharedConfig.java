@@ -210,12 +210,22 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return new SharedConfig(yaml, f);
     }
 
+    /**
+     * Everything this configuration is, by name: {@value #YAML_ENTRY} first, then the files in name
+     * order. Digest, zip, folder and diff all go through this one list.
+     */
+    public Map<String, byte[]> entries() {
+        Map<String, byte[]> all = new java.util.LinkedHashMap<>();
+        all.put(YAML_ENTRY, yaml.getBytes(StandardCharsets.UTF_8));
+        all.putAll(files);
+        return all;
+    }
+
     /** SHA-256 over the YAML and every file with its name: equal digests, equal configurations. */
     public String digest() {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            update(md, YAML_ENTRY, yaml.getBytes(StandardCharsets.UTF_8));
-            files.forEach((name, bytes) -> update(md, name, bytes));
+            entries().forEach((name, bytes) -> update(md, name, bytes));
             return HexFormat.of().formatHex(md.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -233,8 +243,7 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
     public byte[] zip() {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         try (ZipOutputStream z = new ZipOutputStream(b)) {
-            entry(z, YAML_ENTRY, yaml.getBytes(StandardCharsets.UTF_8));
-            for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            for (Map.Entry<String, byte[]> e : entries().entrySet()) {
                 entry(z, e.getKey(), e.getValue());
             }
         } catch (IOException e) {
@@ -298,8 +307,7 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
     /** Writes the YAML and the files into {@code dir}, which must not exist yet. */
     public void writeTo(Path dir) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(YAML_ENTRY), yaml);
-        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+        for (Map.Entry<String, byte[]> e : entries().entrySet()) {
             Path f = dir.resolve(e.getKey());
             Files.createDirectories(f.getParent());
             Files.write(f, e.getValue());

@@ -62,7 +62,10 @@ public final class SyncGroup implements ConfigExchange {
     private final boolean syncOn;
     private final Clock clock;
     private final Map<String, PeerConfig> peers = new ConcurrentHashMap<>();
-    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** What was logged once already (a refusal, a kept concurrent change); at most {@value #MAX_LOGGED}. */
+    final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+    static final int MAX_LOGGED = 1000;
     private volatile Applier applier;
     private volatile Runnable publish = () -> {};
     private volatile Runnable tell = () -> {};
@@ -227,7 +230,7 @@ public final class SyncGroup implements ConfigExchange {
         boolean differs = !offer.version().digest().equals(version.digest());
         long since = !differs ? 0 : before != null && before.differsSince() > 0 ? before.differsSince() : now;
         peers.put(peer, new PeerConfig(offer, content, now, since));
-        if (offer.refused() != null && offer.refused().equals(version) && logged.add("refused " + peer + version)) {
+        if (offer.refused() != null && offer.refused().equals(version) && once("refused " + peer + version)) {
             log.warn("peer {} refused configuration generation {}: {}", peer, version, offer.refusal());
         }
         if (offer.bundle().length > 0 && syncOn && offer.sync()) {
@@ -246,7 +249,7 @@ public final class SyncGroup implements ConfigExchange {
             return;
         }
         if (theirs.generation() == 0 || !theirs.newerThan(ours)) {
-            if (theirs.generation() == ours.generation() && theirs.generation() > 0 && logged.add("kept " + theirs)) {
+            if (theirs.generation() == ours.generation() && theirs.generation() > 0 && once("kept " + theirs)) {
                 log.warn(
                         "concurrent changes: generation {} here and {} on {}; this one's wins (the greater instance name)",
                         ours,
@@ -375,6 +378,18 @@ public final class SyncGroup implements ConfigExchange {
         }
     }
 
+    /**
+     * True the first time {@code what} is told: a peer repeats its state every heartbeat. A peer
+     * that sends ever new generations cannot grow the memory: past the bound it starts afresh
+     * (and a line may be logged again).
+     */
+    boolean once(String what) {
+        if (logged.size() >= MAX_LOGGED) {
+            logged.clear();
+        }
+        return logged.add(what);
+    }
+
     /** Why the pair is out of sync, or null when it is not (peers passing a change through are not). */
     public String drift() {
         long now = clock.millis();
@@ -443,35 +458,30 @@ public final class SyncGroup implements ConfigExchange {
         synchronized (this) {
             ours = shared;
         }
-        SharedConfig theirs = pc.content();
+        Map<String, byte[]> here = ours.entries();
+        Map<String, byte[]> there = pc.content().entries();
+        Set<String> names = new LinkedHashSet<>(here.keySet()); // the YAML first, then the files by name
+        names.addAll(new java.util.TreeSet<>(there.keySet()));
         List<String> out = new ArrayList<>();
-        Set<String> names = new java.util.TreeSet<>(ours.files().keySet());
-        names.addAll(theirs.files().keySet());
-        List<String> all = new ArrayList<>();
-        all.add("shared.yaml");
-        all.addAll(names);
-        for (String name : all) {
-            String a =
-                    name.equals("shared.yaml") ? ours.yaml() : text(ours.files().get(name));
-            String b = name.equals("shared.yaml")
-                    ? theirs.yaml()
-                    : text(theirs.files().get(name));
+        for (String name : names) {
+            String a = text(here.get(name));
+            String b = text(there.get(name));
             if (a.equals(b)) {
                 continue;
             }
             out.add("--- " + name + " here (generation " + version + ")");
             out.add("+++ " + name + " on " + peer + " (generation " + pc.offer().version() + ")");
-            List<String> here = a.lines().toList();
-            List<String> there = b.lines().toList();
-            Set<String> inThere = new java.util.HashSet<>(there);
-            Set<String> inHere = new java.util.HashSet<>(here);
+            List<String> linesHere = a.lines().toList();
+            List<String> linesThere = b.lines().toList();
+            Set<String> inThere = new java.util.HashSet<>(linesThere);
+            Set<String> inHere = new java.util.HashSet<>(linesHere);
             int n = 0;
-            for (String l : here) {
+            for (String l : linesHere) {
                 if (!inThere.contains(l) && n++ < maxLines) {
                     out.add("-" + l);
                 }
             }
-            for (String l : there) {
+            for (String l : linesThere) {
                 if (!inHere.contains(l) && n++ < maxLines) {
                     out.add("+" + l);
                 }
