@@ -86,6 +86,13 @@ public final class StatusPage {
             List<String> dataCenters,
             List<RegionRow> regions) {}
 
+    /**
+     * Searches that walk the whole table at once (the page needs no token: a browser or script
+     * repeating them must not take the CPU the DNS threads need); more are answered 503.
+     */
+    static final int MAX_SEARCHES = 2;
+
+    final java.util.concurrent.Semaphore searches = new java.util.concurrent.Semaphore(MAX_SEARCHES);
     private final Sources s;
 
     public StatusPage(Sources sources) {
@@ -101,8 +108,7 @@ public final class StatusPage {
                 new AdminServer.Route(
                         "GET",
                         PREFIX + "api/ldns",
-                        r -> AdminServer.Response.ok(
-                                ldns(r.param("q"), number(r.param("offset"), 0), number(r.param("limit"), 25)))),
+                        r -> search(r.param("q"), number(r.param("offset"), 0), number(r.param("limit"), 25))),
                 new AdminServer.Route("GET", PREFIX + "api/charts", r -> AdminServer.Response.ok(charts())),
                 new AdminServer.Route(
                         "GET",
@@ -160,6 +166,21 @@ public final class StatusPage {
         return all;
     }
 
+    /** A search of the table, at most {@value #MAX_SEARCHES} at once (the first page of all is no search). */
+    AdminServer.Response search(String query, int offset, int limit) {
+        if (query == null || query.isBlank()) {
+            return AdminServer.Response.ok(ldns(query, offset, limit));
+        }
+        if (!searches.tryAcquire()) {
+            return AdminServer.Response.error(503, "too many searches at once; try again");
+        }
+        try {
+            return AdminServer.Response.ok(ldns(query, offset, limit));
+        } finally {
+            searches.release();
+        }
+    }
+
     /**
      * LDNS whose address starts with {@code query}, or that lie in it when it is a CIDR; a page of
      * them in table order, each with the data center the first wide IP sends it to now.
@@ -190,7 +211,7 @@ public final class StatusPage {
                 }
             }
         }
-        List<WideIp> wideIps = wideIps();
+        List<WideIp> wideIps = page.isEmpty() ? List.of() : wideIps();
         WideIp first = wideIps.isEmpty() ? null : wideIps.getFirst();
         List<LdnsRow> rows = new ArrayList<>();
         for (Map.Entry<Address, LdnsEntry> e : page) {
@@ -217,7 +238,7 @@ public final class StatusPage {
     private volatile long chartsAt;
 
     /** The pictures' figures; the histogram walks the whole table, so it is made at most every 5 s. */
-    Charts charts() {
+    synchronized Charts charts() { // one walk at a time: concurrent pollers share its result
         long now = System.currentTimeMillis();
         Charts c = charts;
         if (c != null && now - chartsAt < 5_000) {
