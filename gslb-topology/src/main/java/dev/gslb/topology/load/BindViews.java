@@ -28,6 +28,8 @@ public final class BindViews {
     private final String file;
     private final Map<String, String> texts;
     private final Map<String, List<Token>> acls = new HashMap<>();
+    private final Map<String, List<IPAddress>> resolvedAcls = new HashMap<>();
+    private final java.util.Set<String> resolving = new java.util.HashSet<>();
     private final List<View> views = new ArrayList<>();
     private final List<String> notTranslated = new ArrayList<>();
     private final Problems problems = new Problems();
@@ -378,11 +380,20 @@ public final class BindViews {
         }
         List<Token> acl = acls.get(w);
         if (acl != null) {
-            if (depth > 16) {
+            // an acl means the same wherever it is named: resolved once, so acls naming each
+            // other many times cost one pass each, and one that names itself is an error
+            List<IPAddress> known = resolvedAcls.get(w);
+            if (known != null) {
+                return known;
+            }
+            if (depth > 16 || !resolving.add(w)) {
                 problems.add(t.file(), t.line(), "acl " + w + " refers to itself");
                 return List.of();
             }
-            return matchList(acl, view, List.of(), depth + 1);
+            List<IPAddress> resolved = matchList(acl, view, List.of(), depth + 1);
+            resolving.remove(w);
+            resolvedAcls.put(w, resolved);
+            return resolved;
         }
         IPAddress a = prefix(w);
         if (a == null) {
