@@ -24,6 +24,9 @@ public record Address(long hi, long lo) {
     /** An IPv4 or IPv6 literal (no host names, no prefix). */
     public static Address parse(String text) {
         String t = text.strip();
+        if (t.indexOf('/') >= 0) { // no prefix; and ipaddress 5 overflows on a long one
+            throw new IllegalArgumentException("'" + text + "' is not an IPv4 or IPv6 address");
+        }
         try {
             IPAddress ip = new IPAddressString(t, Cidr.LITERAL).toAddress();
             if (ip.isPrefixed() || ip.isMultiple() || ip.toInetAddress() == null) { // null: a zone no link has

@@ -35,8 +35,18 @@ public final class BindViews {
     private final Problems problems = new Problems();
     /** Every prefix an earlier view matches, as text: a prefix inside one of these is never reached. */
     private final Set<String> taken = new java.util.HashSet<>();
+    /** The prefix lengths {@link #taken} holds, so a check looks only at those. */
+    private final java.util.BitSet takenLengths = new java.util.BitSet();
 
     private record Token(String text, String file, int line) {}
+
+    /** Bounds on what a hostile named.conf can make us do: tokens after includes, list nesting. */
+    static final int MAX_TOKENS = 2_000_000;
+
+    static final int MAX_NESTING = 16;
+
+    /** The files being included, innermost last: one that includes itself, however, is refused. */
+    private final List<String> including = new ArrayList<>();
 
     private BindViews(String file, Map<String, String> texts) {
         this.file = file;
@@ -54,6 +64,7 @@ public final class BindViews {
         String main = texts.keySet().iterator().next();
         BindViews b = new BindViews(main, texts);
         List<Token> tokens = new ArrayList<>();
+        b.including.add(main);
         b.tokenize(main, texts.get(main), tokens, 0);
         b.problems.throwIfAny();
         b.statements(tokens);
@@ -142,6 +153,10 @@ public final class BindViews {
         int i = 0;
         int n = text.length();
         while (i < n) {
+            if (out.size() > MAX_TOKENS) {
+                problems.add(name, line, "more than " + MAX_TOKENS + " words with what it includes: too large");
+                return;
+            }
             char c = text.charAt(i);
             if (c == '\n') {
                 line++;
@@ -197,7 +212,13 @@ public final class BindViews {
                     path.file(), path.line(), "include \"" + target + "\" was not given (or includes nest too deep)");
             return;
         }
+        if (including.contains(found)) { // BIND would loop for ever; each pass here multiplied the text
+            problems.add(path.file(), path.line(), "include \"" + target + "\" includes itself");
+            return;
+        }
+        including.add(found);
         tokenize(found, texts.get(found), out, depth + 1);
+        including.removeLast();
     }
 
     private static String baseName(String k) {
@@ -269,7 +290,7 @@ public final class BindViews {
                 own.add(p);
             }
         }
-        own.forEach(p -> taken.add(p.toPrefixLengthString()));
+        own.forEach(this::take);
         views.add(new View(
                 name,
                 regionName(name),
@@ -277,14 +298,21 @@ public final class BindViews {
                 all && !covered(any4()),
                 start.line()));
         if (all) {
-            taken.add("0.0.0.0/0");
-            taken.add("::/0");
+            take(any4());
+            take(any6());
         }
+    }
+
+    private void take(IPAddress p) {
+        taken.add(p.toPrefixLengthString());
+        takenLengths.set(p.getPrefixLength());
     }
 
     /** Whether an earlier view matches all of {@code p} (p or a prefix around it is taken). */
     private boolean covered(IPAddress p) {
-        for (int len = p.getPrefixLength(); len >= 0; len--) {
+        for (int len = takenLengths.previousSetBit(p.getPrefixLength());
+                len >= 0;
+                len = takenLengths.previousSetBit(len - 1)) {
             if (taken.contains(p.toPrefixBlock(len).toPrefixLengthString())) {
                 return true;
             }
@@ -316,6 +344,10 @@ public final class BindViews {
             }
             List<IPAddress> these;
             if (t.text().equals("{")) {
+                if (depth > MAX_NESTING) {
+                    problems.add(t.file(), t.line(), "lists nest more than " + MAX_NESTING + " deep");
+                    break;
+                }
                 int end = closing(list, i);
                 if (end < 0) {
                     unclosed(t);
@@ -415,6 +447,10 @@ public final class BindViews {
             }
             text = b + w.substring(slash);
         }
+        String len = slash < 0 ? "0" : w.substring(slash + 1);
+        if (len.isEmpty() || len.length() > 3 || !len.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return null; // ipaddress 5 overflows on a long length (ArrayIndexOutOfBounds): never passed to it
+        }
         IPAddress a = new IPAddressString(text, Cidr.LITERAL).getAddress(); // no wildcards or ranges
         if (a == null) {
             return null;
@@ -430,25 +466,44 @@ public final class BindViews {
         return new IPAddressString("::/0").getAddress();
     }
 
-    /** {@code p} less every prefix of {@code minus} (of the same family), as prefix blocks. */
+    /**
+     * {@code p} less every prefix of {@code minus} (of the same family), as prefix blocks: p is
+     * halved only where a negated prefix lies inside it, so the work grows with the negations
+     * times the address bits, not with the pieces already cut (subtracting one by one did).
+     */
     private static List<IPAddress> minus(IPAddress p, List<IPAddress> minus) {
-        List<IPAddress> left = List.of(p);
+        List<IPAddress> inside = new ArrayList<>();
         for (IPAddress m : minus) {
-            if (m.isIPv4() != p.isIPv4()) {
-                continue;
+            if (m.isIPv4() == p.isIPv4() && (m.contains(p) || p.contains(m))) {
+                inside.add(m);
             }
-            List<IPAddress> next = new ArrayList<>();
-            for (IPAddress l : left) {
-                IPAddress[] rest = l.subtract(m);
-                if (rest != null) {
-                    for (IPAddress r : rest) {
-                        next.addAll(List.of(r.spanWithPrefixBlocks()));
-                    }
+        }
+        List<IPAddress> out = new ArrayList<>();
+        cut(p, inside, out);
+        return out;
+    }
+
+    private static void cut(IPAddress p, List<IPAddress> negated, List<IPAddress> out) {
+        if (negated.isEmpty()) {
+            out.add(p);
+            return;
+        }
+        for (IPAddress m : negated) {
+            if (m.contains(p)) {
+                return;
+            }
+        }
+        int half = p.getPrefixLength() + 1;
+        for (IPAddress h :
+                List.of(p.getLower().toPrefixBlock(half), p.getUpper().toPrefixBlock(half))) {
+            List<IPAddress> in = new ArrayList<>();
+            for (IPAddress m : negated) {
+                if (h.contains(m) || m.contains(h)) {
+                    in.add(m);
                 }
             }
-            left = next;
+            cut(h, in, out);
         }
-        return left;
     }
 
     private static List<IPAddress> merged(List<IPAddress> all) {

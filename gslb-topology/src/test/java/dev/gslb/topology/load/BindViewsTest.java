@@ -68,7 +68,30 @@ class BindViewsTest {
                 .hasMessageContaining("named.conf:1: 'nonsense' is neither an address");
         assertThatThrownBy(() -> BindViews.read(Map.of("named.conf", "include \"missing.conf\";\n")))
                 .hasMessageContaining("named.conf:1: include \"missing.conf\" was not given");
+        assertThatThrownBy(
+                        () -> BindViews.read(files("view x { match-clients { 10.0.0.0/" + "9".repeat(40) + "; }; };")))
+                .as("the address library overflowed on this length")
+                .hasMessageContaining("is neither an address");
         assertThatThrownBy(() -> BindViews.read(Map.of("named.conf", "options { };\n")))
                 .hasMessageContaining("no view");
+    }
+
+    @Test
+    void hostileFilesAreRefusedOrCutCheaply() throws Exception {
+        // each self-include re-read the whole file: three of them nested eight deep was 3^9 passes
+        assertThatThrownBy(() -> BindViews.read(Map.of("named.conf", "include \"named.conf\";\n".repeat(3))))
+                .hasMessageContaining("named.conf:1: include \"named.conf\" includes itself");
+        String deep = "{ ".repeat(40) + "10.0.0.0/8;" + " }".repeat(40);
+        assertThatThrownBy(() -> BindViews.read(files("view x { match-clients { " + deep + " }; };\n")))
+                .hasMessageContaining("nest more than 16 deep");
+        // 2,000 single addresses taken out of everything: cut by halving, one piece per bit at most
+        StringBuilder holes = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            holes.append("!2001:db8::").append(Integer.toHexString(i)).append("; ");
+        }
+        BindViews b = BindViews.read(files("view x { match-clients { " + holes + "2001:db8::/32; }; };\n"));
+        List<String> left = b.views().getFirst().prefixes();
+        assertThat(left).doesNotContain("2001:db8::/128").contains("2001:db8::8000/113", "2001:db8:8000::/33");
+        assertThat(left.size()).isLessThan(2000 * 128);
     }
 }
