@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "gslb",
         mixinStandardHelpOptions = true,
-        version = "gslb 0.1.0",
+        versionProvider = GslbVersion.class,
         description = "Authoritative GSLB / smart-DNS server.",
         subcommands = {
             ServeCommand.class,

@@ -66,6 +66,15 @@ class FirstStepsTest {
         plainError(gslb("help", "topology", "nope"), "no command 'nope' under 'gslb topology'");
     }
 
+    @Test
+    void versionNamesTheRevision() {
+        TopologyCommandTest.Run r = gslb("--version");
+        assertThat(r.exit()).isZero();
+        // a build outside git cannot know its revision, and says so
+        assertThat(r.out()).containsPattern("^gslb \\d+\\.\\d+\\.\\d+\\S*\\nrevision ([0-9a-f]{10}|unknown)");
+        assertThat(r.out()).contains("Java " + Runtime.version().feature());
+    }
+
     private static void collect(CommandLine c, List<String> prefix, List<String> out) {
         c.getSubcommands().forEach((name, sub) -> {
             List<String> p = new ArrayList<>(prefix);

@@ -1,0 +1,185 @@
+package dev.gslb.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Network.Ipam;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.Container.ExecResult;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.images.builder.Transferable;
+import org.testcontainers.utility.MountableFile;
+
+/**
+ * The image as operators run it: two server containers, CNC and TEL, on a network of the test's
+ * own (198.19.53.0/24), paired with the documented commands, and unbound in a third container as
+ * the users' resolver. Nothing is pulled: the images are built by this build
+ * (packaging/build-image.sh) on bases made from Debian's packages (packaging/base-images.sh).
+ */
+class ContainersIT {
+    static final String IMAGE = System.getProperty("gslb.image", "gslb:latest");
+    static final String TOOLS = "gslb-tools:bookworm";
+    static final String UNBOUND_IP = "198.19.53.30";
+
+    static Network network;
+    static final List<GenericContainer<?>> started = new ArrayList<>();
+
+    @BeforeAll
+    static void network() {
+        network = network("198.19.53.0/24");
+    }
+
+    /** A user-defined network in the test range (198.18.0.0/15), as dockerd's own bridge is in CI. */
+    static Network network(String subnet) {
+        return Network.builder()
+                .createNetworkCmdModifier(c -> c.withIpam(new Ipam().withConfig(new Ipam.Config().withSubnet(subnet))))
+                .build();
+    }
+
+    @AfterAll
+    static void removeAll() {
+        started.forEach(GenericContainer::stop);
+        network.close();
+    }
+
+    /** A server container as the README runs it: non-root, two capabilities, config and state volume. */
+    static GenericContainer<?> server(String dc, String ip) {
+        GenericContainer<?> c = new GenericContainer<>(IMAGE)
+                .withNetwork(network)
+                .withCreateContainerCmdModifier(cmd -> {
+                    cmd.withIpv4Address(ip).withName("gslb-it-" + dc);
+                    cmd.getHostConfig()
+                            .withCapDrop(Capability.ALL)
+                            .withCapAdd(Capability.NET_BIND_SERVICE, Capability.NET_RAW);
+                })
+                .withCopyFileToContainer(
+                        MountableFile.forClasspathResource("containers/" + dc + ".yaml"), "/etc/gslb/gslb.yaml")
+                .withCopyFileToContainer(
+                        MountableFile.forClasspathResource("containers/example.com.zone"),
+                        "/etc/gslb/zones/example.com.zone")
+                .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofSeconds(120)));
+        started.add(c);
+        c.start();
+        return c;
+    }
+
+    @Test
+    void pairedContainersAnswerThroughUnboundAndSurviveTheLossOfOne() throws Exception {
+        GenericContainer<?> cnc = server("cnc", "198.19.53.10");
+        GenericContainer<?> tel = server("tel", "198.19.53.20");
+
+        // runs as gslb, with only the two capabilities effective on the server (pid 1)
+        String status = run(cnc, "cat", "/proc/1/status");
+        assertThat(status).containsPattern("Uid:\\s+([1-9]\\d*)\\s").contains("CapEff:\t0000000000002400");
+        assertThat(run(cnc, "gslb", "--version")).containsPattern("gslb \\S+\\nrevision \\S+");
+
+        // pairing as the README says: a token printed on one, given to the other
+        Matcher token = Pattern.compile("\\n  (\\S+)\\n").matcher(run(cnc, "gslb", "peer", "pair"));
+        assertThat(token.find()).as("a join token").isTrue();
+        tel.copyFileToContainer(Transferable.of(token.group(1) + "\n"), "/tmp/join-token");
+        run(tel, "gslb", "peer", "join", "--join-token-file", "/tmp/join-token");
+        assertThat(run(cnc, "gslb", "peer", "list")).contains("gslb-tel").contains("connected");
+
+        GenericContainer<?> unbound = new GenericContainer<>(TOOLS)
+                .withNetwork(network)
+                .withCreateContainerCmdModifier(
+                        cmd -> cmd.withIpv4Address(UNBOUND_IP).withName("gslb-it-unbound"))
+                .withCopyFileToContainer(
+                        MountableFile.forClasspathResource("containers/unbound.conf"), "/etc/unbound/it.conf")
+                .withCommand("unbound", "-d", "-c", "/etc/unbound/it.conf")
+                .waitingFor(Wait.forLogMessage(".*start of service.*", 1).withStartupTimeout(Duration.ofSeconds(60)));
+        started.add(unbound);
+        unbound.start();
+
+        String answer = eventually("the wide IP through unbound", Duration.ofSeconds(30), () -> ask(unbound));
+        assertThat(answer).isIn("198.19.53.110", "198.19.53.120");
+
+        // each instance measured its own path to the resolver and got the other's by sync
+        for (GenericContainer<?> c : List.of(cnc, tel)) {
+            String paths = eventually("both paths on " + c.getContainerName(), Duration.ofSeconds(60), () -> {
+                ask(unbound);
+                String json = quiet(c, "gslb", "ldns", "show", UNBOUND_IP, "--json");
+                return json.contains("\"CNC\"") && json.contains("\"TEL\"") ? json : null;
+            });
+            assertThat(paths).contains("rttMicros");
+        }
+
+        // docker stop sends SIGTERM: the server shuts down (exit 143), not killed after the grace time
+        var docker = DockerClientFactory.instance().client();
+        long t0 = System.nanoTime();
+        docker.stopContainerCmd(cnc.getContainerId()).withTimeout(30).exec();
+        long stopMillis = (System.nanoTime() - t0) / 1_000_000;
+        Long exit = docker.inspectContainerCmd(cnc.getContainerId())
+                .exec()
+                .getState()
+                .getExitCodeLong();
+        assertThat(exit).as("exit code after SIGTERM (137 would be a kill)").isEqualTo(143L);
+        assertThat(cnc.getLogs()).contains("shutting down");
+        System.out.printf("ContainersIT: CNC stopped by SIGTERM in %d ms%n", stopMillis);
+
+        // answers keep coming, from TEL's instance: unbound may fail the query in flight when CNC
+        // goes (the clients of a resolver retry); from the first answer on, every one is answered
+        long t1 = System.nanoTime();
+        eventually("an answer with CNC stopped", Duration.ofSeconds(20), () -> ask(unbound));
+        System.out.printf(
+                "ContainersIT: first answer through unbound %d ms after CNC stopped%n",
+                (System.nanoTime() - t1) / 1_000_000);
+        int answered = 0;
+        for (int i = 0; i < 10; i++) {
+            if (ask(unbound) != null) {
+                answered++;
+            }
+            Thread.sleep(1000);
+        }
+        System.out.printf("ContainersIT: then %d of 10 queries answered, one a second%n", answered);
+        assertThat(answered).isEqualTo(10);
+        assertThat(run(tel, "gslb", "stats", "--json")).contains("www.example.com");
+    }
+
+    /** The wide IP's address as unbound answers it, or null. */
+    static String ask(GenericContainer<?> unbound) {
+        String out = quiet(unbound, "dig", "+short", "+tries=3", "+time=2", "@127.0.0.1", "www.example.com", "A");
+        String first = out.strip().lines().findFirst().orElse("");
+        return first.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") ? first : null;
+    }
+
+    /** Runs a command in the container; it must exit 0. */
+    static String run(GenericContainer<?> c, String... command) throws Exception {
+        ExecResult r = c.execInContainer(command);
+        assertThat(r.getExitCode())
+                .as(String.join(" ", command) + "\n" + r.getStdout() + r.getStderr())
+                .isZero();
+        return r.getStdout();
+    }
+
+    static String quiet(GenericContainer<?> c, String... command) {
+        try {
+            return c.execInContainer(command).getStdout();
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    static String eventually(String what, Duration limit, Supplier<String> probe) throws InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < end) {
+            String v = probe.get();
+            if (v != null) {
+                return v;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError(what + ": not within " + limit.toSeconds() + " s");
+    }
+}
