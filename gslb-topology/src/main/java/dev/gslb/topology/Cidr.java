@@ -62,7 +62,7 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         }
         if (slash >= 0) {
             String len = t.substring(slash + 1);
-            if (len.isEmpty() || len.length() > 3 || !len.chars().allMatch(Character::isDigit)) {
+            if (!isLengthText(len)) {
                 throw new IllegalArgumentException("'" + t + "' has a bad prefix length");
             }
             int max = v4 ? 32 : 128;
@@ -90,6 +90,14 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
                     "'" + t + "' has host bits set; did you mean " + network.toCanonicalString() + "?");
         }
         return of(network.getLower().withoutPrefixLength().toInetAddress(), len);
+    }
+
+    /**
+     * One to three ASCII digits: the only prefix lengths given to the ipaddress library, which
+     * overflows on a long one (ArrayIndexOutOfBounds).
+     */
+    public static boolean isLengthText(String len) {
+        return !len.isEmpty() && len.length() <= 3 && len.chars().allMatch(c -> c >= '0' && c <= '9');
     }
 
     /** The prefix of {@code ip} with {@code length} bits (host bits kept; see {@link #network()}). */

@@ -447,9 +447,8 @@ public final class BindViews {
             }
             text = b + w.substring(slash);
         }
-        String len = slash < 0 ? "0" : w.substring(slash + 1);
-        if (len.isEmpty() || len.length() > 3 || !len.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return null; // ipaddress 5 overflows on a long length (ArrayIndexOutOfBounds): never passed to it
+        if (slash >= 0 && !Cidr.isLengthText(w.substring(slash + 1))) {
+            return null;
         }
         IPAddress a = new IPAddressString(text, Cidr.LITERAL).getAddress(); // no wildcards or ranges
         if (a == null) {
