@@ -72,26 +72,7 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
             }
         }
         try {
-            JsonNode zones = shared.path("zones");
-            for (int i = 0; i < zones.size(); i++) {
-                if (zones.get(i).hasNonNull("file")) {
-                    ObjectNode z = (ObjectNode) zones.get(i);
-                    z.put("file", copy(source.base(), z.get("file").asText(), "files/zones/" + i, files));
-                }
-            }
-            JsonNode data = shared.path("topology").path("data");
-            if (data.isTextual()) { // `data: one/path` is a list of one
-                ((ObjectNode) shared.get("topology"))
-                        .set("data", YAML.createArrayNode().add(data));
-                data = shared.path("topology").path("data");
-            }
-            for (int i = 0; i < data.size(); i++) {
-                ((ArrayNode) data)
-                        .set(
-                                i,
-                                TextNode.valueOf(
-                                        copy(source.base(), data.get(i).asText(), "files/topology/" + i, files)));
-            }
+            renameFiles(shared, (written, under) -> copy(source.base(), written, under, files));
             return new SharedConfig(shared.isEmpty() ? "{}\n" : YAML.writeValueAsString(shared), files);
         } catch (IOException e) {
             throw new SettingsException(source.label() + ": " + e.getMessage());
@@ -122,6 +103,36 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return written;
     }
 
+    /** A new name for a file the shared sections name; {@code under} is where the bundle keeps it. */
+    @FunctionalInterface
+    private interface Rename {
+        String apply(String written, String under) throws IOException;
+    }
+
+    /**
+     * The one place that knows which keys name files: each zone's {@code file} and each entry of
+     * {@code topology.data} gets {@code rename}'s name ({@code data: one/path} becomes a list of one).
+     */
+    private static void renameFiles(ObjectNode shared, Rename rename) throws IOException {
+        JsonNode zones = shared.path("zones");
+        for (int i = 0; zones.isArray() && i < zones.size(); i++) {
+            if (zones.get(i) instanceof ObjectNode z && z.hasNonNull("file")) {
+                z.put("file", rename.apply(z.get("file").asText(), "files/zones/" + i));
+            }
+        }
+        if (!(shared.get("topology") instanceof ObjectNode topology)) {
+            return;
+        }
+        if (topology.path("data").isTextual()) {
+            topology.set("data", YAML.createArrayNode().add(topology.get("data")));
+        }
+        if (topology.get("data") instanceof ArrayNode data) {
+            for (int i = 0; i < data.size(); i++) {
+                data.set(i, TextNode.valueOf(rename.apply(data.get(i).asText(), "files/topology/" + i)));
+            }
+        }
+    }
+
     private static ObjectNode tree(GslbConfig.ConfigText source) throws SettingsException {
         try {
             JsonNode n = YAML.readTree(source.text());
@@ -141,17 +152,7 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         try {
             JsonNode shared = YAML.readTree(yaml);
             if (shared instanceof ObjectNode o) {
-                JsonNode zones = o.path("zones");
-                for (JsonNode z : zones) {
-                    if (z.hasNonNull("file")) {
-                        ((ObjectNode) z).put("file", at(dir, z.get("file").asText()));
-                    }
-                }
-                JsonNode data = o.path("topology").path("data");
-                for (int i = 0; i < data.size(); i++) {
-                    ((ArrayNode) data)
-                            .set(i, TextNode.valueOf(at(dir, data.get(i).asText())));
-                }
+                renameFiles(o, (written, under) -> at(dir, written));
                 o.properties().forEach(e -> root.set(e.getKey(), e.getValue()));
             }
             return YAML.writeValueAsString(root);
