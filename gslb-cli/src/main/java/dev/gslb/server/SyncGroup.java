@@ -5,6 +5,7 @@ import dev.gslb.api.ConfigStatus;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.config.SharedConfig;
+import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.ConfigExchange;
 import dev.gslb.sync.ConfigVersion;
@@ -327,14 +328,10 @@ public final class SyncGroup implements ConfigExchange {
             Files.createDirectories(dir);
             Path at = sharedDir(content.digest());
             write(content, at);
-            Path tmp = dir.resolve("version.json.tmp");
-            JSON.writeValue(
-                    tmp.toFile(), new Persisted(version.generation(), version.origin(), version.digest(), fileDigest));
-            Files.move(
-                    tmp,
+            StateFile.writePrivate(
                     dir.resolve("version.json"),
-                    StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+                    JSON.writeValueAsBytes(
+                            new Persisted(version.generation(), version.origin(), version.digest(), fileDigest)));
             try (Stream<Path> s = Files.list(dir)) {
                 for (Path old : s.filter(f -> f.getFileName().toString().startsWith("shared-") && !f.equals(at))
                         .toList()) {
