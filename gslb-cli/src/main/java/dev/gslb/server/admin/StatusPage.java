@@ -166,9 +166,12 @@ public final class StatusPage {
         return all;
     }
 
-    /** A search of the table, at most {@value #MAX_SEARCHES} at once (the first page of all is no search). */
+    /**
+     * A search of the table, at most {@value #MAX_SEARCHES} at once. Only the first page of all
+     * is no search: a later page walks the table up to its offset.
+     */
     AdminServer.Response search(String query, int offset, int limit) {
-        if (query == null || query.isBlank()) {
+        if ((query == null || query.isBlank()) && offset == 0) {
             return AdminServer.Response.ok(ldns(query, offset, limit));
         }
         if (!searches.tryAcquire()) {
