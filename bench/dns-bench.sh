@@ -6,6 +6,11 @@
 #   2. latency at a fixed 20,000 queries/s: average, p99 and maximum, and the ratio of averages;
 #   3. throughput with two threads each and dnsperf sharing both cores (no pinning);
 #   4. for the record: the static mix over IPv6 (::1) and over TCP.
+# Each figure is measured in turns of $slice seconds, the servers taking turns (gdnsd, ours, ...)
+# until each has had the whole duration: this machine's own noise (a VM's neighbours, timer and
+# wake-up delays) comes and goes over seconds, and taking turns spreads it over every server
+# instead of landing on whichever was measured when it came. The spread of the per-turn ratios is
+# printed beside each ratio, as the noise band to read it with.
 # Ours runs with its defaults: response-rate limiting and cookies on, loopback exempt from RRL. A
 # second instance ("gslb-rrl") counts loopback too, at a rate above the benchmark's, to show what
 # the RRL lookup itself costs. The wide IP is decided by lowest round-trip time from fresh paths:
@@ -17,6 +22,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 duration="${1:-15}"
 warmup=5
 rate=20000
+slice=3
+rounds=$(( (duration + slice - 1) / slice ))
 export JAVA_HOME="${GSLB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 work="$(mktemp -d)"
 pids=()
@@ -90,12 +97,38 @@ perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; 
     /Average Latency/ {avg=$4; max=$8; gsub(/\)/, "", max); }
     END { if (sent == 0) sent = 1; printf "%.0f %.3f %.3f %.3f\n", qps, avg*1000, max*1000, 100*lost/sent }'
 }
-latency() { # port file -> "avg_us p99_us max_us lost_pct" at $rate queries/s, from every answer's latency
-  # dnsperf writes each answer's latency to a file (a pipe would stall it and show in the figures).
-  # First a few unrecorded seconds at the rate: each server is measured from a steady state, not
-  # straight out of the idle time while the others were measured.
-  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l 3 -Q "$rate" -c 4 -t 2 >/dev/null 2>&1
-  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l "$duration" -Q "$rate" -c 4 -t 2 -v >"$work/latency.txt" 2>/dev/null
+# CPU time a process has used (user + system), in clock ticks.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz="$(getconf CLK_TCK)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+add() { awk -v a="${1:-0}" -v b="$2" 'BEGIN { printf "%.6f", a + b }'; }
+# Totals over the slices, per server: answered queries, latency x queries, max, lost x queries, CPU ticks.
+declare -A q_sum lat_sum max_of lost_sum cpu_sum last_qps
+reset_totals() { q_sum=(); lat_sum=(); max_of=(); lost_sum=(); cpu_sum=(); ratios=(); }
+slice_of() { # name port file [pid] -> adds one slice of $slice seconds to the totals; pinned to $pin
+  local name="$1" port="$2" file="$3" pid="${4:-}" t0=0 qps avg max lost
+  [[ -n "$pid" ]] && t0=$(ticks "$pid")
+  read -r qps avg max lost < <(perf "$port" "$file" "$slice")
+  [[ -n "$pid" ]] && cpu_sum[$name]=$(add "${cpu_sum[$name]:-0}" "$(( $(ticks "$pid") - t0 ))")
+  q_sum[$name]=$(add "${q_sum[$name]:-0}" "$(awk -v q="$qps" -v s="$slice" 'BEGIN { print q * s }')")
+  lat_sum[$name]=$(add "${lat_sum[$name]:-0}" "$(awk -v q="$qps" -v s="$slice" -v a="$avg" 'BEGIN { print q * s * a }')")
+  lost_sum[$name]=$(add "${lost_sum[$name]:-0}" "$(awk -v q="$qps" -v s="$slice" -v l="$lost" 'BEGIN { print q * s * l }')")
+  max_of[$name]=$(awk -v a="${max_of[$name]:-0}" -v b="$max" 'BEGIN { print (b > a ? b : a) }')
+  last_qps[$name]=$qps
+}
+row() { # mix name [cpu] -> one table row from the totals
+  local q="${q_sum[$2]}" cpu=""
+  [[ -n "${3:-}" ]] && cpu=$(awk -v t="${cpu_sum[$2]}" -v hz="$hz" -v q="$q" 'BEGIN { printf "%.2f", (q > 0 ? t * 1e6 / hz / q : 0) }')
+  awk -v mix="$1" -v name="$2" -v q="$q" -v l="${lat_sum[$2]}" -v m="${max_of[$2]}" -v lost="${lost_sum[$2]}" \
+    -v n="$rounds" -v s="$slice" -v cpu="$cpu" 'BEGIN {
+      printf "%-8s %-9s %12.0f %10.3f %10.3f %8.3f %12s\n", mix, name, q / (n * s), (q > 0 ? l / q : 0), m, (q > 0 ? lost / q : 0), cpu }'
+}
+spread() { # the lowest and highest of the per-slice ratios collected in $ratios
+  printf '%s\n' "${ratios[@]}" | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END { printf "%s-%s", lo, hi }'
+}
+qps_of() { awk -v q="${q_sum[$1]}" -v n="$rounds" -v s="$slice" 'BEGIN { printf "%.0f", q / (n * s) }'; }
+cpu_of() { awk -v t="${cpu_sum[$1]}" -v hz="$hz" -v q="${q_sum[$1]}" 'BEGIN { printf "%.4f", (q > 0 ? t * 1e6 / hz / q : 0) }'; }
+latency_stats() { # file -> "avg_us p99_us max_us lost_pct" from every answer's latency (dnsperf -v)
   python3 -c '
 import sys
 lat, lost = [], 0
@@ -107,41 +140,46 @@ for line in open(sys.argv[1]):
 lat.sort()
 n = len(lat) or 1
 print("%.0f %.0f %.0f %.3f" % (sum(lat) / n, lat[min(len(lat) - 1, int(0.99 * n))] if lat else 0,
-                               lat[-1] if lat else 0, 100 * lost / (n + lost)))' "$work/latency.txt"
+                               lat[-1] if lat else 0, 100 * lost / (n + lost)))' "$1"
 }
-# CPU time a process has used (user + system), in clock ticks; and per query since $2 ticks at $3 queries/s.
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-hz="$(getconf CLK_TCK)"
-cpu_per_query() { # pid ticks_before qps -> microseconds of CPU per answered query
-  awk -v t="$(( $(ticks "$1") - $2 ))" -v hz="$hz" -v q="$3" -v d="$duration" 'BEGIN { printf "%.2f", (q > 0 ? t * 1e6 / hz / (q * d) : 0) }'
+latency_slice() { # port file out -> one slice at $rate queries/s, every answer's latency appended to out
+  # dnsperf writes each answer's latency to a file (a pipe would stall it and show in the figures).
+  # First an unrecorded second at the rate: each server is measured from a steady state, not
+  # straight out of the idle time while the others were measured.
+  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l 1 -Q "$rate" -c 4 -t 2 >/dev/null 2>&1
+  taskset -c 1 dnsperf -s 127.0.0.1 -p "$1" -d "$2" -l "$slice" -Q "$rate" -c 4 -t 2 -v >>"$3" 2>/dev/null
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 echo
-echo "1. throughput, one thread each: servers on CPU 0, dnsperf on CPU 1 (-c 4 -q 200, ${duration}s)"
+echo "1. throughput, one thread each: servers on CPU 0, dnsperf on CPU 1 (-c 4 -q 200; ${rounds} turns of ${slice}s each)"
 echo "   (when neither server uses all of CPU 0, dnsperf is the limit: then CPU per query compares them)"
 printf "%-8s %-9s %12s %10s %10s %8s %12s\n" mix server "queries/s" "avg ms" "max ms" "lost %" "cpu us/q"
 for mix in static wideip; do
   for port in "$ours_port" "$rrl_port" "$gdnsd_port"; do pin=1 perf "$port" "$work/$mix.txt" "$warmup" >/dev/null; done
-  t0=$(ticks "$gdnsd_pid"); read -r g_qps g_avg g_max g_lost < <(pin=1 perf "$gdnsd_port" "$work/$mix.txt" "$duration")
-  g_cpu=$(cpu_per_query "$gdnsd_pid" "$t0" "$g_qps")
-  t0=$(ticks "$ours_pid"); read -r o_qps o_avg o_max o_lost < <(pin=1 perf "$ours_port" "$work/$mix.txt" "$duration")
-  o_cpu=$(cpu_per_query "$ours_pid" "$t0" "$o_qps")
-  t0=$(ticks "$rrl_pid"); read -r r_qps r_avg r_max r_lost < <(pin=1 perf "$rrl_port" "$work/$mix.txt" "$duration")
-  r_cpu=$(cpu_per_query "$rrl_pid" "$t0" "$r_qps")
-  printf "%-8s %-9s %12s %10s %10s %8s %12s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost" "$g_cpu"
-  printf "%-8s %-9s %12s %10s %10s %8s %12s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost" "$o_cpu"
-  printf "%-8s %-9s %12s %10s %10s %8s %12s\n" "$mix" gslb-rrl "$r_qps" "$r_avg" "$r_max" "$r_lost" "$r_cpu"
-  printf "%-8s ratio gslb/gdnsd = %s   gslb-rrl/gdnsd = %s   (bar: 1.00)   CPU per query gdnsd/gslb = %s\n" "$mix" \
-    "$(ratio "$o_qps" "$g_qps")" "$(ratio "$r_qps" "$g_qps")" "$(ratio "$g_cpu" "$o_cpu")"
+  reset_totals
+  for _ in $(seq 1 "$rounds"); do
+    pin=1 slice_of gdnsd "$gdnsd_port" "$work/$mix.txt" "$gdnsd_pid"
+    pin=1 slice_of gslb "$ours_port" "$work/$mix.txt" "$ours_pid"
+    pin=1 slice_of gslb-rrl "$rrl_port" "$work/$mix.txt" "$rrl_pid"
+    ratios+=("$(ratio "${last_qps[gslb]}" "${last_qps[gdnsd]}")")
+  done
+  for name in gdnsd gslb gslb-rrl; do row "$mix" "$name" cpu; done
+  printf "%-8s ratio gslb/gdnsd = %s (per turn %s)   gslb-rrl/gdnsd = %s   (bar: 1.00)   CPU per query gdnsd/gslb = %s\n" \
+    "$mix" "$(ratio "$(qps_of gslb)" "$(qps_of gdnsd)")" "$(spread)" "$(ratio "$(qps_of gslb-rrl)" "$(qps_of gdnsd)")" \
+    "$(ratio "$(cpu_of gdnsd)" "$(cpu_of gslb)")"
 done
 
 echo
-echo "2. latency at $rate queries/s, one thread each, pinned as above (${duration}s; every answer timed)"
+echo "2. latency at $rate queries/s, one thread each, pinned as above (${rounds} turns of ${slice}s each; every answer timed)"
 printf "%-8s %-9s %10s %10s %10s %8s\n" mix server "avg us" "p99 us" "max us" "lost %"
 for mix in static wideip; do
-  read -r g_avg g_p99 g_max g_lost < <(latency "$gdnsd_port" "$work/$mix.txt")
-  read -r o_avg o_p99 o_max o_lost < <(latency "$ours_port" "$work/$mix.txt")
+  rm -f "$work"/latency-*.txt
+  for _ in $(seq 1 "$rounds"); do
+    latency_slice "$gdnsd_port" "$work/$mix.txt" "$work/latency-gdnsd.txt"
+    latency_slice "$ours_port" "$work/$mix.txt" "$work/latency-gslb.txt"
+  done
+  read -r g_avg g_p99 g_max g_lost < <(latency_stats "$work/latency-gdnsd.txt")
+  read -r o_avg o_p99 o_max o_lost < <(latency_stats "$work/latency-gslb.txt")
   printf "%-8s %-9s %10s %10s %10s %8s\n" "$mix" gdnsd "$g_avg" "$g_p99" "$g_max" "$g_lost"
   printf "%-8s %-9s %10s %10s %10s %8s\n" "$mix" gslb "$o_avg" "$o_p99" "$o_max" "$o_lost"
   printf "%-8s average gslb/gdnsd = %s (bar: at most 1.20; maximum at most 5000 us)\n" "$mix" "$(ratio "$o_avg" "$g_avg")"
@@ -157,17 +195,20 @@ serve 0,1 ours2 "$work/ours.yaml" "$ours2_port" 2 --admin 127.0.0.1:0 --sync 127
 wait_port "$gdnsd2_port"
 wait_port "$ours2_port"
 echo
-echo "3. throughput, two threads each, no pinning (dnsperf shares the cores; ${duration}s)"
+echo "3. throughput, two threads each, no pinning (dnsperf shares the cores; ${rounds} turns of ${slice}s each)"
 printf "%-8s %-9s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
 for mix in static wideip; do
   perf "$ours2_port" "$work/$mix.txt" "$warmup" >/dev/null
   perf "$gdnsd2_port" "$work/$mix.txt" "$warmup" >/dev/null
-  read -r g_qps g_avg g_max g_lost < <(perf "$gdnsd2_port" "$work/$mix.txt" "$duration")
-  read -r o_qps o_avg o_max o_lost < <(perf "$ours2_port" "$work/$mix.txt" "$duration")
-  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gdnsd "$g_qps" "$g_avg" "$g_max" "$g_lost"
-  printf "%-8s %-9s %12s %10s %10s %8s\n" "$mix" gslb "$o_qps" "$o_avg" "$o_max" "$o_lost"
-  printf "%-8s ratio gslb/gdnsd = %s (wide IP decided by global availability here: no peer)\n" "$mix" \
-    "$(ratio "$o_qps" "$g_qps")"
+  reset_totals
+  for _ in $(seq 1 "$rounds"); do
+    slice_of gdnsd "$gdnsd2_port" "$work/$mix.txt"
+    slice_of gslb "$ours2_port" "$work/$mix.txt"
+    ratios+=("$(ratio "${last_qps[gslb]}" "${last_qps[gdnsd]}")")
+  done
+  for name in gdnsd gslb; do row "$mix" "$name" | sed 's/ *$//'; done
+  printf "%-8s ratio gslb/gdnsd = %s (per turn %s; wide IP decided by global availability here: no peer)\n" "$mix" \
+    "$(ratio "$(qps_of gslb)" "$(qps_of gdnsd)")" "$(spread)"
 done
 
 echo
