@@ -6,8 +6,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 import org.xbill.DNS.Name;
 
 /**
@@ -22,19 +22,24 @@ public final class AnswerStatistics {
     static final int BUCKETS = 360; // one hour of 10-second buckets
     public static final String OTHER = "other";
 
-    /** One counted thing: the total since start, and 10-second buckets over the last hour. */
+    /**
+     * One counted thing: 10-second buckets over the last hour, and what older buckets held. The
+     * total since start is the two together, so an answer costs one atomic add, not two (this
+     * runs five times per wide-IP answer).
+     */
     static final class Series {
-        private final LongAdder total = new LongAdder();
+        private final AtomicLong retired = new AtomicLong();
         private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
         private final AtomicLongArray epochs = new AtomicLongArray(BUCKETS);
 
         void add(long nowMillis) {
-            total.increment();
             long epoch = nowMillis / BUCKET_MILLIS;
             int i = (int) (epoch % BUCKETS);
             long was = epochs.get(i);
             if (was != epoch && epochs.compareAndSet(i, was, epoch)) {
-                counts.set(i, 0); // the bucket's hour-old count gives way (a racing add may be lost: a count)
+                // The bucket's hour-old count moves to the total; a racing add of the new epoch
+                // may go with it: counted since start, missing from the hour.
+                retired.addAndGet(counts.getAndSet(i, 0));
             }
             counts.incrementAndGet(i);
         }
@@ -54,7 +59,11 @@ public final class AnswerStatistics {
         /** Answers within the last {@code windowMillis} (to bucket precision); -1: since start. */
         long count(long nowMillis, long windowMillis) {
             if (windowMillis < 0) {
-                return total.sum();
+                long sum = retired.get();
+                for (int i = 0; i < BUCKETS; i++) {
+                    sum += counts.get(i);
+                }
+                return sum;
             }
             long newest = nowMillis / BUCKET_MILLIS;
             long oldest = newest - windowMillis / BUCKET_MILLIS + 1;

@@ -102,7 +102,11 @@ public final class ProximityTable {
      * of entries that may not give way.
      */
     public LdnsEntry touch(long hi, long lo) {
-        long now = clock.millis();
+        return touch(hi, lo, clock.millis());
+    }
+
+    /** {@link #touch(long, long)} at {@code now} by this table's clock, read once by a caller that needs it too. */
+    public LdnsEntry touch(long hi, long lo, long now) {
         LdnsEntry e = get(hi, lo);
         if (e != null && now - e.lastUsed() < TOUCH_GRANULARITY_MILLIS) {
             return e;

@@ -160,12 +160,12 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         }
         long hi = Cidr.hiOf(ldns);
         long lo = Cidr.loOf(ldns);
-        LdnsEntry e = table.touch(hi, lo);
+        long now = table.clock().millis(); // once per query: the clock is a system call's worth on some hosts
+        LdnsEntry e = table.touch(hi, lo, now);
         if (e == null) {
             skipped.get(Skip.TABLE_REFUSED).increment();
             return null;
         }
-        long now = table.clock().millis();
         if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
             return e; // answered no probe lately: leave it to topology until the retry time
         }
