@@ -101,33 +101,32 @@ perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz="$(getconf CLK_TCK)"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-add() { awk -v a="${1:-0}" -v b="$2" 'BEGIN { printf "%.6f", a + b }'; }
-# Totals over the slices, per server: answered queries, latency x queries, max, lost x queries, CPU ticks.
-declare -A q_sum lat_sum max_of lost_sum cpu_sum last_qps
-reset_totals() { q_sum=(); lat_sum=(); max_of=(); lost_sum=(); cpu_sum=(); ratios=(); }
-slice_of() { # name port file [pid] -> adds one slice of $slice seconds to the totals; pinned to $pin
-  local name="$1" port="$2" file="$3" pid="${4:-}" t0=0 qps avg max lost
+# Totals over the turns, per server: answered queries, latency x queries, lost x queries, max, CPU ticks.
+declare -A q_sum lat_sum lost_sum max_of cpu_sum last_qps
+reset_totals() { q_sum=(); lat_sum=(); lost_sum=(); max_of=(); cpu_sum=(); ratios=(); }
+slice_of() { # name port file [pid] -> adds one turn of $slice seconds to the totals; pinned to $pin
+  local name="$1" port="$2" file="$3" pid="${4:-}" t0=0 t1=0 qps avg max lost
   [[ -n "$pid" ]] && t0=$(ticks "$pid")
   read -r qps avg max lost < <(perf "$port" "$file" "$slice")
-  [[ -n "$pid" ]] && cpu_sum[$name]=$(add "${cpu_sum[$name]:-0}" "$(( $(ticks "$pid") - t0 ))")
-  q_sum[$name]=$(add "${q_sum[$name]:-0}" "$(awk -v q="$qps" -v s="$slice" 'BEGIN { print q * s }')")
-  lat_sum[$name]=$(add "${lat_sum[$name]:-0}" "$(awk -v q="$qps" -v s="$slice" -v a="$avg" 'BEGIN { print q * s * a }')")
-  lost_sum[$name]=$(add "${lost_sum[$name]:-0}" "$(awk -v q="$qps" -v s="$slice" -v l="$lost" 'BEGIN { print q * s * l }')")
-  max_of[$name]=$(awk -v a="${max_of[$name]:-0}" -v b="$max" 'BEGIN { print (b > a ? b : a) }')
+  [[ -n "$pid" ]] && t1=$(ticks "$pid")
+  read -r "q_sum[$name]" "lat_sum[$name]" "lost_sum[$name]" "max_of[$name]" "cpu_sum[$name]" < <(awk \
+    -v q="${q_sum[$name]:-0}" -v l="${lat_sum[$name]:-0}" -v lo="${lost_sum[$name]:-0}" -v m="${max_of[$name]:-0}" \
+    -v c="${cpu_sum[$name]:-0}" -v qps="$qps" -v s="$slice" -v avg="$avg" -v lost="$lost" -v max="$max" -v t="$((t1 - t0))" \
+    'BEGIN { n = qps * s; printf "%.6f %.6f %.6f %s %d\n", q + n, l + n * avg, lo + n * lost, (max > m ? max : m), c + t }')
   last_qps[$name]=$qps
 }
+qps_of() { awk -v q="${q_sum[$1]}" -v n="$rounds" -v s="$slice" 'BEGIN { printf "%.0f", q / (n * s) }'; }
+cpu_of() { awk -v t="${cpu_sum[$1]}" -v hz="$hz" -v q="${q_sum[$1]}" 'BEGIN { printf "%.2f", (q > 0 ? t * 1e6 / hz / q : 0) }'; }
 row() { # mix name [cpu] -> one table row from the totals
-  local q="${q_sum[$2]}" cpu=""
-  [[ -n "${3:-}" ]] && cpu=$(awk -v t="${cpu_sum[$2]}" -v hz="$hz" -v q="$q" 'BEGIN { printf "%.2f", (q > 0 ? t * 1e6 / hz / q : 0) }')
-  awk -v mix="$1" -v name="$2" -v q="$q" -v l="${lat_sum[$2]}" -v m="${max_of[$2]}" -v lost="${lost_sum[$2]}" \
-    -v n="$rounds" -v s="$slice" -v cpu="$cpu" 'BEGIN {
-      printf "%-8s %-9s %12.0f %10.3f %10.3f %8.3f %12s\n", mix, name, q / (n * s), (q > 0 ? l / q : 0), m, (q > 0 ? lost / q : 0), cpu }'
+  local cpu=""
+  [[ -n "${3:-}" ]] && cpu=$(cpu_of "$2")
+  awk -v mix="$1" -v name="$2" -v qps="$(qps_of "$2")" -v q="${q_sum[$2]}" -v l="${lat_sum[$2]}" -v m="${max_of[$2]}" \
+    -v lost="${lost_sum[$2]}" -v cpu="$cpu" 'BEGIN {
+      printf "%-8s %-9s %12s %10.3f %10.3f %8.3f %12s\n", mix, name, qps, (q > 0 ? l / q : 0), m, (q > 0 ? lost / q : 0), cpu }'
 }
-spread() { # the lowest and highest of the per-slice ratios collected in $ratios
+spread() { # the lowest and highest of the per-turn ratios collected in $ratios
   printf '%s\n' "${ratios[@]}" | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END { printf "%s-%s", lo, hi }'
 }
-qps_of() { awk -v q="${q_sum[$1]}" -v n="$rounds" -v s="$slice" 'BEGIN { printf "%.0f", q / (n * s) }'; }
-cpu_of() { awk -v t="${cpu_sum[$1]}" -v hz="$hz" -v q="${q_sum[$1]}" 'BEGIN { printf "%.4f", (q > 0 ? t * 1e6 / hz / q : 0) }'; }
 latency_stats() { # file -> "avg_us p99_us max_us lost_pct" from every answer's latency (dnsperf -v)
   python3 -c '
 import sys
