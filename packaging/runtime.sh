@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Java runtime the package and the image ship: jlink of the JDK at $1 into $2, with only the
-# modules the server needs (what `jdeps --print-module-deps` finds in gslb.jar), plus jdk.jcmd
-# and jdk.zipfs for operators' diagnostics and the sync group's bundles. Run by the Maven build.
+# modules the server needs (the list `jdeps --print-module-deps` gave for gslb.jar; run it again
+# when a dependency changes), plus jdk.jcmd and jdk.zipfs for operators' diagnostics and the sync
+# group's bundles. Run by the Maven build.
 set -euo pipefail
 jdk="$1"
 out="$2"
