@@ -132,6 +132,24 @@ class PairAcrossTwoLinksTest {
         return n;
     }
 
+    /** Waits until the instance in {@code ns} answers its admin API; if it does not, fails with its log. */
+    void awaitUp(String ns, Process server, String log) throws Exception {
+        for (int i = 0; i < 60; i++) {
+            try {
+                peers(ns);
+                return;
+            } catch (IllegalStateException e) {
+                if (!server.isAlive()) {
+                    break;
+                }
+                Thread.sleep(250);
+            }
+        }
+        throw new AssertionError("the instance in " + ns + " did not come up ("
+                + (server.isAlive() ? "running" : "exited " + server.exitValue()) + "); its log:\n"
+                + Files.readString(dir.resolve(log)));
+    }
+
     static Predicate<JsonNode> connectedVia(String prefix) {
         return n -> n.size() == 1
                 && n.get(0).path("state").asText().equals("connected")
@@ -157,16 +175,8 @@ class PairAcrossTwoLinksTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("b.log").toFile())
                 .start());
-        for (String ns : List.of(A, B)) {
-            for (int i = 0; i < 60; i++) {
-                try {
-                    peers(ns);
-                    break;
-                } catch (IllegalStateException e) {
-                    Thread.sleep(250);
-                }
-            }
-        }
+        awaitUp(A, servers.get(0), "a.log");
+        awaitUp(B, servers.get(1), "b.log");
         List<String> pairOut = run(A, "peer", "pair").lines().toList();
         String token = pairOut.get(pairOut.indexOf(pairOut.stream()
                                 .filter(l -> l.startsWith("Join token"))
