@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DnsServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DnsServer.class);
+    /** The longest a stop waits for a channel or for the event loops (their own grace period is 2 s). */
+    private static final long CLOSE_WAIT_MILLIS = 5000;
     /** Bytes read of one datagram: one more than the largest query taken, so a longer one shows as oversize. */
     private static final int UDP_SLOT = Responder.MAX_UDP_QUERY + 1;
     /** Datagrams one receive call may take (recvmmsg); 15 slots stay under 64 KiB, a pooled buffer size. */
@@ -229,12 +231,22 @@ public final class DnsServer implements AutoCloseable {
         udpListeners.forEach(BatchedUdpListener::close);
         udpListeners.clear();
         for (Channel ch : channels) {
-            ch.close().awaitUninterruptibly();
+            ch.close().awaitUninterruptibly(CLOSE_WAIT_MILLIS);
         }
         channels.clear();
         if (group != null) {
-            group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).awaitUninterruptibly();
-            group = null;
+            // Waits on the loops themselves: the group's termination future is completed by a
+            // listener on netty's GlobalEventExecutor, which was seen never to run at shutdown
+            // (loops ended, future open: the stop hung until SIGKILL).
+            group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+            try {
+                if (!group.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    log.warn("DNS event loops did not stop within {} ms; going on", CLOSE_WAIT_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
+        group = null;
     }
 }
