@@ -344,13 +344,12 @@ public final class PeerSync implements AutoCloseable {
      * probe TTL).
      */
     public ProbeRequests probeRequests() {
-        return ldns -> {
-            LdnsEntry e = scheduler.noteQuery(ldns);
+        return (ldns, now) -> {
+            LdnsEntry e = scheduler.noteQuery(ldns, now);
             List<PeerLink> ls = linkList;
             if (e == null || ls.isEmpty()) {
                 return;
             }
-            long now = clock.millis();
             long fresh = settings.pathTtl().toMillis() / 2;
             Address key = null;
             for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built

@@ -60,14 +60,22 @@ final class MessageAnswerer {
     /** What {@link #addWideIp} returns instead of an rcode when the drop-packet method decided. */
     private static final int DROPPED = -1;
 
-    /** Who asks and what was decided already: the LDNS, the thread's decision objects, the fast path's decision. */
+    /**
+     * Who asks, when, and what was decided already: the LDNS, the time the query arrived, the
+     * thread's decision objects, the fast path's decision.
+     */
     private record Asker(
-            QueryView q, InetAddress client, WideIpResolver.Scratch scratch, WideIpResolver.Result decided) {}
+            QueryView q,
+            InetAddress client,
+            long nowMillis,
+            WideIpResolver.Scratch scratch,
+            WideIpResolver.Result decided) {}
 
     Result answer(
             Authority authority,
             QueryView q,
             InetAddress client,
+            long nowMillis,
             WideIpResolver.Scratch scratch,
             WideIpResolver.Result decided) {
         Name qname;
@@ -80,7 +88,7 @@ final class MessageAnswerer {
                     AnswerBody.empty(false, Rcode.FORMERR, ERRORS), false); // the guard read it; cannot happen
         }
         if (decided == null) { // no decision yet: clear the thread's context, so no earlier scope leaks in
-            scratch.query.set(client, q.qtype, System.currentTimeMillis());
+            scratch.query.set(client, q.qtype, nowMillis);
         }
         Message m = new Message(0);
         m.getHeader().setFlag(Flags.QR);
@@ -91,7 +99,7 @@ final class MessageAnswerer {
         if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
             return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false); // zone transfers are not offered
         }
-        return internet(authority, m, qname, new Asker(q, client, scratch, decided));
+        return internet(authority, m, qname, new Asker(q, client, nowMillis, scratch, decided));
     }
 
     private Result internet(Authority authority, Message m, Name qname, Asker asker) {
@@ -177,12 +185,16 @@ final class MessageAnswerer {
     }
 
     private WideIpResolver.Result decide(WideIp wideIp, int type, Asker asker) {
-        return decide(wideIp, type, asker.q(), asker.client(), asker.scratch());
+        return decide(wideIp, type, asker.q(), asker.client(), asker.nowMillis(), asker.scratch());
     }
 
-    /** Runs {@code wideIp}'s decision for {@code q} from {@code client} (its client subnet, if any, too). */
-    WideIpResolver.Result decide(WideIp wideIp, int type, QueryView q, InetAddress client, WideIpResolver.Scratch s) {
-        s.query.set(client, type, System.currentTimeMillis());
+    /**
+     * Runs {@code wideIp}'s decision for {@code q} from {@code client} (its client subnet, if any,
+     * too), as of {@code nowMillis}.
+     */
+    WideIpResolver.Result decide(
+            WideIp wideIp, int type, QueryView q, InetAddress client, long nowMillis, WideIpResolver.Scratch s) {
+        s.query.set(client, type, nowMillis);
         if (q.ecsFamily != 0) {
             s.query.clientSubnet(q.buf, q.ecsAddress, q.ecsAddressLength, q.ecsFamily == 1, q.ecsSourcePrefix);
         }

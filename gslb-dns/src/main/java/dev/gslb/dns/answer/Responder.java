@@ -130,20 +130,25 @@ public final class Responder implements AutoCloseable {
      * @return false when nothing is to be sent (the packet was dropped)
      */
     public boolean respond(byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
-        return respond(threads.get(), packet, length, transport, client, out);
+        return respond(threads.get(), packet, length, transport, client, System.currentTimeMillis(), out);
     }
 
-    /** The reusable objects for one thread that calls {@link #respond(Worker, byte[], int, Transport, InetAddress, ByteBuf)}. */
+    /** The reusable objects for one thread that calls {@link #respond(Worker, byte[], int, Transport, InetAddress, long, ByteBuf)}. */
     public Worker worker() {
         return new Worker();
     }
 
-    /** {@link #respond(byte[], int, Transport, InetAddress, ByteBuf)} with this thread's own {@link #worker()}. */
-    public boolean respond(Worker t, byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
+    /**
+     * {@link #respond(byte[], int, Transport, InetAddress, ByteBuf)} with this thread's own
+     * {@link #worker()}, for a query that arrived at {@code nowMillis} (a listener reads the clock
+     * once for a batch of queries: a clock read costs more than a cached answer on some hosts).
+     */
+    public boolean respond(
+            Worker t, byte[] packet, int length, Transport transport, InetAddress client, long nowMillis, ByteBuf out) {
         int start = out.writerIndex();
         try {
             Reply r = t.reply;
-            if (!plan(t, t.query.read(packet, length, transport), client, r)) {
+            if (!plan(t, t.query.read(packet, length, transport), client, nowMillis, r)) {
                 return false;
             }
             if (limited(t, transport, client, r, out)) {
@@ -165,7 +170,7 @@ public final class Responder implements AutoCloseable {
      * Decides what the query is answered with (before rate limiting looks at it); false when it is
      * dropped (counted here).
      */
-    private boolean plan(Worker t, QueryView.Verdict verdict, InetAddress client, Reply r) {
+    private boolean plan(Worker t, QueryView.Verdict verdict, InetAddress client, long nowMillis, Reply r) {
         QueryView q = t.query;
         r.clear();
         switch (verdict) {
@@ -206,7 +211,7 @@ public final class Responder implements AutoCloseable {
         if (body == null && (q.qtype == Type.A || q.qtype == Type.AAAA) && q.qclass == 1) {
             WideIp wideIp = s.authority().wideIp(q);
             if (wideIp != null) {
-                decided = full.decide(wideIp, q.qtype, q, client, t.scratch);
+                decided = full.decide(wideIp, q.qtype, q, client, nowMillis, t.scratch);
                 if (decided.outcome() == Outcome.PICKED || decided.outcome() == Outcome.FALLBACK_IP) {
                     r.authoritative = true;
                     r.addresses = decided;
@@ -220,7 +225,7 @@ public final class Responder implements AutoCloseable {
             body = s.negatives().get(q);
         }
         if (body == null) {
-            MessageAnswerer.Result m = full.answer(s.authority(), q, client, t.scratch, decided);
+            MessageAnswerer.Result m = full.answer(s.authority(), q, client, nowMillis, t.scratch, decided);
             if (m.body() == null) {
                 metrics.dropped(DnsMetrics.Drop.POLICY);
                 return false;

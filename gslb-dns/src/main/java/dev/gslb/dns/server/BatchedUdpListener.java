@@ -84,7 +84,7 @@ final class BatchedUdpListener implements AutoCloseable {
                 try {
                     int n = b.receive();
                     if (n > 0) {
-                        b.send(b.answer(n));
+                        b.send(b.answer(n, System.currentTimeMillis())); // one clock read for the batch
                     }
                 } catch (IllegalStateException e) { // a system call failed: the listener must not die of it
                     if (errors.admit()) {
@@ -163,8 +163,8 @@ final class BatchedUdpListener implements AutoCloseable {
             return n;
         }
 
-        /** Answers the {@code n} datagrams received; returns how many answers are laid out to send. */
-        int answer(int n) {
+        /** Answers the {@code n} datagrams received at {@code now}; returns how many answers are laid out to send. */
+        int answer(int n, long now) {
             int out = 0;
             for (int i = 0; i < n; i++) {
                 long h = i * NativeUdp.MMSGHDR;
@@ -176,7 +176,7 @@ final class BatchedUdpListener implements AutoCloseable {
                     continue; // not an IP sender: nothing to answer
                 }
                 ByteBuf buf = answerBuf.clear();
-                if (responder.respond(worker, scratch, length, Transport.UDP, client, buf)) {
+                if (responder.respond(worker, scratch, length, Transport.UDP, client, now, buf)) {
                     MemorySegment.copy(buf.array(), 0, answers, JAVA_BYTE, (long) out * ANSWER, buf.readableBytes());
                     long s = out * NativeUdp.MMSGHDR;
                     sendHeaders.set(JAVA_LONG, s + NativeUdp.MSG_NAME, names.address() + name);

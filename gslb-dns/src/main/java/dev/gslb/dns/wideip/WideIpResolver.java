@@ -154,7 +154,8 @@ public final class WideIpResolver {
         boolean real = q.trace() == null; // an explanation is not a query: not counted, no probe
         boolean log = w.decisionLog() && real;
         if (q.trace() == null && w.usesPathMetrics()) {
-            probes.ldnsQueried(q.ldns()); // note the LDNS, measure it if nothing fresh is known; never waits
+            probes.ldnsQueried(
+                    q.ldns(), q.nowMillis()); // note the LDNS, measure it if nothing fresh is known; never waits
         }
         if (log) {
             q.trace(new Trace());

@@ -8,8 +8,12 @@ import java.net.InetAddress;
  * Implementations never block: the query is answered without waiting for any probe.
  */
 public interface ProbeRequests {
-    /** An LDNS asked for a wide IP: note it, and have it measured when nothing fresh is known. */
-    void ldnsQueried(InetAddress ldns);
+    /**
+     * An LDNS asked for a wide IP at {@code nowMillis} (the query's own reading of the system
+     * clock, so the query path reads it once): note it, and have it measured when nothing fresh is
+     * known.
+     */
+    void ldnsQueried(InetAddress ldns, long nowMillis);
 
-    ProbeRequests NONE = ldns -> {};
+    ProbeRequests NONE = (ldns, nowMillis) -> {};
 }

@@ -143,8 +143,13 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     }
 
     @Override
-    public void ldnsQueried(InetAddress ldns) {
-        noteQuery(ldns);
+    public void ldnsQueried(InetAddress ldns, long nowMillis) {
+        noteQuery(ldns, nowMillis);
+    }
+
+    /** {@link #noteQuery(InetAddress, long)} now, by the table's clock. */
+    public LdnsEntry noteQuery(InetAddress ldns) {
+        return noteQuery(ldns, table.clock().millis());
     }
 
     /**
@@ -153,14 +158,13 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
      * this LDNS, of this side or of the peers: it is excluded, the table refused it, or its network
      * is over its rate of probe requests.
      */
-    public LdnsEntry noteQuery(InetAddress ldns) {
+    public LdnsEntry noteQuery(InetAddress ldns, long now) {
         if (isExcluded(ldns)) {
             skipped.get(Skip.EXCLUDED).increment();
             return null;
         }
         long hi = Cidr.hiOf(ldns);
         long lo = Cidr.loOf(ldns);
-        long now = table.clock().millis(); // once per query: the clock is a system call's worth on some hosts
         LdnsEntry e = table.touch(hi, lo, now);
         if (e == null) {
             skipped.get(Skip.TABLE_REFUSED).increment();

@@ -91,7 +91,7 @@ public final class ProbeFigures {
                 table, settings, "CNC", "bench", List.of(DnsProber.dot(any, port)), new SimpleMeterRegistry())) {
             long start = System.nanoTime();
             for (int i = 0; i < ldns; i++) {
-                s.ldnsQueried(InetAddress.ofLiteral("127.30." + (i >> 8) + "." + (i & 0xFF)));
+                s.noteQuery(InetAddress.ofLiteral("127.30." + (i >> 8) + "." + (i & 0xFF)));
             }
             int done;
             do {

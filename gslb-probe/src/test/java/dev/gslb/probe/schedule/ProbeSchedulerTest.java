@@ -79,7 +79,7 @@ class ProbeSchedulerTest {
                 List.of(new Counting(new UdpProber(ANY, port), sends)),
                 new SimpleMeterRegistry())) {
             for (int i = 0; i < 10_000; i++) {
-                s.ldnsQueried(loopback(i));
+                s.noteQuery(loopback(i));
             }
             Thread.sleep(3000);
         }
@@ -114,7 +114,7 @@ class ProbeSchedulerTest {
                 List.of(new Counting(new UdpProber(ANY, port), sends)),
                 new SimpleMeterRegistry())) {
             for (int i = 0; i < 1000; i++) {
-                s.ldnsQueried(ldns);
+                s.noteQuery(ldns);
             }
             for (int i = 0; i < 50 && table.get(Address.of(ldns)).state() != LdnsEntry.State.PROBED; i++) {
                 Thread.sleep(20);
