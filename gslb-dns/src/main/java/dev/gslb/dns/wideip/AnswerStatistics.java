@@ -15,12 +15,14 @@ import org.xbill.DNS.Name;
  * data center, virtual server, pool and deciding method, over the last minute, the last hour and
  * since start. Bounded: at most {@code maxWideIps} wide IPs get their own counts, the rest are
  * counted under {@code other}; the labels under a wide IP are the configuration's own names.
- * Counting is on the query path: lookups of existing keys and atomic adds, no allocation.
+ * Counting is on the query path: four atomic adds, and map lookups only when a thread's decision
+ * differs from its last one ({@link Recent}); no allocation.
  */
 public final class AnswerStatistics {
     static final int BUCKET_MILLIS = 10_000;
     static final int BUCKETS = 360; // one hour of 10-second buckets
     public static final String OTHER = "other";
+    private static final String FAILURE = "failure";
 
     /**
      * One counted thing: 10-second buckets over the last hour, and what older buckets held. The
@@ -78,20 +80,69 @@ public final class AnswerStatistics {
         }
     }
 
-    /** The counts of one wide IP (or of every wide IP past the bound). */
+    /**
+     * The counts of one wide IP (or of every wide IP past the bound). Every answer is counted
+     * under exactly one method ("failure" when no pool decided), so the methods' sum is the total.
+     */
     static final class Tally {
-        final Series answers = new Series();
         final Map<String, Series> dataCenters = new ConcurrentHashMap<>();
         final Map<String, Series> servers = new ConcurrentHashMap<>();
         final Map<String, Series> pools = new ConcurrentHashMap<>();
         final Map<String, Series> methods = new ConcurrentHashMap<>();
 
-        static void add(Map<String, Series> map, String key, long now) {
+        static Series series(Map<String, Series> map, String key) {
             Series s = map.get(key);
-            if (s == null) {
-                s = map.computeIfAbsent(key, k -> new Series());
+            return s != null ? s : map.computeIfAbsent(key, k -> new Series());
+        }
+
+        long answers(long now, long windowMillis) {
+            long sum = 0;
+            for (Series s : methods.values()) {
+                sum += s.count(now, windowMillis);
             }
-            s.add(now);
+            return sum;
+        }
+    }
+
+    /**
+     * One thread's last counted decision and the series it went to, so that the same decision
+     * again (the common case: one wide IP, one method, one answer for a while) costs no map
+     * lookup. Keys are compared by identity: the names come from the configuration's objects, and
+     * a reload's new objects only cost one lookup each. Owned by one thread: no race.
+     */
+    public static final class Recent {
+        private AnswerStatistics owner;
+        private WideIp wideIp;
+        private Tally tally;
+        private final Keyed method = new Keyed();
+        private final Keyed pool = new Keyed();
+        private final Keyed server = new Keyed();
+        private final Keyed dataCenter = new Keyed();
+
+        private Tally tally(AnswerStatistics s, WideIp w) {
+            if (s != owner || w != wideIp) {
+                Tally t = s.tally(w);
+                if (t != tally) {
+                    method.key = pool.key = server.key = dataCenter.key = null; // another tally's series
+                }
+                owner = s;
+                wideIp = w;
+                tally = t;
+            }
+            return tally;
+        }
+    }
+
+    private static final class Keyed {
+        private String key;
+        private Series series;
+
+        Series of(Map<String, Series> map, String k) {
+            if (k != key) {
+                series = Tally.series(map, k);
+                key = k;
+            }
+            return series;
         }
     }
 
@@ -117,24 +168,32 @@ public final class AnswerStatistics {
         this.maxWideIps = maxWideIps;
     }
 
-    /** Counts one decision of {@code w} for the LDNS at {@code ldnsHi/Lo} (a query's, not an explanation's). */
-    public void record(WideIp w, WideIpResolver.Result r, long now, long ldnsHi, long ldnsLo) {
+    private Tally tally(WideIp w) {
         Tally t = byWideIp.get(w.name());
         if (t == null) {
             t = byWideIp.size() < maxWideIps ? byWideIp.computeIfAbsent(w.name(), n -> new Tally()) : other;
         }
-        t.answers.add(now);
+        return t;
+    }
+
+    /**
+     * Counts one decision of {@code w} for the LDNS at {@code ldnsHi/Lo} (a query's, not an
+     * explanation's), through the calling thread's {@code recent}.
+     */
+    public void record(WideIp w, WideIpResolver.Result r, long now, long ldnsHi, long ldnsLo, Recent recent) {
+        Tally t = recent.tally(this, w);
         if (r.outcome() == null) {
-            Tally.add(t.methods, "failure", now); // no pool decided: the wide IP's failure behaviour
+            recent.method.of(t.methods, FAILURE).add(now); // no pool decided: the wide IP's failure behaviour
             return;
         }
-        Tally.add(t.methods, r.method().name(), now);
-        Tally.add(t.pools, r.pool().name(), now);
+        recent.method.of(t.methods, r.method().name()).add(now);
+        recent.pool.of(t.pools, r.pool().name()).add(now);
         if (r.count() > 0) {
             VirtualServer vs = r.answer(0); // the chosen one: where the users are sent
-            Tally.add(t.servers, vs.name(), now);
-            Tally.add(t.dataCenters, vs.dataCenter().name(), now);
-            ldns.saw(ldnsHi, ldnsLo, vs.dataCenter().name(), now);
+            String dc = vs.dataCenter().name();
+            recent.server.of(t.servers, vs.name()).add(now);
+            recent.dataCenter.of(t.dataCenters, dc).add(now);
+            ldns.saw(ldnsHi, ldnsLo, dc, now);
         }
     }
 
@@ -171,7 +230,7 @@ public final class AnswerStatistics {
             }
         });
         out.sort(Comparator.comparing(WideIpView::name));
-        if (only == null && other.answers.count(now, -1) > 0) {
+        if (only == null && other.answers(now, -1) > 0) {
             out.add(view(OTHER, other, now));
         }
         return out;
@@ -182,7 +241,7 @@ public final class AnswerStatistics {
     }
 
     private static Window window(Tally t, long now, long millis) {
-        long total = t.answers.count(now, millis);
+        long total = t.answers(now, millis);
         return new Window(
                 total,
                 shares(t.dataCenters, now, millis, total),

@@ -82,6 +82,7 @@ public final class WideIpResolver {
         final Candidates spilled = new Candidates();
 
         public final Result result = new Result();
+        final AnswerStatistics.Recent recent = new AnswerStatistics.Recent();
     }
 
     private final MemberHealth health;
@@ -154,8 +155,8 @@ public final class WideIpResolver {
         boolean real = q.trace() == null; // an explanation is not a query: not counted, no probe
         boolean log = w.decisionLog() && real;
         if (q.trace() == null && w.usesPathMetrics()) {
-            probes.ldnsQueried(
-                    q.ldns(), q.nowMillis()); // note the LDNS, measure it if nothing fresh is known; never waits
+            // note the LDNS, measure it if nothing fresh is known; never waits
+            probes.ldnsQueried(q.ldns(), q.nowMillis());
         }
         if (log) {
             q.trace(new Trace());
@@ -175,7 +176,7 @@ public final class WideIpResolver {
             }
         }
         if (real) {
-            statistics.record(w, r, q.nowMillis(), q.ldnsHi(), q.ldnsLo());
+            statistics.record(w, r, q.nowMillis(), q.ldnsHi(), q.ldnsLo(), s.recent);
         }
         if (log) {
             decisions.info(

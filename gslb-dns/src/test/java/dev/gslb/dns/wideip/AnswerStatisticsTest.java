@@ -75,12 +75,17 @@ class AnswerStatisticsTest {
         assertThat(stats.view(t0, Name.fromString("www.example.com."))).hasSize(1);
     }
 
-    static void ask(WideIpResolver resolver, WideIp w, long now) {
+    /**
+     * One thread's decision objects, reused for every query as a listener thread does: its memo of
+     * the last counted decision is in play as round robin alternates the answer.
+     */
+    private final WideIpResolver.Scratch s = new WideIpResolver.Scratch();
+
+    void ask(WideIpResolver resolver, WideIp w, long now) {
         ask(resolver, w, now, "198.18.4.2");
     }
 
-    static void ask(WideIpResolver resolver, WideIp w, long now, String ldns) {
-        WideIpResolver.Scratch s = new WideIpResolver.Scratch();
+    void ask(WideIpResolver resolver, WideIp w, long now, String ldns) {
         s.query.set(InetAddress.ofLiteral(ldns), Type.A, now);
         resolver.resolve(w, s);
     }
