@@ -104,7 +104,7 @@ public final class Responder implements AutoCloseable {
         this.settings = settings;
         this.nsid = identity.name().getBytes(StandardCharsets.US_ASCII);
         this.cookies = settings.cookies()
-                ? new ServerCookies(settings.cookieRotation(), () -> System.currentTimeMillis() / 1000)
+                ? new ServerCookies(settings.cookieRotation(), System.currentTimeMillis() / 1000)
                 : null;
         this.limiter = new ResponseRateLimiter(settings.rateLimit());
         replace(authority);
@@ -198,7 +198,7 @@ public final class Responder implements AutoCloseable {
             default -> {}
         }
         r.cookie = cookies != null && q.hasClientCookie();
-        r.validCookie = r.cookie && cookie(t, client);
+        r.validCookie = r.cookie && cookie(t, client, nowMillis / 1000);
         r.opt = q.hasOpt;
         if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
             r.rateClass = MessageAnswerer.ERRORS;
@@ -260,15 +260,15 @@ public final class Responder implements AutoCloseable {
      * Counts the query's COOKIE option and prepares our server cookie for the answer. True when
      * the client presented a valid server cookie of ours (so it is not spoofed).
      */
-    private boolean cookie(Worker t, InetAddress client) {
+    private boolean cookie(Worker t, InetAddress client, long nowSeconds) {
         QueryView q = t.query;
         boolean withServerCookie = q.cookieLength > ServerCookies.CLIENT_COOKIE;
-        boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, client);
+        boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, client, nowSeconds);
         metrics.cookie(
                 valid
                         ? DnsMetrics.Cookie.VALID
                         : withServerCookie ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
-        cookies.write(q.buf, q.cookie, client, t.writer.serverCookie, 0);
+        cookies.write(q.buf, q.cookie, client, t.writer.serverCookie, 0, nowSeconds);
         return valid;
     }
 

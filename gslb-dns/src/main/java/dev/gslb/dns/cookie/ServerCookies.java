@@ -4,7 +4,6 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 import org.bouncycastle.crypto.macs.SipHash;
 import org.bouncycastle.crypto.params.KeyParameter;
 
@@ -38,40 +37,38 @@ public final class ServerCookies {
     }
 
     private final Duration rotation;
-    private final LongSupplier epochSeconds;
     private final SecureRandom random = new SecureRandom();
     private final ThreadLocal<Hasher> hashers = ThreadLocal.withInitial(Hasher::new);
     private volatile Secrets secrets;
 
-    public ServerCookies(Duration rotation, LongSupplier epochSeconds) {
+    /**
+     * Cookies whose secret is new every {@code rotation}, the first one from {@code nowSeconds}.
+     * Every call takes the time of the query it answers (the caller reads the clock once for a
+     * batch of queries: a clock read costs as much as a hash here).
+     */
+    public ServerCookies(Duration rotation, long nowSeconds) {
         if (rotation.compareTo(Duration.ofHours(1)) < 0) {
             throw new IllegalArgumentException(
                     "the cookie secret rotation must be at least 1h (a cookie lives an hour)");
         }
         this.rotation = rotation;
-        this.epochSeconds = epochSeconds;
         byte[] first = fresh();
-        this.secrets = new Secrets(first, first, 0, epochSeconds.getAsLong() + rotation.toSeconds());
-    }
-
-    public ServerCookies() {
-        this(DEFAULT_ROTATION, () -> System.currentTimeMillis() / 1000);
+        this.secrets = new Secrets(first, first, 0, nowSeconds + rotation.toSeconds());
     }
 
     /** A fixed secret (RFC 9018's test vectors, tests); never rotated. */
-    static ServerCookies withSecret(byte[] secret, LongSupplier epochSeconds) {
-        ServerCookies c = new ServerCookies(DEFAULT_ROTATION, epochSeconds);
+    static ServerCookies withSecret(byte[] secret) {
+        ServerCookies c = new ServerCookies(DEFAULT_ROTATION, 0);
         c.secrets = new Secrets(secret.clone(), secret.clone(), 1, Long.MAX_VALUE);
         return c;
     }
 
     /**
      * Writes the 16-byte server cookie for the client cookie at {@code packet[clientCookie..+8)}
-     * and {@code client} into {@code out[at..at+16)}.
+     * and {@code client} into {@code out[at..at+16)}, stamped {@code now} (seconds since 1970).
      */
-    public void write(byte[] packet, int clientCookie, InetAddress client, byte[] out, int at) {
-        Hasher h = hasher();
-        long now = epochSeconds.getAsLong();
+    public void write(byte[] packet, int clientCookie, InetAddress client, byte[] out, int at, long now) {
+        Hasher h = hasher(now);
         out[at] = VERSION;
         out[at + 1] = 0;
         out[at + 2] = 0;
@@ -86,9 +83,9 @@ public final class ServerCookies {
 
     /**
      * True when the COOKIE option at {@code packet[cookie..+length)} carries a server cookie this
-     * server made for this client cookie and address, within its lifetime.
+     * server made for this client cookie and address, within its lifetime at {@code nowSeconds}.
      */
-    public boolean valid(byte[] packet, int cookie, int length, InetAddress client) {
+    public boolean valid(byte[] packet, int cookie, int length, InetAddress client, long nowSeconds) {
         if (length != CLIENT_COOKIE + SERVER_COOKIE || packet[cookie + CLIENT_COOKIE] != VERSION) {
             return false;
         }
@@ -97,12 +94,12 @@ public final class ServerCookies {
                 | ((packet[server + 5] & 0xFFL) << 16)
                 | ((packet[server + 6] & 0xFFL) << 8)
                 | (packet[server + 7] & 0xFFL);
-        long now = epochSeconds.getAsLong() & 0xFFFF_FFFFL;
+        long now = nowSeconds & 0xFFFF_FFFFL;
         long age = (now - stamp) & 0xFFFF_FFFFL; // serial arithmetic, RFC 1982
         if (age > MAX_AGE && ((stamp - now) & 0xFFFF_FFFFL) > MAX_AHEAD) {
             return false;
         }
-        Hasher h = hasher();
+        Hasher h = hasher(nowSeconds);
         hash(h.current, h, packet, cookie, packet, server, client);
         if (sameHash(h.hash, packet, server + 8)) {
             return true;
@@ -144,9 +141,8 @@ public final class ServerCookies {
     }
 
     /** This thread's hashers, keyed anew when the secret has rotated since they were last used. */
-    private Hasher hasher() {
+    private Hasher hasher(long now) {
         Secrets s = secrets;
-        long now = epochSeconds.getAsLong();
         if (now >= s.rotateAt()) {
             s = rotate(s, now);
         }
