@@ -3,7 +3,8 @@
 # run. Prints, for a static-record mix and for the wide-IP name:
 #   1. throughput, one thread each, servers on CPU 0 and dnsperf on CPU 1: queries/s and the ratio
 #      ours/gdnsd against the bar (1.00);
-#   2. latency at a fixed 20,000 queries/s: average, p99 and maximum, and the ratio of averages;
+#   2. latency at a fixed 20,000 queries/s: average, p99, p99.9, maximum and the answers slower
+#      than 5 ms, and the ratio of averages;
 #   3. throughput with two threads each and dnsperf sharing both cores (no pinning);
 #   4. for the record: the static mix over IPv6 (::1) and over TCP.
 # Each figure is measured in turns of $slice seconds, the servers taking turns (gdnsd, ours, ...)
@@ -127,7 +128,7 @@ row() { # mix name [cpu] -> one table row from the totals
 spread() { # the lowest and highest of the per-turn ratios collected in $ratios
   printf '%s\n' "${ratios[@]}" | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END { printf "%s-%s", lo, hi }'
 }
-latency_stats() { # file -> "avg_us p99_us max_us lost_pct" from every answer's latency (dnsperf -v)
+latency_stats() { # file -> "avg_us p99_us p99.9_us max_us over_5ms lost_pct" from every answer's latency (dnsperf -v)
   python3 -c '
 import sys
 lat, lost = [], 0
@@ -138,8 +139,9 @@ for line in open(sys.argv[1]):
         else: lat.append(float(f[-1]) * 1e6)
 lat.sort()
 n = len(lat) or 1
-print("%.0f %.0f %.0f %.3f" % (sum(lat) / n, lat[min(len(lat) - 1, int(0.99 * n))] if lat else 0,
-                               lat[-1] if lat else 0, 100 * lost / (n + lost)))' "$1"
+pct = lambda p: lat[min(len(lat) - 1, int(p * n))] if lat else 0
+print("%.0f %.0f %.0f %.0f %d %.3f" % (sum(lat) / n, pct(0.99), pct(0.999), lat[-1] if lat else 0,
+                                     sum(1 for x in lat if x > 5000), 100 * lost / (n + lost)))' "$1"
 }
 latency_slice() { # port file out -> one slice at $rate queries/s, every answer's latency appended to out
   # dnsperf writes each answer's latency to a file (a pipe would stall it and show in the figures).
@@ -170,17 +172,18 @@ done
 
 echo
 echo "2. latency at $rate queries/s, one thread each, pinned as above (${rounds} turns of ${slice}s each; every answer timed)"
-printf "%-8s %-9s %10s %10s %10s %8s\n" mix server "avg us" "p99 us" "max us" "lost %"
+printf "%-8s %-9s %10s %10s %10s %10s %10s %8s\n" mix server "avg us" "p99 us" "p99.9 us" "max us" ">5 ms" "lost %"
 for mix in static wideip; do
   rm -f "$work"/latency-*.txt
   for _ in $(seq 1 "$rounds"); do
     latency_slice "$gdnsd_port" "$work/$mix.txt" "$work/latency-gdnsd.txt"
     latency_slice "$ours_port" "$work/$mix.txt" "$work/latency-gslb.txt"
   done
-  read -r g_avg g_p99 g_max g_lost < <(latency_stats "$work/latency-gdnsd.txt")
-  read -r o_avg o_p99 o_max o_lost < <(latency_stats "$work/latency-gslb.txt")
-  printf "%-8s %-9s %10s %10s %10s %8s\n" "$mix" gdnsd "$g_avg" "$g_p99" "$g_max" "$g_lost"
-  printf "%-8s %-9s %10s %10s %10s %8s\n" "$mix" gslb "$o_avg" "$o_p99" "$o_max" "$o_lost"
+  for name in gdnsd gslb; do
+    read -r avg p99 p999 max over lost < <(latency_stats "$work/latency-$name.txt")
+    printf "%-8s %-9s %10s %10s %10s %10s %10s %8s\n" "$mix" "$name" "$avg" "$p99" "$p999" "$max" "$over" "$lost"
+    [[ $name == gdnsd ]] && g_avg=$avg || o_avg=$avg
+  done
   printf "%-8s average gslb/gdnsd = %s (bar: at most 1.20; maximum at most 5000 us)\n" "$mix" "$(ratio "$o_avg" "$g_avg")"
 done
 
