@@ -39,10 +39,8 @@ class PeerSyncTest {
                 Node b = new Node("gslb-tel", "TEL", "127.0.0.3", ldns.port(), dir, List.of())) {
             Node.pair(a, b);
             long start = System.nanoTime();
-            a.sync.probeRequests()
-                    .ldnsQueried(
-                            LDNS,
-                            System.currentTimeMillis()); // A meets an LDNS it has no entry for; answers, never waits
+            // A meets an LDNS it has no entry for; answers, never waits
+            a.sync.probeRequests().ldnsQueried(LDNS, System.currentTimeMillis());
             Node.await(
                     () -> a.hasPath("127.0.0.50", "CNC")
                             && a.hasPath("127.0.0.50", "TEL")

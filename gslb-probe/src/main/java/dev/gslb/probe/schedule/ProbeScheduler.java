@@ -147,11 +147,6 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         noteQuery(ldns, nowMillis);
     }
 
-    /** {@link #noteQuery(InetAddress, long)} now, by the table's clock. */
-    public LdnsEntry noteQuery(InetAddress ldns) {
-        return noteQuery(ldns, table.clock().millis());
-    }
-
     /**
      * {@link #ldnsQueried}, returning the LDNS's entry as it stands after the touch, for callers
      * that read it next (peer sync) without a second lookup. Null when nothing may be asked about

@@ -91,7 +91,8 @@ public final class ProbeFigures {
                 table, settings, "CNC", "bench", List.of(DnsProber.dot(any, port)), new SimpleMeterRegistry())) {
             long start = System.nanoTime();
             for (int i = 0; i < ldns; i++) {
-                s.noteQuery(InetAddress.ofLiteral("127.30." + (i >> 8) + "." + (i & 0xFF)));
+                s.ldnsQueried(
+                        InetAddress.ofLiteral("127.30." + (i >> 8) + "." + (i & 0xFF)), System.currentTimeMillis());
             }
             int done;
             do {

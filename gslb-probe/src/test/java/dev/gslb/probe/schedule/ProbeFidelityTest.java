@@ -117,7 +117,7 @@ class ProbeFidelityTest {
                     "a",
                     List.of(DnsProber.dot(source, ldns.port())),
                     registry)) {
-                s.noteQuery(LDNS); // the LDNS asks once: it is in use, and measured
+                s.ldnsQueried(LDNS, System.currentTimeMillis()); // the LDNS asks once: it is in use, and measured
                 awaitRtt(table, rtt -> rtt >= 80_000);
                 assertThat(rtt(table)).isGreaterThanOrEqualTo(80_000);
 

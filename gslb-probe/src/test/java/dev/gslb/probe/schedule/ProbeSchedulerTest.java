@@ -79,7 +79,7 @@ class ProbeSchedulerTest {
                 List.of(new Counting(new UdpProber(ANY, port), sends)),
                 new SimpleMeterRegistry())) {
             for (int i = 0; i < 10_000; i++) {
-                s.noteQuery(loopback(i));
+                s.ldnsQueried(loopback(i), System.currentTimeMillis());
             }
             Thread.sleep(3000);
         }
@@ -114,7 +114,7 @@ class ProbeSchedulerTest {
                 List.of(new Counting(new UdpProber(ANY, port), sends)),
                 new SimpleMeterRegistry())) {
             for (int i = 0; i < 1000; i++) {
-                s.noteQuery(ldns);
+                s.ldnsQueried(ldns, System.currentTimeMillis());
             }
             for (int i = 0; i < 50 && table.get(Address.of(ldns)).state() != LdnsEntry.State.PROBED; i++) {
                 Thread.sleep(20);
