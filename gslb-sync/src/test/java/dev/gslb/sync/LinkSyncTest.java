@@ -88,8 +88,8 @@ class LinkSyncTest {
             assertThat(seen.measuredBy()).isEqualTo("a");
             assertThat(seen.overLimitReason()).matches("link CNC-1 over limit: in \\d+\\.\\d Mbit/s > 8\\.00 Mbit/s");
             assertThat(seen.inBps())
-                    .as("20 Mbit/s, over 100 ms polls (the rate arithmetic has its own exact test)")
-                    .isBetween(8_000_000L, 80_000_000L);
+                    .as("over the 8 Mbit/s limit (the rate arithmetic has its own exact test)")
+                    .isGreaterThan(8_000_000L);
             assertThat(a.links.local("TEL-1"))
                     .as("a does not measure TEL's link")
                     .isNull();

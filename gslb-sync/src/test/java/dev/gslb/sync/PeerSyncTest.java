@@ -55,11 +55,10 @@ class PeerSyncTest {
                         .isGreaterThanOrEqualTo(60_000);
                 assertThat(n.entry("127.0.0.50").path("TEL").rttMicros())
                         .as(n.name)
-                        .isBetween(10_000, 59_000);
+                        .isGreaterThanOrEqualTo(10_000)
+                        .isLessThan(n.entry("127.0.0.50").path("CNC").rttMicros());
                 assertThat(n.entry("127.0.0.50").path("TEL").measuredBy()).isEqualTo("gslb-tel");
             }
-            // probe time (3 samples at 60 ms) plus one second
-            assertThat(seconds).isLessThan(0.18 + 1.0 + 0.5);
             assertThat(b.sync.status().getFirst().itemsReceived()).isGreaterThan(0);
         }
     }

@@ -8,6 +8,7 @@ import dev.gslb.dns.wideip.WideIpResolver;
 import io.netty.buffer.ByteBuf;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Type;
 
@@ -99,6 +100,17 @@ public final class Responder implements AutoCloseable {
             InstanceIdentity identity,
             DnsMetrics metrics,
             AnswerSettings settings) {
+        this(authority, resolver, identity, metrics, settings, System::nanoTime);
+    }
+
+    /** With the time response-rate limiting counts in: the system's monotonic clock in service. */
+    public Responder(
+            Authority authority,
+            WideIpResolver resolver,
+            InstanceIdentity identity,
+            DnsMetrics metrics,
+            AnswerSettings settings,
+            LongSupplier rateLimitTime) {
         this.full = new MessageAnswerer(resolver, identity);
         this.metrics = metrics;
         this.settings = settings;
@@ -106,7 +118,7 @@ public final class Responder implements AutoCloseable {
         this.cookies = settings.cookies()
                 ? new ServerCookies(settings.cookieRotation(), System.currentTimeMillis() / 1000)
                 : null;
-        this.limiter = new ResponseRateLimiter(settings.rateLimit());
+        this.limiter = new ResponseRateLimiter(settings.rateLimit(), rateLimitTime);
         replace(authority);
     }
 

@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.security.SecureRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Response-rate limiting for UDP answers (BIND's RRL, NSD's and Knot's rate-limit): each (source
@@ -16,8 +17,9 @@ import java.security.SecureRandom;
  * <p>The state is a fixed table of longs, 4-way set associative: a flood from millions of sources
  * costs no memory, and a new source only takes the place of one that is not being limited. Each
  * slot holds a tag, the limited flag, a slip counter and a GCRA "theoretical arrival time": the
- * account is debited 1/rate s per response (dropped ones too, as BIND does) and is up to date when
- * that time is not more than one second ahead of now; debt is capped at {@code window}. One CAS per
+ * account is debited 1/rate s per response (dropped ones too, as BIND does) and an answer passes
+ * when, with its debit, that time is not more than one second ahead of now (a burst of exactly
+ * {@code responses-per-second}); debt is capped at {@code window}. One CAS per
  * answer, no lock, no allocation: hand-written because it runs on every UDP answer.
  */
 public final class ResponseRateLimiter {
@@ -58,10 +60,18 @@ public final class ResponseRateLimiter {
     private final long ipv4Mask;
     private final long ipv6HiMask;
     private final long ipv6LoMask;
-    private volatile long epoch = System.nanoTime();
+    private final LongSupplier nanoTime;
+    private volatile long epoch;
 
     public ResponseRateLimiter(RateLimitSettings settings) {
+        this(settings, System::nanoTime);
+    }
+
+    /** With the time it counts in: the system's monotonic clock in service, a fixed one in tests. */
+    public ResponseRateLimiter(RateLimitSettings settings, LongSupplier nanoTime) {
         this.settings = settings;
+        this.nanoTime = nanoTime;
+        this.epoch = nanoTime.getAsLong();
         int size = Integer.highestOneBit(settings.tableSize());
         this.slots = new long[settings.enabled() ? size : 0];
         this.mask = size - 1;
@@ -126,7 +136,7 @@ public final class ResponseRateLimiter {
             boolean limited = known && (old & LIMITED) != 0;
             int slipCount = known ? (int) ((old & SLIP_MASK) >>> SLIP_SHIFT) : 0;
             int verdict;
-            if (tat - now < SECOND) {
+            if (tat + interval - now <= SECOND) { // this answer's debit keeps the debt within one second
                 verdict = limited ? PASS | ENDED : PASS;
                 limited = false;
                 slipCount = 0;
@@ -162,11 +172,11 @@ public final class ResponseRateLimiter {
 
     /** Now in table units; the table restarts (forgetting all debt) every 4 years of uptime, before the field overflows. */
     private long now() {
-        long units = ((System.nanoTime() - epoch) >> UNIT_SHIFT) + SECOND;
+        long units = ((nanoTime.getAsLong() - epoch) >> UNIT_SHIFT) + SECOND;
         if (units > TIME_MASK - window - SECOND) {
             synchronized (this) {
                 java.util.Arrays.fill(slots, 0);
-                epoch = System.nanoTime();
+                epoch = nanoTime.getAsLong();
             }
             return SECOND;
         }

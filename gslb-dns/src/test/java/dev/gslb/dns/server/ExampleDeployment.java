@@ -23,6 +23,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.xbill.DNS.Name;
 
 /** The source's example (zones/example.com.zone, CNC and TEL) on an ephemeral loopback port. */
@@ -52,9 +53,16 @@ public final class ExampleDeployment implements AutoCloseable {
     }
 
     public ExampleDeployment(ListenerSettings listener, AnswerSettings answers, Authority authority) throws Exception {
+        this(listener, answers, authority, System::nanoTime);
+    }
+
+    /** With the time response-rate limiting counts in (a fixed one makes its counts exact). */
+    public ExampleDeployment(
+            ListenerSettings listener, AnswerSettings answers, Authority authority, LongSupplier rateLimitTime)
+            throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
-        responder =
-                new Responder(authority, resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics, answers);
+        responder = new Responder(
+                authority, resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics, answers, rateLimitTime);
         server = new DnsServer(listener, responder, metrics);
         server.start();
     }

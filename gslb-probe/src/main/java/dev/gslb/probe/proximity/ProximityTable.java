@@ -112,7 +112,7 @@ public final class ProximityTable {
             return e;
         }
         if (e == null) {
-            if (!newPerNetwork.tryAcquire(hi, lo)) {
+            if (!newPerNetwork.tryAcquire(hi, lo, now)) {
                 refused.incrementAndGet();
                 return null;
             }

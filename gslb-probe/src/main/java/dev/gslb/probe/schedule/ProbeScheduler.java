@@ -56,7 +56,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final String dataCenter;
     private final String instance;
     private final Map<ProbeProtocol, Prober> probers;
-    private final RateLimiter limiter;
+    private final ProbeRound.Permits limiter;
     private final CidrSet excluded;
     private final NetworkRate perNetwork;
     private final Set<Address> pending = ConcurrentHashMap.newKeySet();
@@ -76,13 +76,25 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
             String instance,
             List<Prober> probers,
             MeterRegistry registry) {
+        this(table, settings, dataCenter, instance, probers, registry, new RateLimiter(settings.ratePerSecond()));
+    }
+
+    /** With the global rate cap given: tests pass a {@link RateLimiter} on a virtual {@link RateLimiter.Ticker}. */
+    public ProbeScheduler(
+            ProximityTable table,
+            ProbeSettings settings,
+            String dataCenter,
+            String instance,
+            List<Prober> probers,
+            MeterRegistry registry,
+            ProbeRound.Permits rateCap) {
         this.table = table;
         this.settings = settings;
         this.dataCenter = dataCenter;
         this.instance = instance;
         this.probers = new EnumMap<>(ProbeProtocol.class);
         probers.forEach(p -> this.probers.put(p.protocol(), p));
-        this.limiter = new RateLimiter(settings.ratePerSecond());
+        this.limiter = rateCap;
         this.excluded = exclusions(settings.exclusions());
         this.perNetwork = new NetworkRate(settings.perNetwork(), settings.perNetwork() * 10);
         this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
@@ -171,7 +183,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         int own = e.pathIndex(dataCenter); // by index: this runs per query and builds no Path
         // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
         if (own < 0 || now - e.measuredAt(own) > table.settings().pathTtl().toMillis() / 2) {
-            if (!perNetwork.tryAcquire(hi, lo)) {
+            if (!perNetwork.tryAcquire(hi, lo, now)) {
                 skipped.get(Skip.NETWORK_RATE).increment();
                 return null;
             }

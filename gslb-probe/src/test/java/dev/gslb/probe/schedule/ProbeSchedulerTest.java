@@ -2,6 +2,7 @@ package dev.gslb.probe.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.DroppingNamespace;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.Prober;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class ProbeSchedulerTest {
@@ -64,39 +66,74 @@ class ProbeSchedulerTest {
         return InetAddress.ofLiteral("127.10." + (i >> 8) + "." + (i & 0xFF));
     }
 
+    /**
+     * The limiter's time, virtual: a wait for a slot moves it on to the slot, at once, and the
+     * slot is recorded. The cap is then checked in the limiter's own time, so a slow or busy
+     * machine can neither fail the test nor hide a burst.
+     */
+    static final class VirtualTicker implements RateLimiter.Ticker {
+        final AtomicLong now = new AtomicLong();
+        final ConcurrentLinkedQueue<Long> slots = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public long nanoTime() {
+            return now.get();
+        }
+
+        @Override
+        public void waitUntil(long nanos) {
+            slots.add(nanos);
+            now.accumulateAndGet(nanos, Math::max);
+        }
+    }
+
     @Test
     void theRateCapHoldsUnderTenThousandRequests() throws Exception {
         int cap = 100;
+        int requests = 10_000;
         ConcurrentLinkedQueue<Long> sends = new ConcurrentLinkedQueue<>();
         ProximityTable table = new ProximityTable(
                 ProximitySettings.DEFAULTS.withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
         int port = closedUdpPort();
+        VirtualTicker ticker = new VirtualTicker();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (ProbeScheduler s = new ProbeScheduler(
                 table,
                 settings(cap, List.of(), port),
                 "CNC",
                 "test",
                 List.of(new Counting(new UdpProber(ANY, port), sends)),
-                new SimpleMeterRegistry())) {
-            for (int i = 0; i < 10_000; i++) {
+                registry,
+                new RateLimiter(cap, ticker))) {
+            for (int i = 0; i < requests; i++) {
                 s.ldnsQueried(loopback(i), System.currentTimeMillis());
             }
-            Thread.sleep(3000);
+            // every request ends as a round or as a skip (64 workers, one sample each, at real speed)
+            Awaits.until(
+                    "every request probed or skipped",
+                    Duration.ofSeconds(120),
+                    () -> sum(registry, "probe_rounds") + sum(registry, "probe_requests_skipped") == requests);
         }
-        List<Long> times = sends.stream().sorted().toList();
-        assertThat(times.size()).as("probes were sent").isGreaterThan(cap);
+        List<Long> slots = ticker.slots.stream().sorted().toList();
         int worst = 0;
-        for (int i = 0, j = 0; i < times.size(); i++) {
-            while (times.get(i) - times.get(j) >= 1_000_000_000L) {
+        for (int i = 0, j = 0; i < slots.size(); i++) {
+            while (slots.get(i) - slots.get(j) >= 1_000_000_000L) {
                 j++;
             }
             worst = Math.max(worst, i - j + 1);
         }
         System.out.printf(
-                "rate cap %d/s: %d probes in 3 s, at most %d in any 1-second window%n", cap, times.size(), worst);
-        // the slots are exactly 1/cap apart; the times are taken when each prober thread runs, so a
-        // late wake-up at one end of a window can bring one more in
-        assertThat(worst).as("probes in any one-second window").isLessThanOrEqualTo(cap + 2);
+                "rate cap %d/s: %d probes over %.1f s of the limiter's time, at most %d in any 1-second window%n",
+                cap, slots.size(), (slots.getLast() - slots.getFirst()) / 1e9, worst);
+        assertThat(sends).as("every probe sent took a slot").hasSameSizeAs(slots);
+        assertThat(slots.size()).as("the cap was reached many times over").isGreaterThan(10 * cap);
+        assertThat(worst).as("probes in any one-second window").isLessThanOrEqualTo(cap);
+    }
+
+    private static double sum(SimpleMeterRegistry registry, String counter) {
+        return registry.find(counter).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     @Test
