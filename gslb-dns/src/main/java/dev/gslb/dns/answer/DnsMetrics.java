@@ -15,6 +15,8 @@ public final class DnsMetrics {
         RATE_LIMITED,
         TCP_CONNECTION_LIMIT,
         TCP_SOURCE_LIMIT,
+        TCP_IDLE_CLOSED,
+        TCP_ACCEPT_FAILED,
         TCP_QUERY_TIMEOUT,
         TCP_UNWRITABLE
     }

@@ -168,8 +168,8 @@ public final class Responder implements AutoCloseable {
             }
             write(t, transport, r, out);
             return true;
-        } catch (RuntimeException e) {
-            metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR); // a bug: the packet is dropped, the listener goes on
+        } catch (RuntimeException | Error e) { // a bug, or out of memory: this packet is dropped, the listener goes on
+            metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
             if (errorLog.admit()) {
                 errorLog.line("internal error answering a query (dropped): " + e + " at " + e.getStackTrace()[0]);
             }

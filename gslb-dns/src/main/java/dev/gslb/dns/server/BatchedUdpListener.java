@@ -46,14 +46,18 @@ final class BatchedUdpListener implements AutoCloseable {
     private final int fd;
     private final int port;
     private final Responder responder;
+    private final ListenerHealth health;
+    private final String name;
     private final Thread thread;
     private final ThrottledLog errors = new ThrottledLog("gslb.dns");
     private volatile boolean closing;
 
-    private BatchedUdpListener(int fd, Responder responder, String name) {
+    private BatchedUdpListener(int fd, Responder responder, ListenerHealth health, String name) {
         this.fd = fd;
         this.port = NativeUdp.localPort(fd);
         this.responder = responder;
+        this.health = health;
+        this.name = name;
         this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::serve);
     }
 
@@ -67,8 +71,11 @@ final class BatchedUdpListener implements AutoCloseable {
      *
      * @throws IllegalStateException with the system's reason when the socket cannot be bound
      */
-    static BatchedUdpListener start(InetSocketAddress address, Responder responder, String name) {
-        BatchedUdpListener l = new BatchedUdpListener(NativeUdp.bind(address, RECEIVE_TIMEOUT_MILLIS), responder, name);
+    static BatchedUdpListener start(
+            InetSocketAddress address, Responder responder, ListenerHealth health, String name) {
+        BatchedUdpListener l =
+                new BatchedUdpListener(NativeUdp.bind(address, RECEIVE_TIMEOUT_MILLIS), responder, health, name);
+        health.serving(name);
         l.thread.start();
         return l;
     }
@@ -77,6 +84,16 @@ final class BatchedUdpListener implements AutoCloseable {
         return port;
     }
 
+    int fd() {
+        return fd;
+    }
+
+    /**
+     * The loop survives whatever one batch throws (a failed system call, an error answering one
+     * datagram, even an OutOfMemoryError): it is logged (throttled) and counted, and the next batch
+     * is read. It ends only when its socket is gone (a closed descriptor), which it reports to
+     * {@link ListenerHealth}, as it does anything that escapes the loop itself.
+     */
     private void serve() {
         try (Arena arena = Arena.ofConfined()) {
             Batch b = new Batch(arena);
@@ -86,13 +103,27 @@ final class BatchedUdpListener implements AutoCloseable {
                     if (n > 0) {
                         b.send(b.answer(n, System.currentTimeMillis())); // one clock read for the batch
                     }
-                } catch (IllegalStateException e) { // a system call failed: the listener must not die of it
+                } catch (SocketGone e) {
+                    throw e;
+                } catch (Throwable e) { // the listener must not die of one batch
+                    health.survived();
                     if (errors.admit()) {
-                        errors.line("UDP listener on port " + port + ": " + e.getMessage() + " (retrying)");
+                        errors.line("UDP listener on port " + port + ": " + e + " (retrying)");
                     }
                     pause();
                 }
             }
+        } catch (Throwable e) {
+            if (!closing) {
+                health.failed(name, "UDP on port " + port + " stopped: " + e.getMessage());
+            }
+        }
+    }
+
+    /** The socket itself is gone (closed or invalid): no retry can help. */
+    private static final class SocketGone extends RuntimeException {
+        SocketGone(String message) {
+            super(message, null, false, false);
         }
     }
 
@@ -155,10 +186,13 @@ final class BatchedUdpListener implements AutoCloseable {
             int n = NativeUdp.receive(err, fd, receiveHeaders.address(), BATCH);
             if (n < 0) {
                 int e = NativeUdp.errno(err);
-                if (e != NativeUdp.EAGAIN && e != NativeUdp.EINTR && !closing) {
-                    throw new IllegalStateException("recvmmsg failed: errno " + e);
+                if (closing || e == NativeUdp.EAGAIN || e == NativeUdp.EINTR) {
+                    return 0;
                 }
-                return 0;
+                if (e == NativeUdp.EBADF || e == NativeUdp.ENOTSOCK || e == NativeUdp.EINVAL || e == NativeUdp.EFAULT) {
+                    throw new SocketGone("recvmmsg failed: errno " + e + " (the socket is gone)");
+                }
+                throw new IllegalStateException("recvmmsg failed: errno " + e);
             }
             return n;
         }
@@ -269,6 +303,7 @@ final class BatchedUdpListener implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         NativeUdp.close(fd);
+        health.stopped(name);
         errors.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.gslb.dns.server;
 
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.answer.ThrottledLog;
 import dev.gslb.topology.Address;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -63,12 +64,21 @@ public final class DnsServer implements AutoCloseable {
     private final boolean batched = BatchedUdpListener.available() && !"netty".equals(System.getProperty("gslb.udp"));
 
     private final List<InetSocketAddress> bound = new ArrayList<>();
+    private final ListenerHealth health = new ListenerHealth();
+    private final List<AcceptErrors> acceptErrors = new ArrayList<>();
+    private final ThrottledLog connectionErrors = new ThrottledLog("gslb.dns");
+    private volatile boolean stopping;
     private EventLoopGroup group;
 
     public DnsServer(ListenerSettings settings, Responder responder, DnsMetrics metrics) {
         this.settings = settings;
         this.responder = responder;
         this.metrics = metrics;
+    }
+
+    /** Which listening loops serve; what failed, for /health. */
+    public ListenerHealth health() {
+        return health;
     }
 
     public static boolean nativeTransport() {
@@ -112,7 +122,21 @@ public final class DnsServer implements AutoCloseable {
             InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
             ChannelFuture tcp = bindTcp(actual, epoll);
             if (tcp.isSuccess()) {
+                String where = Address.hostPort(actual);
+                AcceptErrors errors = new AcceptErrors(
+                        "DNS over TCP on " + where,
+                        "gslb.dns",
+                        () -> metrics.dropped(DnsMetrics.Drop.TCP_ACCEPT_FAILED));
+                acceptErrors.add(errors);
+                tcp.channel().pipeline().addLast(errors); // after netty's acceptor, which pauses on a failure
                 channels.add(tcp.channel());
+                for (int i = before; i < channels.size(); i++) { // netty's UDP channels, if any, and TCP
+                    boolean isTcp = i == channels.size() - 1;
+                    watch(
+                            channels.get(i),
+                            (isTcp ? "dns-tcp-" : "dns-udp-" + (i - before) + "-") + where,
+                            (isTcp ? "TCP on " : "UDP on ") + where);
+                }
                 return actual;
             }
             if (address.getPort() != 0 || attempt == 8) {
@@ -142,7 +166,10 @@ public final class DnsServer implements AutoCloseable {
         for (int i = 0; i < threads; i++) {
             try {
                 BatchedUdpListener l = BatchedUdpListener.start(
-                        new InetSocketAddress(address.getAddress(), port), responder, "dns-udp-" + port + "-" + i);
+                        new InetSocketAddress(address.getAddress(), port),
+                        responder,
+                        health,
+                        "dns-udp-" + port + "-" + i);
                 udpListeners.add(l);
                 port = l.port();
             } catch (IllegalStateException e) {
@@ -191,10 +218,37 @@ public final class DnsServer implements AutoCloseable {
         return port;
     }
 
+    /** A listening channel serves until it is closed; closed other than by {@link #close()}, it has failed. */
+    private void watch(Channel ch, String name, String what) {
+        health.serving(name);
+        ch.closeFuture().addListener(f -> {
+            if (stopping) {
+                health.stopped(name);
+            } else {
+                health.failed(name, what + " stopped: its socket was closed");
+            }
+        });
+    }
+
     /** The finished bind (succeeded or failed). */
     private ChannelFuture bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
-        ConnectionLimit limit =
-                new ConnectionLimit(settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(), metrics);
+        ConnectionLimit limit = new ConnectionLimit(
+                settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(), new ConnectionLimit.Events() {
+                    @Override
+                    public void sourceRefused() {
+                        metrics.dropped(DnsMetrics.Drop.TCP_SOURCE_LIMIT);
+                    }
+
+                    @Override
+                    public void idleClosed() {
+                        metrics.dropped(DnsMetrics.Drop.TCP_IDLE_CLOSED);
+                    }
+
+                    @Override
+                    public void fullRefused() {
+                        metrics.dropped(DnsMetrics.Drop.TCP_CONNECTION_LIMIT);
+                    }
+                });
         long idleMillis = settings.tcpIdle().toMillis();
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ServerBootstrap b = new ServerBootstrap()
@@ -214,10 +268,34 @@ public final class DnsServer implements AutoCloseable {
                                         limit,
                                         new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS),
                                         new TcpFramer(settings.tcpQueryTimeout(), settings.tcpIdle(), metrics),
-                                        new TcpQueryHandler(responder));
+                                        new TcpQueryHandler(responder, DnsServer.this::connectionError));
                     }
                 });
         return b.bind(address).await();
+    }
+
+    /**
+     * What one connection threw (an error answering it, a failed allocation): it is closed, the
+     * listener goes on; counted and logged, a few lines a second at most. A reset is no error.
+     */
+    private void connectionError(Throwable cause) {
+        if (cause instanceof java.io.IOException) {
+            return;
+        }
+        health.survived();
+        if (connectionErrors.admit()) {
+            connectionErrors.line("DNS over TCP: a connection failed and was closed: " + cause);
+        }
+    }
+
+    /** The batched UDP listeners (for the test that breaks one). */
+    synchronized List<BatchedUdpListener> udpListeners() {
+        return List.copyOf(udpListeners);
+    }
+
+    /** netty's channels: UDP ones where the batched listener does not run, and the TCP listeners. */
+    synchronized List<Channel> channels() {
+        return List.copyOf(channels);
     }
 
     /** The addresses actually bound (ports filled in when 0 was configured). */
@@ -228,6 +306,7 @@ public final class DnsServer implements AutoCloseable {
     /** Stops accepting, lets in-flight answers go out, then releases the event loops. */
     @Override
     public synchronized void close() {
+        stopping = true;
         udpListeners.forEach(BatchedUdpListener::close);
         udpListeners.clear();
         for (Channel ch : channels) {
@@ -248,5 +327,7 @@ public final class DnsServer implements AutoCloseable {
             }
         }
         group = null;
+        acceptErrors.forEach(AcceptErrors::close);
+        connectionErrors.close();
     }
 }

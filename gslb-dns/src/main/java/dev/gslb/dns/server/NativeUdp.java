@@ -41,7 +41,11 @@ final class NativeUdp {
     static final int MSG_WAITFORONE = 0x10000;
 
     static final int EINTR = 4;
+    static final int EBADF = 9;
     static final int EAGAIN = 11;
+    static final int EFAULT = 14;
+    static final int EINVAL = 22;
+    static final int ENOTSOCK = 88;
 
     /** struct iovec { void *base; size_t len; } */
     static final long IOVEC = 16;

@@ -7,14 +7,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.net.InetSocketAddress;
+import java.util.function.Consumer;
 
 /** Answers the DNS messages {@link TcpFramer} hands on, one connection's worth, in order (RFC 7766). */
 final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final Responder responder;
+    private final Consumer<Throwable> errors;
     private byte[] scratch = new byte[512];
 
-    TcpQueryHandler(Responder responder) {
+    TcpQueryHandler(Responder responder, Consumer<Throwable> errors) {
         this.responder = responder;
+        this.errors = errors;
     }
 
     @Override
@@ -50,6 +53,7 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close(); // a reset ends this connection only
+        errors.accept(cause);
+        ctx.close(); // whatever it was (a reset, an error answering), it ends this connection only
     }
 }

@@ -2,38 +2,91 @@ package dev.gslb.dns.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
 
-/** TCP connections beyond the cap, and idle ones, are closed by the server. */
+/** A full TCP table gives way to a new client by closing its idlest connection; idle ones are closed. */
 class TcpLimitsTest {
     @Test
-    void closesConnectionsAboveTheCapAndIdleOnes() throws Exception {
+    void aFullTableClosesItsIdlestConnectionForANewOneAndIdleOnesTimeOut() throws Exception {
         try (ExampleDeployment d = new ExampleDeployment(
-                ExampleDeployment.listener(2).withTcpLimits(Duration.ofMillis(500), Duration.ofSeconds(2), 2, 64),
+                ExampleDeployment.listener(2).withTcpLimits(Duration.ofSeconds(10), Duration.ofSeconds(1), 2, 64),
                 dev.gslb.dns.answer.AnswerSettings.DEFAULTS)) {
             var a = d.address();
             try (Socket s1 = new Socket(a.getAddress(), a.getPort());
-                    Socket s2 = new Socket(a.getAddress(), a.getPort());
-                    Socket s3 = new Socket(a.getAddress(), a.getPort())) {
-                s3.setSoTimeout(2000);
-                assertThat(s3.getInputStream().read())
-                        .as("third connection closed at once")
-                        .isEqualTo(-1);
-                s1.setSoTimeout(3000);
-                InputStream in = s1.getInputStream();
-                assertThat(in.read())
-                        .as("idle connection closed before the read timeout")
-                        .isEqualTo(-1);
+                    Socket s2 = new Socket(a.getAddress(), a.getPort())) {
+                s2.setSoTimeout(3000);
+                s2.getOutputStream().write(0); // s2 has read something since s1: s1 is the idlest
+                try (Socket s3 = new Socket(a.getAddress(), a.getPort())) {
+                    s1.setSoTimeout(3000);
+                    assertThat(s1.getInputStream().read())
+                            .as("the idlest connection closed for the newcomer")
+                            .isEqualTo(-1);
+                    assertThat(ask(s3, "www.example.com."))
+                            .as("the newcomer is answered")
+                            .hasSize(1);
+                    InputStream in = s2.getInputStream();
+                    assertThat(in.read())
+                            .as("a connection with half a query is closed when it times out")
+                            .isEqualTo(-1);
+                }
             }
-            assertThat(d.registry
-                            .get("dns_dropped")
-                            .tag("reason", "tcp_connection_limit")
-                            .counter()
-                            .count())
-                    .isEqualTo(1.0);
+            assertThat(d.counter("dns_dropped", "reason", "tcp_idle_closed")).isEqualTo(1.0);
+            assertThat(d.counter("dns_dropped", "reason", "tcp_connection_limit"))
+                    .isZero();
         }
+    }
+
+    @Test
+    void aTableFullOfIdleConnectionsFromManySourcesStillTakesANewClient() throws Exception {
+        try (ExampleDeployment d = new ExampleDeployment(
+                ExampleDeployment.listener(1).withTcpLimits(Duration.ofSeconds(30), Duration.ofSeconds(2), 100, 4),
+                dev.gslb.dns.answer.AnswerSettings.DEFAULTS)) {
+            InetSocketAddress a = d.address();
+            List<Socket> idle = new ArrayList<>();
+            try {
+                for (int i = 0; i < 200; i++) { // 50 sources, 4 each: twice the table
+                    Socket s = new Socket();
+                    s.bind(new InetSocketAddress(InetAddress.ofLiteral("127.3." + (i / 4) + ".1"), 0));
+                    s.connect(a);
+                    idle.add(s);
+                }
+                try (Socket client = new Socket(a.getAddress(), a.getPort())) {
+                    assertThat(ask(client, "www.example.com.")).hasSize(1);
+                }
+                assertThat(d.counter("dns_dropped", "reason", "tcp_idle_closed"))
+                        .as("every connection past the 100th made room by closing an idle one")
+                        .isEqualTo(101.0);
+            } finally {
+                for (Socket s : idle) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static List<Record> ask(Socket s, String name) throws Exception {
+        s.setSoTimeout(5000);
+        byte[] q = Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN))
+                .toWire();
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        out.writeShort(q.length);
+        out.write(q);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        return new Message(in.readNBytes(in.readUnsignedShort())).getSection(Section.ANSWER);
     }
 }
