@@ -15,6 +15,7 @@ targets=(
   "gslb-topology TopologyLoaderFuzzTest"
   "gslb-topology BindViewsFuzzTest"
   "gslb-cli ConfigFuzzTest"
+  "gslb-cli AdminRequestFuzzTest"
   "gslb-sync FrameFuzzTest"
 )
 failed=0

@@ -68,7 +68,7 @@ final class ConfigCommand {
         @Override
         public Integer call() throws Exception {
             return AdminReply.print(
-                    admin.client().post("/config/reload", "{}"),
+                    admin.client().post("/config/reload", ""),
                     json,
                     Reloaded.class,
                     r -> System.out.println("reloaded: " + r.zones() + " zone(s), " + r.wideIps()

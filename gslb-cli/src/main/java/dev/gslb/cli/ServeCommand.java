@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -21,6 +22,9 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", description = "Run the DNS server (embedded default config unless --config is given).")
 final class ServeCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    /** EX_SOFTWARE: every DNS listener failed; systemd's Restart=on-failure starts the server again. */
+    static final int EXIT_NOTHING_SERVING = 70;
+
     static final String TOPOLOGY_REFUSED = "gslb: the topology does not load (topology.data and topology.records):";
 
     @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration of a real deployment.")
@@ -82,6 +86,11 @@ final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean nothingServing = new AtomicBoolean();
+        server.onNothingServing(() -> {
+            nothingServing.set(true);
+            stopped.countDown();
+        });
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
             log.info("shutting down");
             server.close();
@@ -104,6 +113,10 @@ final class ServeCommand implements Callable<Integer> {
                 cfg.instance().name(),
                 cfg.instance().dataCenter());
         stopped.await();
+        if (nothingServing.get()) {
+            System.err.println("gslb: no DNS listener is left serving (see the log); exiting so the service restarts");
+            return EXIT_NOTHING_SERVING;
+        }
         return 0;
     }
 

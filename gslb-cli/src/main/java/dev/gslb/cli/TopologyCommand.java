@@ -235,7 +235,7 @@ final class TopologyCommand {
         @Override
         public Integer call() throws Exception {
             return AdminReply.print(
-                    admin.client().post("/topology/reload", "{}"), admin.json, TopologyReport.class, r -> {
+                    admin.client().post("/topology/reload", ""), admin.json, TopologyReport.class, r -> {
                         System.out.println("reloaded:");
                         printReport(r);
                     });

@@ -73,6 +73,11 @@ public record GslbConfig(
         return with(dns, admin.withListen(adminListen), probing, sync);
     }
 
+    /** The same deployment with the admin API's limits otherwise (tests). */
+    public GslbConfig withAdminLimits(dev.gslb.server.admin.AdminLimits limits) {
+        return with(dns, admin.withLimits(limits), probing, sync);
+    }
+
     /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
     public GslbConfig withSync(SyncSettings sync) {
         return with(dns, admin, probing, sync);

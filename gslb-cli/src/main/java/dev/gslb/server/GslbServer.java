@@ -147,17 +147,18 @@ public final class GslbServer implements AutoCloseable {
                 new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
         this.dns = new DnsServer(config.dns(), responder, metrics);
         List<AdminServer.Route> routes = new ArrayList<>();
-        routes.add(new AdminServer.Route(
-                "GET",
-                "/health",
-                r -> AdminServer.Response.json(
-                        200,
-                        Json.compact(new ServiceHealth(
-                                "up",
-                                config.instance().name(),
-                                config.instance().dataCenter(),
-                                authority().zones().all().size(),
-                                authority().wideIps().size())))));
+        routes.add(new AdminServer.Route("GET", "/health", r -> {
+            List<String> failures = failures();
+            return AdminServer.Response.json(
+                    failures.isEmpty() ? 200 : 503,
+                    Json.compact(new ServiceHealth(
+                            failures.isEmpty() ? "up" : "degraded",
+                            config.instance().name(),
+                            config.instance().dataCenter(),
+                            authority().zones().all().size(),
+                            authority().wideIps().size(),
+                            failures)));
+        }));
         routes.add(new AdminServer.Route(
                 "GET",
                 "/metrics",
@@ -217,7 +218,7 @@ public final class GslbServer implements AutoCloseable {
                     var m = topology.table().lookup(hi, lo);
                     return m == null ? null : m.region();
                 }))));
-        this.admin = new AdminServer(config.admin(), routes);
+        this.admin = new AdminServer(config.admin(), routes, registry);
         for (var c : List.<Map.Entry<String, java.util.function.ToDoubleFunction<ProximityTable>>>of(
                 Map.entry("admitted", ProximityTable::admitted),
                 Map.entry("evicted", ProximityTable::evicted),
@@ -393,6 +394,27 @@ public final class GslbServer implements AutoCloseable {
                     removed,
                     proximity.settings().inactiveTtl());
         }
+    }
+
+    /** The listeners that cannot go on, a line each (empty while all serve): /health says "degraded". */
+    public List<String> failures() {
+        List<String> failures = new ArrayList<>(dns.health().failures());
+        if (admin.failure() != null) {
+            failures.add(admin.failure());
+        }
+        return failures;
+    }
+
+    /**
+     * Runs {@code action} when no DNS listener is left serving: the serve command then exits
+     * non-zero, so systemd (Restart=on-failure) or the container runtime starts it again.
+     */
+    public void onNothingServing(Runnable action) {
+        dns.health().onNothingServing(action);
+    }
+
+    public io.micrometer.core.instrument.MeterRegistry registry() {
+        return registry;
     }
 
     public DnsServer dns() {

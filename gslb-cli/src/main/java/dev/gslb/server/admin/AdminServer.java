@@ -1,34 +1,52 @@
 package dev.gslb.server.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.gslb.api.Json;
+import dev.gslb.dns.answer.ThrottledLog;
+import dev.gslb.dns.server.AcceptErrors;
+import dev.gslb.dns.server.ConnectionLimit;
+import dev.gslb.dns.server.DnsServer;
 import dev.gslb.topology.Address;
-import dev.gslb.topology.LocalAddresses;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import java.net.BindException;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP API (loopback by default). Each area (health, metrics, topology...) adds routes.
- * Before a handler runs, what a browser page or a stranger could send is refused: a Host that is
- * not this server's (DNS rebinding) or any Origin not configured gets 403, a missing or wrong
- * bearer token 401 (except the open read paths), a body that is not JSON 415, a large one 413.
+ * The admin HTTP API (loopback by default), on netty: one event loop reads requests, each route
+ * runs on a virtual thread. Each area (health, metrics, topology...) adds routes. What the
+ * listener bounds (README "Admin API and metrics"): connections in all and per source
+ * ({@link ConnectionLimit}: a full table closes its idlest), requests at once in all and per
+ * source ({@link RequestSlots}), the request head's size and time, the body by what its route
+ * takes (none, a JSON command, an upload) and time, read only after {@link AdminGate} let the
+ * head through.
  */
 public final class AdminServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+    /** The request line and the headers together: an admin client sends a few hundred bytes. */
+    private static final int MAX_HEAD = 8192;
 
     /** A request as the handlers see it: query parameters and the body. */
     public record Request(Map<String, String> query, String body) {
@@ -63,180 +81,208 @@ public final class AdminServer implements AutoCloseable {
         Response handle(Request request) throws Exception;
     }
 
-    public record Route(String method, String path, Handler handler) {}
+    /** What a route reads of a request body; a body sent to a route that takes none is refused unread. */
+    public enum Body {
+        NONE,
+        /** A JSON command (pair, join): at most {@link AdminSettings#MAX_COMMAND}. */
+        COMMAND,
+        /** Lists and files (topology, BIND views, LDNS dumps): at most admin.max-body, two at once. */
+        UPLOAD
+    }
 
-    private final HttpServer http;
+    public record Route(String method, String path, Handler handler, Body body) {
+        public Route(String method, String path, Handler handler) {
+            this(method, path, handler, Body.NONE);
+        }
+    }
+
+    /** The route table and what the connections share: the gate, the slots, the counters. */
+    static final class Routes {
+        private final Map<String, Map<String, Route>> byPath = new HashMap<>();
+        private final AdminSettings settings;
+        private final AdminGate gate;
+        private final RequestSlots slots;
+        private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
+        private final MeterRegistry registry;
+        private final Executor runner;
+        private final ThrottledLog errors = new ThrottledLog("gslb.admin");
+
+        /** {@code runner} runs each route: a virtual thread each in service, the caller's thread in the fuzz test. */
+        Routes(AdminSettings settings, List<Route> routes, MeterRegistry registry, Executor runner) throws IOException {
+            this.settings = settings;
+            this.gate = new AdminGate(settings);
+            this.slots = new RequestSlots(settings.limits());
+            this.registry = registry;
+            this.runner = runner;
+            for (Route r : routes) {
+                byPath.computeIfAbsent(r.path(), p -> new HashMap<>()).put(r.method(), r);
+            }
+        }
+
+        /** The routes at {@code path} by method, or null when there is none. */
+        Map<String, Route> at(String path) {
+            return byPath.get(path);
+        }
+
+        AdminGate gate() {
+            return gate;
+        }
+
+        RequestSlots slots() {
+            return slots;
+        }
+
+        AdminLimits limits() {
+            return settings.limits();
+        }
+
+        Executor runner() {
+            return runner;
+        }
+
+        int bodyLimit(Body body) {
+            return switch (body) {
+                case NONE -> 0;
+                case COMMAND -> AdminSettings.MAX_COMMAND;
+                case UPLOAD -> settings.maxBody();
+            };
+        }
+
+        /** The route's answer; whatever it throws becomes 400 (a bad argument) or 500, never an open exchange. */
+        Response run(Route route, Request request) {
+            try {
+                return route.handler().handle(request);
+            } catch (IllegalArgumentException e) {
+                return Response.error(400, e.getMessage());
+            } catch (Exception | Error e) {
+                log.warn("admin API {} {} failed: {}", route.method(), route.path(), e.toString());
+                return Response.error(500, e.toString());
+            }
+        }
+
+        /** Counts a request or connection refused by a limit, by reason. */
+        void refused(String reason) {
+            refusals.computeIfAbsent(
+                            reason,
+                            r -> Counter.builder("admin_refused")
+                                    .tag("reason", r)
+                                    .description("Admin requests and connections refused or closed by a limit")
+                                    .register(registry))
+                    .increment();
+        }
+
+        void connectionError(Throwable cause) {
+            if (!(cause instanceof IOException) && errors.admit()) {
+                errors.line("admin API: a connection failed and was closed: " + cause);
+            }
+        }
+    }
+
     private final AdminSettings settings;
-    private final AdminToken token;
-    private final Set<String> hosts = new HashSet<>();
+    private final Routes routes;
+    private final ConnectionLimit connections;
+    private final AcceptErrors acceptErrors;
+    private EventLoopGroup group;
+    private Channel listener;
+    private volatile boolean stopping;
+    private volatile String failure;
 
-    public AdminServer(AdminSettings settings, List<Route> routes) throws IOException {
+    public AdminServer(AdminSettings settings, List<Route> routes, MeterRegistry registry) throws IOException {
         this.settings = settings;
-        this.token = settings.tokenFile() == null ? null : AdminToken.loadOrCreate(settings.tokenFile());
-        InetSocketAddress address = settings.listen();
-        // A client that sends headers and then trickles (or never sends) its body holds a thread:
-        // the JDK server closes a request after this many seconds (read once, at its first use).
-        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-            System.setProperty("sun.net.httpserver.maxReqTime", "30");
-        }
-        try {
-            http = HttpServer.create(address, 64);
-        } catch (java.net.BindException e) {
-            throw new java.net.BindException("cannot listen for the admin API on "
-                    + Address.hostPort(address) + ": " + e.getMessage() + " (another gslb serve? stop it, or change"
-                    + " admin.listen / serve --admin)");
-        }
-        http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        Map<String, Map<String, Handler>> byPath = new HashMap<>();
-        for (Route r : routes) {
-            byPath.computeIfAbsent(r.path(), p -> new HashMap<>()).put(r.method(), r.handler());
-        }
-        byPath.forEach((path, methods) -> http.createContext(path, exchange -> serve(exchange, path, methods)));
-        hosts.add("localhost");
-        hosts.add(address.getAddress().getHostAddress());
-        hosts.add(InetAddress.getLoopbackAddress().getHostAddress());
-        if (address.getAddress().isAnyLocalAddress()) { // listening everywhere: any address of this host
-            LocalAddresses.all().forEach(a -> hosts.add(LocalAddresses.text(a)));
-        }
-        settings.allowedHosts().forEach(h -> hosts.add(h.toLowerCase(Locale.ROOT)));
+        this.routes = new Routes(
+                settings,
+                routes,
+                registry,
+                task -> Thread.ofVirtual().name("admin").start(task));
+        AdminLimits l = settings.limits();
+        this.connections =
+                new ConnectionLimit(l.maxConnections(), l.maxConnectionsPerSource(), new ConnectionLimit.Events() {
+                    @Override
+                    public void sourceRefused() {
+                        AdminServer.this.routes.refused("connections_per_source");
+                    }
+
+                    @Override
+                    public void idleClosed() {
+                        AdminServer.this.routes.refused("idle_closed");
+                    }
+
+                    @Override
+                    public void fullRefused() {
+                        AdminServer.this.routes.refused("connections");
+                    }
+                });
+        this.acceptErrors =
+                new AcceptErrors("admin API", "gslb.admin", () -> AdminServer.this.routes.refused("accept_failed"));
+        bind();
     }
 
-    /** Why this request is refused before its handler runs, or null. */
-    private Response refusal(HttpExchange exchange, String path) {
-        var headers = exchange.getRequestHeaders();
-        if (!hosts.contains(hostOf(headers.getFirst("Host")))) {
-            return Response.error(403, "Host not accepted (admin.allowed-hosts)");
+    /** Binds now, so a port in use fails the construction, as a config error would; accepts from {@link #start()}. */
+    private void bind() throws IOException {
+        boolean epoll = DnsServer.nativeTransport();
+        group = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("admin"), epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group)
+                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 128)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.AUTO_READ, false)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast(
+                                        connections,
+                                        new HttpServerCodec(new HttpDecoderConfig()
+                                                .setMaxInitialLineLength(MAX_HEAD)
+                                                .setMaxHeaderSize(MAX_HEAD)
+                                                .setMaxChunkSize(64 << 10)),
+                                        new AdminExchange(routes));
+                    }
+                });
+        ChannelFuture bound = b.bind(settings.listen()).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw new BindException("cannot listen for the admin API on "
+                    + Address.hostPort(settings.listen()) + ": " + bound.cause().getMessage()
+                    + " (another gslb serve? stop it, or change admin.listen / serve --admin)");
         }
-        String origin = headers.getFirst("Origin");
-        if (origin != null && !settings.allowedOrigins().contains(origin)) {
-            return Response.error(403, "cross-origin requests are refused (admin.allowed-origins)");
-        }
-        boolean open = exchange.getRequestMethod().equals("GET")
-                && (settings.openPaths().contains(path)
-                        || settings.statusPage() && (path.equals("/") || path.startsWith(StatusPage.PREFIX)));
-        if (token != null && !open && !token.admits(headers.getFirst("Authorization"))) {
-            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            return Response.error(
-                    401,
-                    "the admin token is missing or wrong (gslb reads var/admin.token;"
-                            + " --token-file FILE elsewhere)");
-        }
-        if (!exchange.getRequestMethod().equals("GET")) {
-            String type = headers.getFirst("Content-Type");
-            if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-                return Response.error(415, "request bodies must be application/json");
+        listener = bound.channel();
+        listener.pipeline().addLast(acceptErrors); // after netty's acceptor, which pauses on a failure
+        listener.closeFuture().addListener(f -> {
+            if (!stopping) {
+                failure = "the admin API on " + address() + " stopped: its socket was closed";
+                log.error(failure);
             }
-            String length = headers.getFirst("Content-Length");
-            if (length != null && length.length() > 12
-                    || length != null && Long.parseLong(length) > settings.maxBody()) {
-                return Response.error(413, "request body over " + settings.maxBody() + " bytes");
-            }
-        }
-        return null;
-    }
-
-    /** The host part of a Host header, lower case, without port; an IP literal in Java's spelling. */
-    private static String hostOf(String host) {
-        if (host == null) {
-            return "";
-        }
-        host = host.strip().toLowerCase(Locale.ROOT);
-        if (host.startsWith("[")) {
-            int close = host.indexOf(']');
-            host = close < 0 ? host : host.substring(1, close);
-            try {
-                return InetAddress.ofLiteral(host).getHostAddress(); // [::1] is 0:0:0:0:0:0:0:1 in the set
-            } catch (IllegalArgumentException e) {
-                return host;
-            }
-        }
-        int colon = host.indexOf(':');
-        return colon < 0 ? host : host.substring(0, colon);
-    }
-
-    private void serve(HttpExchange exchange, String path, Map<String, Handler> methods) throws IOException {
-        try (exchange) {
-            Response refused;
-            try {
-                refused = refusal(exchange, path);
-            } catch (NumberFormatException e) {
-                refused = Response.error(400, "bad Content-Length");
-            }
-            if (refused != null) {
-                send(exchange, refused);
-                return;
-            }
-            if (!exchange.getRequestURI().getPath().equals(path)) {
-                send(exchange, new Response(404, "no such path\n", "text/plain"));
-                return;
-            }
-            Handler h = methods.get(exchange.getRequestMethod());
-            if (h == null) {
-                send(exchange, new Response(405, "allowed: " + methods.keySet() + "\n", "text/plain"));
-                return;
-            }
-            byte[] raw = exchange.getRequestBody().readNBytes(settings.maxBody() + 1);
-            if (raw.length > settings.maxBody()) {
-                send(exchange, Response.error(413, "request body over " + settings.maxBody() + " bytes"));
-                return;
-            }
-            String body = new String(raw, StandardCharsets.UTF_8);
-            Response r;
-            try {
-                r = h.handle(new Request(query(exchange.getRequestURI().getRawQuery()), body));
-            } catch (IllegalArgumentException e) {
-                r = Response.error(400, e.getMessage());
-            } catch (Exception e) {
-                log.warn("admin API {} {} failed: {}", exchange.getRequestMethod(), path, e.toString());
-                r = Response.error(500, e.toString());
-            }
-            send(exchange, r);
-        }
-    }
-
-    private static Map<String, String> query(String raw) {
-        Map<String, String> q = new HashMap<>();
-        if (raw != null) {
-            for (String pair : raw.split("&")) {
-                int eq = pair.indexOf('=');
-                String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                q.put(k, v);
-            }
-        }
-        return q;
-    }
-
-    private static void send(HttpExchange exchange, Response r) throws IOException {
-        byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", r.contentType());
-        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-        if (r.contentType().startsWith("text/html")) { // the status page: its own files only, never in a frame
-            exchange.getResponseHeaders()
-                    .set(
-                            "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'");
-        }
-        exchange.sendResponseHeaders(r.status(), bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
+        });
     }
 
     public void start() {
-        http.start();
+        listener.config().setAutoRead(true);
         log.info("admin API listening on http://{}", address());
     }
 
     /** The bound address, printed as host:port ([v6]:port) for URLs. */
     public String address() {
-        return Address.hostPort(http.getAddress());
+        return Address.hostPort((java.net.InetSocketAddress) listener.localAddress());
+    }
+
+    /** Why the listener stopped serving, or null while it serves. */
+    public String failure() {
+        return failure;
     }
 
     @Override
-    public void close() {
-        http.stop(0);
+    public synchronized void close() {
+        stopping = true;
+        if (listener != null) {
+            listener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        acceptErrors.close();
+        routes.errors.close();
     }
 }

@@ -10,6 +10,7 @@ import dev.gslb.settings.HostPort;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -21,9 +22,12 @@ import java.util.List;
  * @param allowedHosts   Host names accepted besides the listen address and localhost (DNS rebinding)
  * @param allowedOrigins browser origins accepted; a request with any other Origin gets 403
  * @param openPaths      GET paths readable without the token (Prometheus scrapes /metrics)
- * @param maxBody        request bodies beyond this many bytes get 413
+ * @param maxBody        uploads (topology lists, BIND views, LDNS dumps) beyond this many bytes get
+ *                       413; a route that takes a JSON command takes at most {@link #MAX_COMMAND},
+ *                       one that takes no body none
  * @param statusPage     the status page ({@code /} and {@code /status/...}, read-only) is readable
  *                       without the token; false: the page asks for it
+ * @param limits         connections, requests and read times
  */
 public record AdminSettings(
         InetSocketAddress listen,
@@ -32,8 +36,12 @@ public record AdminSettings(
         List<String> allowedOrigins,
         List<String> openPaths,
         int maxBody,
-        boolean statusPage) {
+        boolean statusPage,
+        AdminLimits limits) {
     public static final int DEFAULT_PORT = 8053;
+    /** The largest JSON command (pair, join): a few hundred bytes in practice. */
+    public static final int MAX_COMMAND = 64 << 10;
+
     public static final List<String> DEFAULT_OPEN_PATHS = List.of("/health", "/metrics");
     public static final int DEFAULT_MAX_BODY = 16 << 20; // a whole ISP CIDR list fits
 
@@ -58,8 +66,15 @@ public record AdminSettings(
             @JsonProperty("open-paths") List<String> openPaths,
             @JsonProperty("max-body") ByteSize maxBody,
             @JsonProperty("status-page") Boolean statusPage,
+            @JsonProperty("max-connections") Integer maxConnections,
+            @JsonProperty("max-connections-per-source") Integer maxConnectionsPerSource,
+            @JsonProperty("max-requests") Integer maxRequests,
+            @JsonProperty("max-requests-per-source") Integer maxRequestsPerSource,
+            @JsonProperty("header-timeout") Duration headerTimeout,
+            @JsonProperty("body-timeout") Duration bodyTimeout,
             @JacksonInject Path folder) {
         AdminSettings d = defaults(folder);
+        AdminLimits l = AdminLimits.DEFAULTS;
         return new AdminSettings(
                 listen == null ? d.listen() : listen.orPort(DEFAULT_PORT),
                 tokenFile == null ? d.tokenFile() : tokenFile.equals("none") ? null : folder.resolve(tokenFile),
@@ -67,7 +82,14 @@ public record AdminSettings(
                 requireNonNullElse(allowedOrigins, d.allowedOrigins()),
                 requireNonNullElse(openPaths, d.openPaths()),
                 maxBody == null ? d.maxBody() : maxBody.cappedInt(),
-                statusPage == null || statusPage);
+                statusPage == null || statusPage,
+                new AdminLimits(
+                        requireNonNullElse(maxConnections, l.maxConnections()),
+                        requireNonNullElse(maxConnectionsPerSource, l.maxConnectionsPerSource()),
+                        requireNonNullElse(maxRequests, l.maxRequests()),
+                        requireNonNullElse(maxRequestsPerSource, l.maxRequestsPerSource()),
+                        requireNonNullElse(headerTimeout, l.headerTimeout()),
+                        requireNonNullElse(bodyTimeout, l.bodyTimeout())));
     }
 
     /** The defaults: loopback, the token in {@code folder/var/admin.token}. */
@@ -79,14 +101,27 @@ public record AdminSettings(
 
     /** The defaults on {@code listen}, the token in {@code tokenFile}. */
     public static AdminSettings of(InetSocketAddress listen, Path tokenFile) {
-        return new AdminSettings(listen, tokenFile, List.of(), List.of(), DEFAULT_OPEN_PATHS, DEFAULT_MAX_BODY, true);
+        return new AdminSettings(
+                listen,
+                tokenFile,
+                List.of(),
+                List.of(),
+                DEFAULT_OPEN_PATHS,
+                DEFAULT_MAX_BODY,
+                true,
+                AdminLimits.DEFAULTS);
     }
 
     public AdminSettings withListen(InetSocketAddress address) {
-        return new AdminSettings(address, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage);
+        return new AdminSettings(
+                address, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, limits);
     }
 
     public AdminSettings withTokenFile(Path file) {
-        return new AdminSettings(listen, file, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage);
+        return new AdminSettings(listen, file, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, limits);
+    }
+
+    public AdminSettings withLimits(AdminLimits l) {
+        return new AdminSettings(listen, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, l);
     }
 }

@@ -41,7 +41,10 @@ public final class LdnsApi {
                         "GET", "/ldns/show", r -> show(Address.parse(required(r, "ip")), r.param("format"))),
                 new AdminServer.Route("POST", "/ldns/probe", r -> probe(required(r, "ip"), r.param("protocol"))),
                 new AdminServer.Route(
-                        "POST", "/ldns/import", r -> importDump(Json.MAPPER.readValue(r.body(), LdnsImport.class))),
+                        "POST",
+                        "/ldns/import",
+                        r -> importDump(Json.MAPPER.readValue(r.body(), LdnsImport.class)),
+                        AdminServer.Body.UPLOAD),
                 new AdminServer.Route("POST", "/ldns/delete", r -> {
                     Address key = Address.parse(required(r, "ip"));
                     boolean removed = table.remove(key);

@@ -35,20 +35,28 @@ public final class TopologyApi {
                         r -> AdminServer.Response.ok(lookup(topology.table(), r.param("ip")))),
                 new AdminServer.Route("GET", "/topology/list", r -> AdminServer.Response.ok(listing(topology))),
                 new AdminServer.Route("POST", "/topology/reload", r -> result(topology::reload)),
-                new AdminServer.Route("POST", "/topology/load", r -> {
-                    TopologyLoad req = Json.MAPPER.readValue(r.body(), TopologyLoad.class);
-                    if (req.files() == null || req.files().isEmpty()) {
-                        throw new IllegalArgumentException("no files in the request");
-                    }
-                    return result(() -> load(new LiveTopology.Load(req.files(), req.region())));
-                }),
-                new AdminServer.Route("POST", "/topology/import/bind-views", r -> {
-                    BindViewsImport req = Json.MAPPER.readValue(r.body(), BindViewsImport.class);
-                    if (req.files() == null || req.files().isEmpty()) {
-                        throw new IllegalArgumentException("no named.conf in the request");
-                    }
-                    return bindViews(req);
-                }));
+                new AdminServer.Route(
+                        "POST",
+                        "/topology/load",
+                        r -> {
+                            TopologyLoad req = Json.MAPPER.readValue(r.body(), TopologyLoad.class);
+                            if (req.files() == null || req.files().isEmpty()) {
+                                throw new IllegalArgumentException("no files in the request");
+                            }
+                            return result(() -> load(new LiveTopology.Load(req.files(), req.region())));
+                        },
+                        AdminServer.Body.UPLOAD),
+                new AdminServer.Route(
+                        "POST",
+                        "/topology/import/bind-views",
+                        r -> {
+                            BindViewsImport req = Json.MAPPER.readValue(r.body(), BindViewsImport.class);
+                            if (req.files() == null || req.files().isEmpty()) {
+                                throw new IllegalArgumentException("no named.conf in the request");
+                            }
+                            return bindViews(req);
+                        },
+                        AdminServer.Body.UPLOAD));
     }
 
     /** named.conf's views as regions and records, loaded like `gslb topology load`: all or nothing. */
