@@ -356,6 +356,10 @@ public final class GslbServer implements AutoCloseable {
     }
 
     public void start() throws InterruptedException, IOException {
+        DescriptorBudget descriptors = DescriptorBudget.of(config);
+        if (!descriptors.fits()) {
+            log.warn(descriptors.warning());
+        }
         var t = topology.table();
         log.info(
                 "topology: {} regions, {} prefixes, {} records{}",

@@ -3,6 +3,7 @@ package dev.gslb.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Ulimit;
 import com.github.dockerjava.api.model.Network.Ipam;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +62,8 @@ class ContainersIT {
                     cmd.withIpv4Address(ip).withName("gslb-it-" + dc);
                     cmd.getHostConfig()
                             .withCapDrop(Capability.ALL)
-                            .withCapAdd(Capability.NET_BIND_SERVICE, Capability.NET_RAW);
+                            .withCapAdd(Capability.NET_BIND_SERVICE, Capability.NET_RAW)
+                            .withUlimits(List.of(new Ulimit("nofile", 65536L, 65536L))); // as the README runs it
                 })
                 .withCopyFileToContainer(
                         MountableFile.forClasspathResource("containers/" + dc + ".yaml"), "/etc/gslb/gslb.yaml")
@@ -82,6 +84,7 @@ class ContainersIT {
         // runs as gslb, with only the two capabilities effective on the server (pid 1)
         String status = run(cnc, "cat", "/proc/1/status");
         assertThat(status).containsPattern("Uid:\\s+([1-9]\\d*)\\s").contains("CapEff:\t0000000000002400");
+        assertThat(run(cnc, "cat", "/proc/1/limits")).containsPattern("Max open files\\s+65536\\s+65536");
         assertThat(run(cnc, "gslb", "--version")).containsPattern("gslb \\S+\\nrevision \\S+");
 
         // pairing as the README says: a token printed on one, given to the other
