@@ -67,7 +67,7 @@ public final class Responder implements AutoCloseable {
             rcode = code;
             question = withQuestion;
             opt = withOpt;
-            rateClass = MessageAnswerer.ERRORS;
+            rateClass = ResponseClasses.ERRORS;
         }
     }
 
@@ -213,7 +213,7 @@ public final class Responder implements AutoCloseable {
         r.validCookie = r.cookie && cookie(t, client, nowMillis / 1000);
         r.opt = q.hasOpt;
         if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
-            r.rateClass = MessageAnswerer.ERRORS;
+            r.rateClass = ResponseClasses.ERRORS;
             return true;
         }
         r.question = true;
@@ -228,7 +228,7 @@ public final class Responder implements AutoCloseable {
                     r.authoritative = true;
                     r.addresses = decided;
                     r.ecsScope = q.ecsFamily != 0 ? t.scratch.query.scope() : 0;
-                    r.rateClass = MessageAnswerer.answerClass(q);
+                    r.rateClass = ResponseClasses.answer(q);
                     return true;
                 }
             }
