@@ -6,14 +6,20 @@ import java.util.Map;
 
 /**
  * named.conf and the files it includes, read as one list of tokens (words, quoted strings, braces,
- * ';' and '!'), each with its file and line. Includes nest at most {@value #MAX_DEPTH} deep and
- * none includes itself; at most {@value #MAX_TOKENS} tokens are read.
+ * ';' and '!'), each with its file and line. The files come from outside, so the work they can
+ * cause is bounded, not only what they add: includes nest at most {@value #MAX_DEPTH} deep and
+ * none includes itself; every include counts, an empty file's too, against {@value #MAX_INCLUDES};
+ * every character read, a file read again each time it is included, against
+ * {@value #MAX_CHARACTERS}; every token against {@value #MAX_TOKENS}. Past a bound, reading stops
+ * with one problem naming the file and line where it was crossed.
  */
 final class NamedConf {
     /** One token and where it was read. */
     record Token(String text, String file, int line) {}
 
     static final int MAX_TOKENS = 2_000_000;
+    static final int MAX_INCLUDES = 10_000;
+    static final long MAX_CHARACTERS = 64L << 20;
     static final int MAX_DEPTH = 9;
 
     private final Map<String, String> texts;
@@ -21,6 +27,11 @@ final class NamedConf {
     private final List<Token> out = new ArrayList<>();
     /** The files being included, innermost last: one that includes itself, however, is refused. */
     private final List<String> including = new ArrayList<>();
+
+    private int includes;
+    private long characters;
+    /** A bound was crossed: nothing more is read. */
+    private boolean stopped;
 
     private NamedConf(Map<String, String> texts, Problems problems) {
         this.texts = texts;
@@ -31,6 +42,11 @@ final class NamedConf {
     static List<Token> tokens(Map<String, String> texts, String main, Problems problems) {
         NamedConf c = new NamedConf(texts, problems);
         c.including.add(main);
+        c.characters = length(texts.get(main));
+        if (c.characters > MAX_CHARACTERS) {
+            problems.add(main, 0, "more than " + MAX_CHARACTERS + " characters: too large");
+            return c.out;
+        }
         c.read(main, 0);
         return c.out;
     }
@@ -44,9 +60,9 @@ final class NamedConf {
         int line = 1;
         int i = 0;
         int n = text.length();
-        while (i < n) {
+        while (i < n && !stopped) {
             if (out.size() > MAX_TOKENS) {
-                problems.add(name, line, "more than " + MAX_TOKENS + " words with what it includes: too large");
+                stop(name, line, "more than " + MAX_TOKENS + " words with what it includes: too large");
                 return;
             }
             char c = text.charAt(i);
@@ -95,6 +111,14 @@ final class NamedConf {
 
     private void include(Token path, int depth) {
         String target = unquote(path.text());
+        if (++includes > MAX_INCLUDES) {
+            stop(
+                    path.file(),
+                    path.line(),
+                    "include \"" + target + "\": more than " + MAX_INCLUDES
+                            + " includes in all (each one counts, an empty file's too): too many");
+            return;
+        }
         String found = texts.keySet().stream()
                 .filter(k -> k.equals(target) || k.endsWith("/" + target) || target.endsWith("/" + baseName(k)))
                 .findFirst()
@@ -108,9 +132,27 @@ final class NamedConf {
             problems.add(path.file(), path.line(), "include \"" + target + "\" includes itself");
             return;
         }
+        characters += length(texts.get(found));
+        if (characters > MAX_CHARACTERS) {
+            stop(
+                    path.file(),
+                    path.line(),
+                    "include \"" + target + "\": more than " + MAX_CHARACTERS
+                            + " characters read in all (a file counts each time it is included): too large");
+            return;
+        }
         including.add(found);
         read(found, depth + 1);
         including.removeLast();
+    }
+
+    private static int length(String text) {
+        return text == null ? 0 : text.length();
+    }
+
+    private void stop(String file, int line, String message) {
+        problems.add(file, line, message);
+        stopped = true;
     }
 
     private static String baseName(String k) {
