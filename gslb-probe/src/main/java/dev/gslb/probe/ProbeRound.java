@@ -37,13 +37,15 @@ public final class ProbeRound {
             long[] rtts = new long[samples];
             int replies = 0;
             int ttl = -1;
-            for (int i = 0; i < samples; i++) {
-                permits.acquire();
-                Sample s = p.sample(ldns, timeout);
-                sent++;
-                if (s.replied()) {
-                    rtts[replies++] = s.rttMicros();
-                    ttl = Math.max(ttl, s.replyTtl());
+            try (Prober.Series series = p.series(ldns)) {
+                for (int i = 0; i < samples; i++) {
+                    permits.acquire();
+                    Sample s = series.sample(timeout);
+                    sent++;
+                    if (s.replied()) {
+                        rtts[replies++] = s.rttMicros();
+                        ttl = Math.max(ttl, s.replyTtl());
+                    }
                 }
             }
             if (replies > 0) {

@@ -14,4 +14,21 @@ public interface Prober {
 
     /** One sample; blocks the calling (virtual) thread for at most {@code timeout}. */
     Sample sample(InetAddress target, Duration timeout);
+
+    /**
+     * The samples of one round to {@code target}, one after another. By default each stands
+     * alone; a prober that can keep what one sample set up for the next (a socket) does.
+     */
+    default Series series(InetAddress target) {
+        return timeout -> sample(target, timeout);
+    }
+
+    /** One round's samples to one target; closing it frees what they kept. */
+    interface Series extends AutoCloseable {
+        /** One sample; blocks the calling (virtual) thread for at most {@code timeout}. */
+        Sample sample(Duration timeout);
+
+        @Override
+        default void close() {}
+    }
 }

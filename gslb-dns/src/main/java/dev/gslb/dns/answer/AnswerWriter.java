@@ -46,6 +46,11 @@ final class AnswerWriter {
     /** An RRset was cut: nothing more is written. */
     private boolean full;
 
+    /** The TSIG BADKEY record to end the answer with: its length, 0 for none, and its time signed. */
+    private int tsigLength;
+
+    private long tsigTime;
+
     private boolean truncated;
 
     AnswerWriter(int udpCap, byte[] nsid) {
@@ -78,6 +83,7 @@ final class AnswerWriter {
         this.withNsid = opt && q.nsidRequested;
         this.full = false;
         this.truncated = false;
+        this.tsigLength = 0;
         counts[0] = question ? 1 : 0;
         counts[1] = 0;
         counts[2] = 0;
@@ -162,11 +168,31 @@ final class AnswerWriter {
         truncated = true;
     }
 
-    /** Sets the counts and TC, and appends OPT. */
+    /**
+     * Ends the answer with an unsigned TSIG record carrying BADKEY (RFC 8945 5.2.1, 5.3.2): the
+     * query's key and algorithm names, our time, fudge 300, no MAC, the query's ID, as BIND sends
+     * it. An answer it does not fit (a 512-byte one with long names) is truncated instead.
+     */
+    void badKey(long nowSeconds) {
+        int length = nameLength(q.buf, q.tsigOwner) + 10 + q.tsigAlgorithmLength + 16;
+        if (full || !fits(length)) {
+            full = true;
+            truncated = true;
+            return;
+        }
+        tsigLength = length; // reserved like OPT: it follows OPT, the last record of all
+        tsigTime = nowSeconds;
+    }
+
+    /** Sets the counts and TC, and appends OPT and TSIG. */
     void finish() {
         int arcount = counts[3];
         if (withOpt) {
             writeOpt();
+            arcount++;
+        }
+        if (tsigLength > 0) {
+            writeBadKey();
             arcount++;
         }
         out.setShort(start + 4, counts[0]);
@@ -192,7 +218,7 @@ final class AnswerWriter {
     }
 
     private boolean fits(int bytes) {
-        return out.writerIndex() - start + bytes + optLength <= limit;
+        return out.writerIndex() - start + bytes + optLength + tsigLength <= limit;
     }
 
     private int optLength() {
@@ -210,6 +236,49 @@ final class AnswerWriter {
             n += 4 + ServerCookies.CLIENT_COOKIE + ServerCookies.SERVER_COOKIE;
         }
         return n;
+    }
+
+    private void writeBadKey() {
+        writeName(q.buf, q.tsigOwner);
+        out.writeShort(QueryView.TYPE_TSIG);
+        out.writeShort(255); // class ANY
+        out.writeInt(0); // TTL
+        out.writeShort(q.tsigAlgorithmLength + 16);
+        out.writeBytes(q.buf, q.tsigAlgorithm, q.tsigAlgorithmLength);
+        out.writeShort((int) (tsigTime >>> 32)); // time signed, 48 bits
+        out.writeInt((int) tsigTime);
+        out.writeShort(300); // fudge
+        out.writeShort(0); // MAC size: unsigned
+        out.writeBytes(q.buf, 0, 2); // original ID
+        out.writeShort(17); // error BADKEY
+        out.writeShort(0); // other length
+    }
+
+    /** The length of the name at {@code b[p]} written out whole: the query's guard checked its pointers. */
+    private static int nameLength(byte[] b, int p) {
+        int n = 1;
+        for (int label = b[p] & 0xFF; label != 0; label = b[p] & 0xFF) {
+            if ((label & 0xC0) == 0xC0) {
+                p = ((label & 0x3F) << 8) | (b[p + 1] & 0xFF);
+            } else {
+                n += label + 1;
+                p += label + 1;
+            }
+        }
+        return n;
+    }
+
+    /** Writes the name at {@code b[p]} without compression, following the pointers the guard checked. */
+    private void writeName(byte[] b, int p) {
+        for (int label = b[p] & 0xFF; label != 0; label = b[p] & 0xFF) {
+            if ((label & 0xC0) == 0xC0) {
+                p = ((label & 0x3F) << 8) | (b[p + 1] & 0xFF);
+            } else {
+                out.writeBytes(b, p, label + 1);
+                p += label + 1;
+            }
+        }
+        out.writeByte(0);
     }
 
     private void writeOpt() {

@@ -1,8 +1,6 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.method.Outcome;
-import dev.gslb.dns.rrl.ResponseRateLimiter;
-import dev.gslb.dns.rrl.ResponseRateLimiter.Kind;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -40,7 +38,7 @@ final class MessageAnswerer {
     private static final Name HOSTNAME_BIND = Name.fromConstantString("hostname.bind.");
     private static final Name VERSION_BIND = Name.fromConstantString("version.bind.");
     private static final Name VERSION_SERVER = Name.fromConstantString("version.server.");
-    static final long ERRORS = ResponseRateLimiter.responseClass(Kind.ERROR, 0, 0);
+    private static final long ERRORS = ResponseClasses.ERRORS;
 
     private final WideIpResolver resolver;
     /** Plain NXDOMAIN bodies by zone (identity: a reloaded zone is a new object). */
@@ -112,7 +110,7 @@ final class MessageAnswerer {
         WideIp wideIp = authority.wideIp(qname);
         if (wideIp != null) {
             int rcode = addWideIp(m, zone, wideIp, qname, qtype, true, asker);
-            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, scopeOf(asker));
+            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, null, scopeOf(asker));
         }
         Zone.Answer a = zone.lookup(qname, qtype, name -> authority.wideIp(name) != null);
         if (!a.authoritative()) {
@@ -134,10 +132,10 @@ final class MessageAnswerer {
             WideIp target = authority.wideIp(a.pendingTarget());
             Zone targetZone = authority.zones().find(a.pendingTarget());
             rcode = addWideIp(m, targetZone, target, a.pendingTarget(), qtype, false, asker);
-            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, scopeOf(asker));
+            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, a.wildcard(), scopeOf(asker));
         }
         boolean referral = !a.authoritative() && a.answer().isEmpty() && rcode == Rcode.NOERROR;
-        return finish(m, asker, rcode, !a.synthesized(), zone, referral, 0);
+        return finish(m, asker, rcode, !a.synthesized(), zone, referral, a.wildcard(), 0);
     }
 
     /**
@@ -261,27 +259,21 @@ final class MessageAnswerer {
         }
         m.getHeader().setFlag(Flags.AA);
         m.addRecord(new TXTRecord(name, DClass.CH, 0, text), Section.ANSWER);
-        return new Result(render(m, q, Rcode.NOERROR, false, answerClass(q), 0), true);
+        return new Result(render(m, q, Rcode.NOERROR, false, ResponseClasses.answer(q), 0), true);
     }
 
-    /**
-     * Renders the body; also decides its rate-limit class: the name and type for data and NODATA,
-     * the zone for NXDOMAIN, the zone cut for a referral, one class for all errors.
-     */
+    /** Renders the body with its rate-limit class ({@link ResponseClasses}). */
     private Result finish(
-            Message m, Asker asker, int rcode, boolean cacheable, Zone zone, boolean referral, int scope) {
+            Message m,
+            Asker asker,
+            int rcode,
+            boolean cacheable,
+            Zone zone,
+            boolean referral,
+            Name wildcard,
+            int scope) {
         QueryView q = asker.q();
-        long rateClass;
-        if (rcode == Rcode.NXDOMAIN) {
-            rateClass = ResponseRateLimiter.responseClass(Kind.NXDOMAIN, WireName.hash(zone.origin()), 0);
-        } else if (rcode != Rcode.NOERROR) {
-            rateClass = ERRORS;
-        } else if (referral) {
-            Name cut = m.getSection(Section.AUTHORITY).getFirst().getName();
-            rateClass = ResponseRateLimiter.responseClass(Kind.REFERRAL, WireName.hash(cut), Type.NS);
-        } else {
-            rateClass = answerClass(q);
-        }
+        long rateClass = ResponseClasses.of(m, q, rcode, zone, referral, wildcard);
         return new Result(render(m, q, rcode, referral, rateClass, scope), cacheable && rcode == Rcode.NOERROR);
     }
 
@@ -296,10 +288,7 @@ final class MessageAnswerer {
             if (nxdomainBodies.size() > 4096) {
                 nxdomainBodies.clear();
             }
-            body = AnswerBody.negative(
-                    Rcode.NXDOMAIN,
-                    zone.negativeSoa(),
-                    ResponseRateLimiter.responseClass(Kind.NXDOMAIN, WireName.hash(zone.origin()), 0));
+            body = AnswerBody.negative(Rcode.NXDOMAIN, zone.negativeSoa(), ResponseClasses.nxdomain(zone));
             nxdomainBodies.put(zone, body);
         }
         return body;
@@ -308,10 +297,6 @@ final class MessageAnswerer {
     /** The client-subnet scope of a wide IP's decision for this query (the fast path's or ours). */
     private static int scopeOf(Asker asker) {
         return asker.q().ecsFamily != 0 ? asker.scratch().query.scope() : 0;
-    }
-
-    static long answerClass(QueryView q) {
-        return ResponseRateLimiter.responseClass(Kind.ANSWER, q.qnameHash, q.qtype);
     }
 
     private static AnswerBody render(Message m, QueryView q, int rcode, boolean referral, long rateClass, int scope) {

@@ -6,13 +6,14 @@ package dev.gslb.dns.answer;
  * cookie-only query; no answer records; at most one authority and two additional records), the
  * question name (labels and length capped, no compression: nothing precedes it to point at), the
  * records after it (names with backward-only pointers and a hop cap), at most one OPT, its
- * options. So no packet costs more than one pass over at most {@link #MAX_UDP_QUERY} bytes (64 KiB
+ * options, and a TSIG only as the last record, its RDATA whole. So no packet costs more than one pass over at most {@link #MAX_UDP_QUERY} bytes (64 KiB
  * over TCP) before it is answered or refused. One instance per event-loop thread, reused; reading
  * allocates nothing.
  */
 final class QueryView {
     static final int HEADER = 12;
     static final int TYPE_OPT = 41;
+    static final int TYPE_TSIG = 250;
     static final int OPTION_NSID = 3;
     static final int OPTION_ECS = 8;
     static final int OPTION_COOKIE = 10;
@@ -33,6 +34,11 @@ final class QueryView {
         FORMERR,
         NOTIMP,
         BADVERS,
+        /**
+         * Signed with TSIG under a key this server does not have (it has none): NOTAUTH with a TSIG
+         * record carrying BADKEY (RFC 8945 5.2.1).
+         */
+        BADKEY,
         /** Shorter than a header: nothing to answer to. */
         DROP_SHORT,
         /** QR set: a response, never answered (no reflection loops). */
@@ -70,6 +76,11 @@ final class QueryView {
     int cookie;
 
     int cookieLength;
+    /** The TSIG record's owner name (maybe compressed) and algorithm name (never compressed) offsets; -1 when absent. */
+    int tsigOwner;
+
+    int tsigAlgorithm;
+    int tsigAlgorithmLength;
 
     /** Reads and checks {@code b[0, len)}; the fields are valid as far as the verdict says. */
     Verdict read(byte[] b, int len, Transport transport) {
@@ -80,6 +91,7 @@ final class QueryView {
         nsidRequested = false;
         ecsFamily = 0;
         cookieLength = 0;
+        tsigOwner = -1;
         questionEnd = HEADER;
         if (len < HEADER) {
             return Verdict.DROP_SHORT;
@@ -108,8 +120,9 @@ final class QueryView {
             return Verdict.FORMERR;
         }
         int p = questionEnd;
-        for (int i = 0; i < nscount + arcount; i++) {
-            p = readRecord(p, i >= nscount);
+        int records = nscount + arcount;
+        for (int i = 0; i < records; i++) {
+            p = readRecord(p, i >= nscount, i == records - 1);
             if (p < 0) {
                 return Verdict.FORMERR;
             }
@@ -120,6 +133,9 @@ final class QueryView {
         if (hasOpt && ednsVersion > 0) {
             return Verdict.BADVERS;
         }
+        if (tsigOwner >= 0) {
+            return Verdict.BADKEY; // before the question is looked at, as a server with keys checks the signature first
+        }
         if (qdcount == 0) {
             return cookieLength > 0 ? Verdict.COOKIE_ONLY : Verdict.FORMERR;
         }
@@ -129,23 +145,11 @@ final class QueryView {
         return Verdict.ANSWER;
     }
 
-    /** The question name (uncompressed, at most 255 bytes), type and class. */
+    /** The question name (uncompressed: nothing precedes it to point at), type and class. */
     private boolean readQuestion() {
-        int p = HEADER;
-        int end = Math.min(length, HEADER + 255);
-        for (; ; ) {
-            if (p >= end) {
-                return false;
-            }
-            int label = buf[p] & 0xFF;
-            if (label == 0) {
-                p++;
-                break;
-            }
-            if (label > 63) {
-                return false; // a pointer (nothing precedes the question to point at) or an extended label type
-            }
-            p += label + 1;
+        int p = uncompressedName(HEADER, length);
+        if (p < 0) {
+            return false;
         }
         if (p + 4 > length) {
             return false;
@@ -159,8 +163,29 @@ final class QueryView {
         return true;
     }
 
+    /**
+     * The offset after the uncompressed name at {@code p} (labels of at most 63 bytes, at most 255
+     * bytes in all, before {@code end}); -1 when there is none: a pointer, an extended label type.
+     */
+    private int uncompressedName(int p, int end) {
+        int last = Math.min(end, p + 255);
+        for (; ; ) {
+            if (p >= last) {
+                return -1;
+            }
+            int label = buf[p] & 0xFF;
+            if (label == 0) {
+                return p + 1;
+            }
+            if (label > 63) {
+                return -1;
+            }
+            p += label + 1;
+        }
+    }
+
     /** One authority or additional record at {@code p}; the offset after it, or -1 when malformed. */
-    private int readRecord(int p, boolean additional) {
+    private int readRecord(int p, boolean additional, boolean last) {
         int owner = p;
         p = skipName(p);
         if (p < 0 || p + 10 > length) {
@@ -184,8 +209,36 @@ final class QueryView {
             if (!readOptions(rdata, rdata + rdlength)) {
                 return -1;
             }
+        } else if (type == TYPE_TSIG) {
+            // RFC 8945 5.1: the last record of the additional section, else FORMERR.
+            if (!additional || !last || !readTsig(rdata, rdata + rdlength)) {
+                return -1;
+            }
+            tsigOwner = owner;
         }
         return rdata + rdlength;
+    }
+
+    /**
+     * TSIG RDATA (RFC 8945 4.2): an uncompressed algorithm name, time signed (6), fudge (2), MAC
+     * size and MAC, original ID (2), error (2), other length and other data, exactly filling it.
+     */
+    private boolean readTsig(int p, int end) {
+        int algorithm = p;
+        p = uncompressedName(p, end); // names in TSIG RDATA are never compressed
+        if (p < 0) {
+            return false;
+        }
+        tsigAlgorithm = algorithm;
+        tsigAlgorithmLength = p - algorithm;
+        if (p + 10 > end) {
+            return false;
+        }
+        p += 10 + u16(p + 8); // time signed, fudge, MAC size; the MAC
+        if (p + 6 > end) {
+            return false;
+        }
+        return p + 6 + u16(p + 4) == end; // original ID, error, other length; the other data
     }
 
     /** The OPT options this server acts on (NSID, client subnet, cookie); others are skipped. */

@@ -45,6 +45,9 @@ public final class Responder implements AutoCloseable {
         boolean cookie;
 
         boolean validCookie;
+        /** The query was signed under a key we do not have: the answer ends with TSIG BADKEY. */
+        boolean badKey;
+
         long rateClass;
         int ecsScope;
         AnswerBody body;
@@ -57,6 +60,7 @@ public final class Responder implements AutoCloseable {
             opt = false;
             cookie = false;
             validCookie = false;
+            badKey = false;
             ecsScope = 0;
             body = null;
             addresses = null;
@@ -67,7 +71,7 @@ public final class Responder implements AutoCloseable {
             rcode = code;
             question = withQuestion;
             opt = withOpt;
-            rateClass = MessageAnswerer.ERRORS;
+            rateClass = ResponseClasses.ERRORS;
         }
     }
 
@@ -166,7 +170,7 @@ public final class Responder implements AutoCloseable {
             if (limited(t, transport, client, r, out)) {
                 return out.isReadable(); // dropped, or the slip answer was written
             }
-            write(t, transport, r, out);
+            write(t, transport, r, nowMillis, out);
             return true;
         } catch (RuntimeException | Error e) { // a bug, or out of memory: this packet is dropped, the listener goes on
             metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
@@ -207,13 +211,18 @@ public final class Responder implements AutoCloseable {
                 r.error(Rcode.BADVERS, q.questionReadable, true); // answered in EDNS version 0
                 return true;
             }
+            case BADKEY -> { // no zone transfers yet, so no TSIG keys: every key is unknown
+                r.error(Rcode.NOTAUTH, q.questionReadable, q.hasOpt);
+                r.badKey = true;
+                return true;
+            }
             default -> {}
         }
         r.cookie = cookies != null && q.hasClientCookie();
         r.validCookie = r.cookie && cookie(t, client, nowMillis / 1000);
         r.opt = q.hasOpt;
         if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
-            r.rateClass = MessageAnswerer.ERRORS;
+            r.rateClass = ResponseClasses.ERRORS;
             return true;
         }
         r.question = true;
@@ -228,7 +237,7 @@ public final class Responder implements AutoCloseable {
                     r.authoritative = true;
                     r.addresses = decided;
                     r.ecsScope = q.ecsFamily != 0 ? t.scratch.query.scope() : 0;
-                    r.rateClass = MessageAnswerer.answerClass(q);
+                    r.rateClass = ResponseClasses.answer(q);
                     return true;
                 }
             }
@@ -255,7 +264,7 @@ public final class Responder implements AutoCloseable {
         return true;
     }
 
-    private void write(Worker t, Transport transport, Reply r, ByteBuf out) {
+    private void write(Worker t, Transport transport, Reply r, long nowMillis, ByteBuf out) {
         AnswerWriter w = t.writer;
         w.begin(out, t.query, transport, r.authoritative, r.rcode, r.question, r.opt, r.cookie);
         w.ecsScope(r.ecsScope);
@@ -263,6 +272,8 @@ public final class Responder implements AutoCloseable {
             w.addresses(t.query.qtype, r.addresses);
         } else if (r.body != null) {
             w.body(r.body);
+        } else if (r.badKey) {
+            w.badKey(nowMillis / 1000);
         }
         w.finish();
         metrics.answered(transport, r.rcode);

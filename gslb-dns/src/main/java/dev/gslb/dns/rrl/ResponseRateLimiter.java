@@ -34,9 +34,10 @@ public final class ResponseRateLimiter {
     /** The network and class was limited and is answered again. */
     public static final int ENDED = 8;
 
-    /** The classes answers are counted in, BIND's: same name and type; NXDOMAIN per zone; referrals per cut; errors. */
+    /** The classes answers are counted in, BIND's: data per name and type; NODATA per name; NXDOMAIN per zone; referrals per cut; errors. */
     public enum Kind {
         ANSWER,
+        NODATA,
         NXDOMAIN,
         REFERRAL,
         ERROR

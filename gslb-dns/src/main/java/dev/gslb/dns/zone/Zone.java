@@ -26,8 +26,8 @@ public final class Zone {
     private final Map<Name, Map<Integer, RRset>> nodes;
     /** Every owner name and every empty non-terminal between it and the apex. */
     private final Set<Name> existing;
-    /** Wildcard nodes keyed by their parent, the closest encloser they can answer for. */
-    private final Map<Name, Map<Integer, RRset>> wildcards;
+    /** Wildcard owner names keyed by their parent, the closest encloser they can answer for. */
+    private final Map<Name, Name> wildcards;
 
     Zone(Name origin, SOARecord soa, Map<Name, Map<Integer, List<Record>>> records) {
         this.origin = origin;
@@ -35,13 +35,13 @@ public final class Zone {
         this.negativeSoa = soaWithTtl(soa.getMinimum());
         Map<Name, Map<Integer, RRset>> n = new HashMap<>();
         Set<Name> names = new HashSet<>();
-        Map<Name, Map<Integer, RRset>> wild = new HashMap<>();
+        Map<Name, Name> wild = new HashMap<>();
         for (var e : records.entrySet()) {
             Map<Integer, RRset> sets = new HashMap<>();
             e.getValue().forEach((type, list) -> sets.put(type, rrset(list)));
             n.put(e.getKey(), Map.copyOf(sets));
             if (e.getKey().isWild()) {
-                wild.put(parent(e.getKey()), Map.copyOf(sets));
+                wild.put(parent(e.getKey()), e.getKey());
             }
             for (Name name = e.getKey(); name.labels() >= origin.labels(); name = parent(name)) {
                 names.add(name);
@@ -123,11 +123,15 @@ public final class Zone {
                 if (existing.contains(name)) {
                     return answer.negative(Answer.Kind.NODATA, negativeSoa());
                 }
-                node = wildcardFor(name);
-                if (node == null) {
+                Name wildcard = wildcardFor(name);
+                if (wildcard == null) {
                     return answer.negative(Answer.Kind.NXDOMAIN, negativeSoa());
                 }
+                node = nodes.get(wildcard);
                 answer.synthesized = true;
+                if (hops == 0) {
+                    answer.wildcard = wildcard;
+                }
             }
             if (qtype == Type.ANY) {
                 // RFC 8482: one RRset is enough; prefer the lowest type for a stable answer.
@@ -176,7 +180,8 @@ public final class Zone {
         return null;
     }
 
-    private Map<Integer, RRset> wildcardFor(Name name) {
+    /** The owner of the wildcard that answers for {@code name} (a name the zone does not hold), or null. */
+    private Name wildcardFor(Name name) {
         if (wildcards.isEmpty()) {
             return null;
         }
@@ -244,6 +249,7 @@ public final class Zone {
         private Kind kind = Kind.POSITIVE;
         private boolean authoritative = true;
         private boolean synthesized;
+        private Name wildcard;
         private Name pendingTarget;
         private final List<RRset> answer = new ArrayList<>(2);
         private final List<RRset> authority = new ArrayList<>(1);
@@ -268,6 +274,14 @@ public final class Zone {
         /** True when a wildcard made the answer: it depends on the query name, so is not worth caching. */
         public boolean synthesized() {
             return synthesized;
+        }
+
+        /**
+         * The owner of the wildcard ({@code *.parent}) that answered the query name itself, or null:
+         * the name that answer is rate-limited under, since random names under it are endless.
+         */
+        public Name wildcard() {
+            return wildcard;
         }
 
         /** A CNAME target the caller must answer (a wide IP), or null. */

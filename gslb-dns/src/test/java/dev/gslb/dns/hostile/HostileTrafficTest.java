@@ -10,6 +10,7 @@ import dev.gslb.dns.site.DataCenter;
 import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.probe.Awaits;
 import dev.gslb.topology.CidrSet;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -29,8 +30,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.xbill.DNS.CookieOption;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.EDNSOption;
@@ -195,41 +199,21 @@ class HostileTrafficTest {
                 DatagramSocket neighbour = new DatagramSocket(new InetSocketAddress("127.0.1.1", 0));
                 DatagramSocket cookieClient = new DatagramSocket(new InetSocketAddress("127.0.0.2", 0))) {
             byte[] q = query("api.example.com.", Type.A, 9);
-            AtomicInteger full = new AtomicInteger();
-            AtomicInteger truncated = new AtomicInteger();
-            Thread receiver = Thread.ofPlatform().start(() -> {
-                byte[] buf = new byte[4096];
-                try {
-                    flooded.setSoTimeout(1000);
-                    for (; ; ) {
-                        DatagramPacket p = new DatagramPacket(buf, buf.length);
-                        flooded.receive(p);
-                        boolean tc = (buf[2] & 0x02) != 0;
-                        (tc ? truncated : full).incrementAndGet();
-                    }
-                } catch (SocketTimeoutException done) {
-                    // nothing more is coming
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            for (int i = 0; i < 1000; i++) { // 1,000 queries, paced so no socket buffer drops any
-                flooded.send(new DatagramPacket(q, q.length, d.address()));
-                Thread.sleep(0, 200_000);
-            }
+            Received flood = flood(d, flooded, java.util.Collections.nCopies(1000, q));
             neighbour.setSoTimeout(2000);
             Message other = exchange(neighbour, d.address(), q);
-            receiver.join();
             double slipped = d.counter("dns_rate_limited", "action", "slipped");
             double dropped = d.counter("dns_rate_limited", "action", "dropped");
             System.out.printf(
                     "RRL at %d/s: 1000 queries at one instant of its time -> %d answers, %d truncated (slip), %.0f"
                             + " dropped%n",
-                    rate, full.get(), truncated.get(), dropped);
-            assertThat(full.get()).as("a second's worth").isEqualTo(rate);
-            assertThat(truncated.get()).as("every second limited answer slips").isEqualTo((1000 - rate) / 2);
-            assertThat((double) truncated.get()).isEqualTo(slipped);
-            assertThat(slipped + dropped + full.get()).isEqualTo(1000);
+                    rate, flood.full(), flood.truncated(), dropped);
+            assertThat(flood.full()).as("a second's worth").isEqualTo(rate);
+            assertThat(flood.truncated())
+                    .as("every second limited answer slips")
+                    .isEqualTo((1000 - rate) / 2);
+            assertThat((double) flood.truncated()).isEqualTo(slipped);
+            assertThat(slipped + dropped + flood.full()).isEqualTo(1000);
             assertThat(other.getSection(Section.ANSWER))
                     .as("another /24 is answered")
                     .isNotEmpty();
@@ -272,6 +256,128 @@ class HostileTrafficTest {
                     .as("the cookie-bearing client, same /24, over the rate")
                     .isEqualTo(1000);
         }
+    }
+
+    /**
+     * Names no zone holds are endless, so answers are counted under what made them: a wildcard's
+     * answers under its owner, NODATA under the name whatever the type. Each flood is 1,000
+     * queries from one source, each asking something not asked before, at one instant of the
+     * limiter's time: it gets the rate in full and every second answer over it as a slip.
+     */
+    @ParameterizedTest
+    @EnumSource(EndlessQuestions.class)
+    void aFloodOfQuestionsNeverAskedBeforeIsLimitedLikeOneQuestion(EndlessQuestions questions) throws Exception {
+        int rate = 100;
+        try (ExampleDeployment d = new ExampleDeployment(
+                        ExampleDeployment.listener(1), rateLimited(rate), ExampleDeployment.authority(), () -> 0L);
+                DatagramSocket flooded = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            List<byte[]> queries = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                queries.add(questions.query(i));
+            }
+            Message sample = exchange(flooded, d.address(), questions.query(-1)); // the kind of answer each gets
+            assertThat(questions.matches(sample))
+                    .as("%s: %s", questions, sample)
+                    .isTrue();
+            Received flood = flood(d, flooded, queries);
+            System.out.printf(
+                    "RRL at %d/s, %s: 1000 questions never asked before -> %d answers, %d truncated (slip)%n",
+                    rate, questions, flood.full(), flood.truncated());
+            assertThat(flood.full()).as("the rate, after the one sample").isEqualTo(rate - 1);
+            assertThat(flood.truncated())
+                    .as("every second limited answer slips")
+                    .isEqualTo((1001 - rate) / 2);
+        }
+    }
+
+    /** Questions an attacker can vary without end, and the answer each gets. */
+    enum EndlessQuestions {
+        /** Random names under *.wild.example.com: the wildcard's A record. */
+        WILDCARD_DATA,
+        /** Random names under *.wild.example.com, of a type the wildcard lacks: NODATA. */
+        WILDCARD_NODATA,
+        /** api.example.com with a different unassigned type each time: NODATA. */
+        TYPES_OF_ONE_NAME,
+        /** ftp.example.com (a CNAME to api) with a different unassigned type each time: the CNAME. */
+        TYPES_OF_AN_ALIAS;
+
+        byte[] query(int i) throws IOException {
+            String random = "r" + Integer.toHexString(0x5EED00 + i);
+            return switch (this) {
+                case WILDCARD_DATA -> query(random + ".wild.example.com.", Type.A, i);
+                case WILDCARD_NODATA -> query(random + ".wild.example.com.", Type.MX, i);
+                case TYPES_OF_ONE_NAME -> query("api.example.com.", 4000 + i, i);
+                case TYPES_OF_AN_ALIAS -> query("ftp.example.com.", 4000 + i, i);
+            };
+        }
+
+        boolean matches(Message m) {
+            boolean data = this == WILDCARD_DATA || this == TYPES_OF_AN_ALIAS;
+            return m.getRcode() == Rcode.NOERROR
+                    && m.getSection(Section.ANSWER).isEmpty() != data
+                    && !m.getHeader().getFlag(Flags.TC);
+        }
+
+        private static byte[] query(String name, int type, int id) throws IOException {
+            return HostileTrafficTest.query(name, type, id & 0xFFFF);
+        }
+    }
+
+    /** What one source got back from a flood: answers in full, and truncated ones (slips). */
+    private record Received(int full, int truncated) {}
+
+    /**
+     * Sends {@code queries} from {@code source}, 50 at a time, each batch once the server has
+     * counted the one before (so no socket buffer drops any), and counts what comes back.
+     */
+    private static Received flood(ExampleDeployment d, DatagramSocket source, List<byte[]> queries) throws Exception {
+        AtomicInteger full = new AtomicInteger();
+        AtomicInteger truncated = new AtomicInteger();
+        AtomicBoolean done = new AtomicBoolean();
+        source.setSoTimeout(100); // so the receiver looks at done now and then
+        Thread receiver = Thread.ofPlatform().daemon().start(() -> {
+            byte[] buf = new byte[4096];
+            while (!done.get()) {
+                DatagramPacket p = new DatagramPacket(buf, buf.length);
+                try {
+                    source.receive(p);
+                    ((buf[2] & 0x02) != 0 ? truncated : full).incrementAndGet();
+                } catch (SocketTimeoutException idle) {
+                    // nothing yet: look at done again
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        double before = counted(d);
+        for (int sent = 0; sent < queries.size(); ) {
+            for (int end = Math.min(sent + 50, queries.size()); sent < end; sent++) {
+                byte[] q = queries.get(sent);
+                source.send(new DatagramPacket(q, q.length, d.address()));
+            }
+            int expected = sent;
+            Awaits.until(
+                    "the server counts query " + sent, Duration.ofSeconds(10), () -> counted(d) - before >= expected);
+        }
+        double answered = counted(d) - before - d.counter("dns_rate_limited", "action", "dropped");
+        Awaits.until(
+                "the " + (long) answered + " answers arrive",
+                Duration.ofSeconds(10),
+                () -> full.get() + truncated.get() >= answered);
+        done.set(true);
+        receiver.join();
+        return new Received(full.get(), truncated.get());
+    }
+
+    /** UDP queries the server has dealt with: answered (any rcode), slipped or dropped by rate limiting. */
+    private static double counted(ExampleDeployment d) {
+        double n = 0;
+        for (var c : d.registry.find("dns_responses").tag("transport", "udp").counters()) {
+            n += c.count();
+        }
+        return n
+                + d.counter("dns_rate_limited", "action", "dropped")
+                + d.counter("dns_rate_limited", "action", "slipped");
     }
 
     @Test

@@ -43,8 +43,12 @@ public final class DnsProber implements Prober {
 
     @Override
     public Sample sample(InetAddress target, Duration timeout) {
-        byte[] query = query(target);
-        return UdpExchange.exchange(source, target, port, query, timeout, UdpExchange.dnsReplyTo(query));
+        return UdpExchange.exchange(source, target, port, query(target), timeout, UdpExchange.DNS_REPLY);
+    }
+
+    @Override
+    public Series series(InetAddress target) {
+        return new UdpExchange.Series(source, target, port, () -> query(target), UdpExchange.DNS_REPLY);
     }
 
     byte[] query(InetAddress target) {

@@ -28,10 +28,19 @@ public final class UdpProber implements Prober {
 
     @Override
     public Sample sample(InetAddress target, Duration timeout) {
+        return UdpExchange.exchange(source, target, port, header(), timeout, UdpExchange.ANY_REPLY);
+    }
+
+    @Override
+    public Series series(InetAddress target) {
+        return new UdpExchange.Series(source, target, port, UdpProber::header, UdpExchange.ANY_REPLY);
+    }
+
+    private static byte[] header() {
         byte[] header = new byte[12];
         int id = ThreadLocalRandom.current().nextInt(65536);
         header[0] = (byte) (id >> 8);
         header[1] = (byte) id;
-        return UdpExchange.exchange(source, target, port, header, timeout, (data, length) -> true);
+        return header;
     }
 }

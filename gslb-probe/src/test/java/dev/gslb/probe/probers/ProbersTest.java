@@ -178,4 +178,54 @@ class ProbersTest {
             t.join();
         }
     }
+
+    /**
+     * A round's samples to one target share one socket (a socket costs more system calls than
+     * the probe), but a sample that got no reply gives its socket up, so a reply that comes late
+     * is never taken for the next sample's.
+     */
+    @Test
+    void aRoundKeepsOneSocketUntilASampleGoesUnanswered() throws Exception {
+        List<Integer> ports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (DatagramSocket echo = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0))) {
+            Thread.ofVirtual().start(() -> {
+                byte[] buf = new byte[512];
+                try {
+                    for (; ; ) {
+                        java.net.DatagramPacket p = new java.net.DatagramPacket(buf, buf.length);
+                        echo.receive(p);
+                        ports.add(p.getPort());
+                        buf[2] |= (byte) 0x80; // QR: a DNS prober takes it as the answer
+                        echo.send(new java.net.DatagramPacket(buf, p.getLength(), p.getSocketAddress()));
+                    }
+                } catch (IOException closed) {
+                    // done
+                }
+            });
+            for (Prober p : List.of(DnsProber.dot(ANY, echo.getLocalPort()), new UdpProber(ANY, echo.getLocalPort()))) {
+                ports.clear();
+                try (Prober.Series round = p.series(LOOPBACK)) {
+                    for (int i = 0; i < 3; i++) {
+                        assertThat(round.sample(TIMEOUT).replied()).isTrue();
+                    }
+                }
+                assertThat(java.util.Set.copyOf(ports))
+                        .as(p.protocol().label() + ": one source port")
+                        .hasSize(1);
+            }
+        }
+        try (dev.gslb.probe.DelayingResponder late =
+                        new dev.gslb.probe.DelayingResponder(LOOPBACK).delay(LOOPBACK, Duration.ofMillis(300));
+                Prober.Series round = new UdpProber(ANY, late.port()).series(LOOPBACK)) {
+            assertThat(round.sample(Duration.ofMillis(200)).replied())
+                    .as("300 ms late")
+                    .isFalse();
+            assertThat(round.sample(Duration.ofMillis(200)).replied())
+                    .as("the first one's reply, 100 ms into this wait, is not this one's")
+                    .isFalse();
+            Sample third = round.sample(Duration.ofSeconds(2));
+            assertThat(third.replied()).isTrue();
+            assertThat(third.rttMicros()).as("its own reply, 300 ms late").isGreaterThanOrEqualTo(300_000);
+        }
+    }
 }

@@ -1,9 +1,10 @@
 package dev.gslb.topology.load;
 
-import dev.gslb.topology.Cidr;
+import static dev.gslb.topology.load.NamedConf.unquote;
+
 import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.load.NamedConf.Token;
 import inet.ipaddr.IPAddress;
-import inet.ipaddr.IPAddressString;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -26,7 +27,6 @@ public final class BindViews {
     public record View(String name, String region, List<String> prefixes, boolean matchesAll, int line) {}
 
     private final String file;
-    private final Map<String, String> texts;
     private final Map<String, List<Token>> acls = new HashMap<>();
     private final Map<String, List<IPAddress>> resolvedAcls = new HashMap<>();
     private final java.util.Set<String> resolving = new java.util.HashSet<>();
@@ -38,19 +38,11 @@ public final class BindViews {
     /** The prefix lengths {@link #taken} holds, so a check looks only at those. */
     private final java.util.BitSet takenLengths = new java.util.BitSet();
 
-    private record Token(String text, String file, int line) {}
-
-    /** Bounds on what a hostile named.conf can make us do: tokens after includes, list nesting. */
-    static final int MAX_TOKENS = 2_000_000;
-
+    /** How deep address-match lists may nest (what reading named.conf may cost: {@link NamedConf}). */
     static final int MAX_NESTING = 16;
 
-    /** The files being included, innermost last: one that includes itself, however, is refused. */
-    private final List<String> including = new ArrayList<>();
-
-    private BindViews(String file, Map<String, String> texts) {
+    private BindViews(String file) {
         this.file = file;
-        this.texts = texts;
     }
 
     /**
@@ -62,10 +54,8 @@ public final class BindViews {
             throw new TopologyException(List.of("no named.conf given"));
         }
         String main = texts.keySet().iterator().next();
-        BindViews b = new BindViews(main, texts);
-        List<Token> tokens = new ArrayList<>();
-        b.including.add(main);
-        b.tokenize(main, texts.get(main), tokens, 0);
+        BindViews b = new BindViews(main);
+        List<Token> tokens = NamedConf.tokens(texts, main, b.problems);
         b.problems.throwIfAny();
         b.statements(tokens);
         b.problems.throwIfAny();
@@ -143,93 +133,6 @@ public final class BindViews {
      */
     public record Translation(Map<String, String> texts, Map<String, String> dataCenter) {}
 
-    // ---- reading named.conf ----
-
-    private void tokenize(String name, String text, List<Token> out, int depth) {
-        if (text == null) {
-            return;
-        }
-        int line = 1;
-        int i = 0;
-        int n = text.length();
-        while (i < n) {
-            if (out.size() > MAX_TOKENS) {
-                problems.add(name, line, "more than " + MAX_TOKENS + " words with what it includes: too large");
-                return;
-            }
-            char c = text.charAt(i);
-            if (c == '\n') {
-                line++;
-                i++;
-            } else if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '#' || (c == '/' && i + 1 < n && text.charAt(i + 1) == '/')) {
-                while (i < n && text.charAt(i) != '\n') {
-                    i++;
-                }
-            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
-                int end = text.indexOf("*/", i + 2);
-                end = end < 0 ? n : end + 2;
-                line += (int)
-                        text.substring(i, end).chars().filter(ch -> ch == '\n').count();
-                i = end;
-            } else if (c == '"') {
-                int end = text.indexOf('"', i + 1);
-                if (end < 0) {
-                    problems.add(name, line, "a quoted string is not closed");
-                    return;
-                }
-                out.add(new Token("\"" + text.substring(i + 1, end), name, line));
-                i = end + 1;
-            } else if (c == '{' || c == '}' || c == ';' || c == '!') {
-                out.add(new Token(String.valueOf(c), name, line));
-                i++;
-            } else {
-                int start = i;
-                while (i < n && !Character.isWhitespace(text.charAt(i)) && "{};\"!#".indexOf(text.charAt(i)) < 0) {
-                    i++;
-                }
-                out.add(new Token(text.substring(start, i), name, line));
-            }
-            if (out.size() >= 3
-                    && out.get(out.size() - 1).text().equals(";")
-                    && out.get(out.size() - 3).text().equals("include")) {
-                Token path = out.get(out.size() - 2);
-                out.subList(out.size() - 3, out.size()).clear();
-                include(path, out, depth);
-            }
-        }
-    }
-
-    private void include(Token path, List<Token> out, int depth) {
-        String target = unquote(path.text());
-        String found = texts.keySet().stream()
-                .filter(k -> k.equals(target) || k.endsWith("/" + target) || target.endsWith("/" + baseName(k)))
-                .findFirst()
-                .orElse(null);
-        if (found == null || depth > 8) {
-            problems.add(
-                    path.file(), path.line(), "include \"" + target + "\" was not given (or includes nest too deep)");
-            return;
-        }
-        if (including.contains(found)) { // BIND would loop for ever; each pass here multiplied the text
-            problems.add(path.file(), path.line(), "include \"" + target + "\" includes itself");
-            return;
-        }
-        including.add(found);
-        tokenize(found, texts.get(found), out, depth + 1);
-        including.removeLast();
-    }
-
-    private static String baseName(String k) {
-        int slash = k.lastIndexOf('/');
-        return slash < 0 ? k : k.substring(slash + 1);
-    }
-
-    private static String unquote(String t) {
-        return t.startsWith("\"") ? t.substring(1) : t;
-    }
-
     private int at;
     private List<Token> tokens;
 
@@ -277,13 +180,14 @@ public final class BindViews {
         }
         expect("}");
         expect(";");
-        List<IPAddress> matched =
-                match == null ? List.of(any4(), any6()) : matchList(match, name, new ArrayList<>(), 0);
+        List<IPAddress> matched = match == null
+                ? List.of(PrefixBlocks.any4(), PrefixBlocks.any6())
+                : matchList(match, name, new ArrayList<>(), 0);
         // a default route cannot be a region (every address would match it): kept apart, so it does
         // not swallow the view's own prefixes when they are merged
         boolean all = matched.stream().anyMatch(p -> p.getPrefixLength() != null && p.getPrefixLength() == 0);
         List<IPAddress> own = new ArrayList<>();
-        for (IPAddress p : merged(matched.stream()
+        for (IPAddress p : PrefixBlocks.merged(matched.stream()
                 .filter(p -> p.getPrefixLength() == null || p.getPrefixLength() > 0)
                 .toList())) {
             if (!covered(p)) { // one that holds an earlier view's prefix stays: the longer prefix wins there
@@ -295,11 +199,11 @@ public final class BindViews {
                 name,
                 regionName(name),
                 own.stream().map(IPAddress::toPrefixLengthString).toList(),
-                all && !covered(any4()),
+                all && !covered(PrefixBlocks.any4()),
                 start.line()));
         if (all) {
-            take(any4());
-            take(any6());
+            take(PrefixBlocks.any4());
+            take(PrefixBlocks.any6());
         }
     }
 
@@ -371,7 +275,7 @@ public final class BindViews {
                 neg.addAll(these);
             } else {
                 for (IPAddress p : these) {
-                    out.addAll(minus(p, neg));
+                    out.addAll(PrefixBlocks.minus(p, neg));
                 }
             }
         }
@@ -401,7 +305,7 @@ public final class BindViews {
         String lower = w.toLowerCase(Locale.ROOT);
         switch (lower) {
             case "any":
-                return List.of(any4(), any6());
+                return List.of(PrefixBlocks.any4(), PrefixBlocks.any6());
             case "none":
                 return List.of();
             case "localhost", "localnets", "key", "geoip", "ecs":
@@ -427,95 +331,12 @@ public final class BindViews {
             resolvedAcls.put(w, resolved);
             return resolved;
         }
-        IPAddress a = prefix(w);
+        IPAddress a = PrefixBlocks.parse(w);
         if (a == null) {
             problems.add(t.file(), t.line(), "'" + w + "' is neither an address, a prefix nor a known acl");
             return List.of();
         }
         return List.of(a);
-    }
-
-    /** An address or prefix as BIND writes it, also the short form {@code 10/8} or {@code 172.16/12}. */
-    static IPAddress prefix(String w) {
-        String text = w;
-        int slash = w.indexOf('/');
-        String addr = slash < 0 ? w : w.substring(0, slash);
-        if (!addr.contains(":") && addr.matches("\\d+(\\.\\d+){0,2}") && slash > 0) {
-            StringBuilder b = new StringBuilder(addr);
-            for (long dots = addr.chars().filter(c -> c == '.').count(); dots < 3; dots++) {
-                b.append(".0");
-            }
-            text = b + w.substring(slash);
-        }
-        if (slash >= 0 && !Cidr.isLengthText(w.substring(slash + 1))) {
-            return null;
-        }
-        IPAddress a = new IPAddressString(text, Cidr.LITERAL).getAddress(); // no wildcards or ranges
-        if (a == null) {
-            return null;
-        }
-        return a.getPrefixLength() == null ? a.setPrefixLength(a.getBitCount(), false) : a.toPrefixBlock();
-    }
-
-    private static IPAddress any4() {
-        return new IPAddressString("0.0.0.0/0").getAddress();
-    }
-
-    private static IPAddress any6() {
-        return new IPAddressString("::/0").getAddress();
-    }
-
-    /**
-     * {@code p} less every prefix of {@code minus} (of the same family), as prefix blocks: p is
-     * halved only where a negated prefix lies inside it, so the work grows with the negations
-     * times the address bits, not with the pieces already cut (subtracting one by one did).
-     */
-    private static List<IPAddress> minus(IPAddress p, List<IPAddress> minus) {
-        List<IPAddress> inside = new ArrayList<>();
-        for (IPAddress m : minus) {
-            if (m.isIPv4() == p.isIPv4() && (m.contains(p) || p.contains(m))) {
-                inside.add(m);
-            }
-        }
-        List<IPAddress> out = new ArrayList<>();
-        cut(p, inside, out);
-        return out;
-    }
-
-    private static void cut(IPAddress p, List<IPAddress> negated, List<IPAddress> out) {
-        if (negated.isEmpty()) {
-            out.add(p);
-            return;
-        }
-        for (IPAddress m : negated) {
-            if (m.contains(p)) {
-                return;
-            }
-        }
-        int half = p.getPrefixLength() + 1;
-        for (IPAddress h :
-                List.of(p.getLower().toPrefixBlock(half), p.getUpper().toPrefixBlock(half))) {
-            List<IPAddress> in = new ArrayList<>();
-            for (IPAddress m : negated) {
-                if (h.contains(m) || m.contains(h)) {
-                    in.add(m);
-                }
-            }
-            cut(h, in, out);
-        }
-    }
-
-    private static List<IPAddress> merged(List<IPAddress> all) {
-        List<IPAddress> out = new ArrayList<>();
-        List<IPAddress> v4 = all.stream().filter(IPAddress::isIPv4).toList();
-        List<IPAddress> v6 = all.stream().filter(IPAddress::isIPv6).toList();
-        if (!v4.isEmpty()) {
-            out.addAll(List.of(v4.getFirst().mergeToPrefixBlocks(v4.toArray(IPAddress[]::new))));
-        }
-        if (!v6.isEmpty()) {
-            out.addAll(List.of(v6.getFirst().mergeToPrefixBlocks(v6.toArray(IPAddress[]::new))));
-        }
-        return out;
     }
 
     // ---- token helpers ----

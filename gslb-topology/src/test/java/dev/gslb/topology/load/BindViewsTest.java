@@ -94,4 +94,40 @@ class BindViewsTest {
         assertThat(left).doesNotContain("2001:db8::/128").contains("2001:db8::8000/113", "2001:db8:8000::/33");
         assertThat(left.size()).isLessThan(2000 * 128);
     }
+
+    /**
+     * Includes of empty files added nothing, so no bound on what was read stopped them: three
+     * files of 400 includes each, over an empty one, were 64,000,000 includes (10 s of CPU). Every
+     * include counts now, and every character read each time its file is.
+     */
+    @Test
+    void anIncludeTreeIsRefusedAtTheIncludeThatCrossesTheBound() {
+        Map<String, String> tree = new LinkedHashMap<>();
+        tree.put("named.conf", "include \"a.conf\";\n".repeat(400) + "view x { match-clients { 10/8; }; };\n");
+        tree.put("a.conf", "include \"b.conf\";\n".repeat(400));
+        tree.put("b.conf", "include \"c.conf\";\n".repeat(400));
+        tree.put("c.conf", "");
+        long cpu = cpu(() -> assertThatThrownBy(() -> BindViews.read(tree))
+                .isInstanceOf(TopologyException.class)
+                // include 10,001: named.conf:1 took a.conf, whose every line takes b.conf's 400 (401 each)
+                .hasMessage("b.conf:375: include \"c.conf\": more than 10000 includes in all (each one counts, an"
+                        + " empty file's too): too many"));
+        System.out.printf("include tree of 3 x 400 includes: refused after %.1f ms of CPU%n", cpu / 1e6);
+
+        Map<String, String> big = new LinkedHashMap<>();
+        big.put("named.conf", "include \"comments.conf\";\n".repeat(100));
+        big.put("comments.conf", "# " + "x".repeat(1 << 20) + "\n"); // 1 MiB of comment, read again each time
+        cpu = cpu(() -> assertThatThrownBy(() -> BindViews.read(big))
+                .hasMessage("named.conf:64: include \"comments.conf\": more than 67108864 characters read in all (a"
+                        + " file counts each time it is included): too large"));
+        System.out.printf("1 MiB included 100 times: refused after %.1f ms of CPU%n", cpu / 1e6);
+    }
+
+    /** The CPU time this thread spends in {@code r}, in ns (a figure to print, not to assert). */
+    private static long cpu(Runnable r) {
+        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long start = mx.getCurrentThreadCpuTime();
+        r.run();
+        return mx.getCurrentThreadCpuTime() - start;
+    }
 }
