@@ -68,16 +68,18 @@ class ReadmeConfigTest {
             Path at = dir.resolve("shared-" + examples.indexOf(example));
             shared.writeTo(at);
             GslbConfig peer = ConfigLoader.parse(
-                    "peer", shared.mergedInto(c.source(), at), c.source().base());
+                    "peer",
+                    new PeerBundle(shared, at).mergedInto(c.source()),
+                    c.source().base());
             assertThat(peer)
                     .as(example)
                     .usingRecursiveComparison() // files now live elsewhere; a traffic source is built per load
                     .ignoringFields("source", "topology.spec.data")
                     .ignoringFieldsMatchingRegexes("links\\.traffic\\.source.*", ".*\\.origin")
                     .isEqualTo(c);
-            assertThat(SharedConfig.of(peer.source()).mergedInto(c.source(), at))
+            assertThat(new PeerBundle(SharedConfig.of(peer.source()), at).mergedInto(c.source()))
                     .as("a round trip changes nothing")
-                    .isEqualTo(shared.mergedInto(c.source(), at));
+                    .isEqualTo(new PeerBundle(shared, at).mergedInto(c.source()));
         }
     }
 }

@@ -1,0 +1,194 @@
+package dev.gslb.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.SharedConfig;
+import dev.gslb.probe.Awaits;
+import dev.gslb.server.GslbServer;
+import dev.gslb.server.admin.AdminToken;
+import dev.gslb.sync.ConfigExchange;
+import dev.gslb.sync.ConfigVersion;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A compromised peer, over real sync: instance A's side of the configuration exchange is
+ * replaced by one that offers crafted shared configurations, and B, a real server paired with it
+ * over TLS, is the target. Whatever A sends, B reads no file outside the bundle A sent and tells
+ * A nothing of its own files, runs no program but those of its own monitor-programs folder, and
+ * passes no shell code of A's on an alert program's command line; each refusal is seen on both
+ * sides and B's configuration stays in service.
+ */
+class CompromisedPeerTest {
+    static final Duration LIMIT = Duration.ofSeconds(20);
+    static final String ZONE = "files/zones/0/example.com.zone";
+
+    @TempDir
+    Path dir;
+
+    GslbServer a;
+    GslbServer b;
+    final Attacker attacker = new Attacker();
+
+    @AfterEach
+    void stop() {
+        if (a != null) {
+            a.close();
+        }
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    /** What A offers (set by the test), and every state B tells A back. */
+    static final class Attacker implements ConfigExchange {
+        private volatile Offer offer;
+        private long generation;
+        final List<Offer> heard = new CopyOnWriteArrayList<>();
+
+        ConfigVersion offer(String yaml, Map<String, String> files) {
+            TreeMap<String, byte[]> bytes = new TreeMap<>();
+            files.forEach((name, text) -> bytes.put(name, text.getBytes(UTF_8)));
+            SharedConfig content = new SharedConfig(yaml, bytes);
+            ConfigVersion v = new ConfigVersion(++generation, "gslb-a", content.digest());
+            offer = new Offer(v, true, null, "", content.zip());
+            return v;
+        }
+
+        @Override
+        public Offer current() {
+            return offer;
+        }
+
+        @Override
+        public void received(String peer, Offer o) {
+            heard.add(o);
+        }
+
+        String refusalOf(ConfigVersion v) {
+            return heard.stream()
+                    .filter(o -> v.equals(o.refused()))
+                    .map(Offer::refusal)
+                    .findFirst()
+                    .orElse(null);
+        }
+
+        /** Every text B sent A. */
+        String everything() {
+            return String.join("\n", heard.stream().map(Offer::refusal).toList());
+        }
+    }
+
+    /** A (the attacker) and B (with {@code localOfB} in its own part), paired and connected. */
+    void pair(String localOfB) throws Exception {
+        Path fa = file("gslb-a", "CNC", "");
+        Path fb = file("gslb-b", "TEL", localOfB);
+        GslbServer s = new GslbServer(ConfigLoader.load(fa));
+        s.sync().exchangeConfig(attacker);
+        s.start();
+        a = s;
+        b = ConfigSyncTest.start(fb);
+        b.sync().join(a.sync().pair(List.of()).token());
+        Awaits.until("A and B connected", LIMIT, () -> ConfigSyncTest.connected(a) && ConfigSyncTest.connected(b));
+    }
+
+    Path file(String name, String dc, String local) throws Exception {
+        Path d = Files.createDirectories(dir.resolve(name));
+        Files.copy(Path.of("../zones/example.com.zone"), d.resolve("example.com.zone"));
+        Path f = d.resolve("gslb.yaml");
+        Files.writeString(
+                f,
+                LoopbackConfig.local(name, dc, 0, (int) ConfigSyncTest.HEARTBEAT.toSeconds())
+                        + local
+                        + LoopbackConfig.shared(""));
+        return f;
+    }
+
+    /** The usual shared part as a bundle names its zone file, with {@code extra} appended. */
+    static String shared(String extra) {
+        return LoopbackConfig.shared(extra).replace("file: example.com.zone", "file: " + ZONE);
+    }
+
+    /** The shared part with its one zone's file named {@code name}. */
+    static String zoneAt(String name) {
+        return shared("").replace("{file: " + ZONE + "}", "{file: \"" + name + "\", origin: example.com}");
+    }
+
+    static Map<String, String> zoneFile() throws Exception {
+        return Map.of(ZONE, Files.readString(Path.of("../zones/example.com.zone")));
+    }
+
+    /** A sends {@code yaml} with {@code files}; B's refusal, once A has heard it. */
+    String refused(String yaml, Map<String, String> files) throws Exception {
+        ConfigVersion v = attacker.offer(yaml, files);
+        a.sync().publishConfig();
+        Awaits.until("B refuses generation " + v, LIMIT, () -> attacker.refusalOf(v) != null);
+        return attacker.refusalOf(v);
+    }
+
+    String refusedHere() {
+        return ConfigSyncTest.status(b).refused();
+    }
+
+    @Test
+    void aPeerReadsNoFileOfThisHostAndLearnsNothingOfIt() throws Exception {
+        pair("");
+        Path tokenFile = dir.resolve("gslb-b/var/admin.token").toAbsolutePath();
+        String token = AdminToken.read(tokenFile);
+        ConfigVersion served = b.syncGroup().version();
+        Map<String, String> zone = zoneFile();
+        String includes = zone.get(ZONE) + "$INCLUDE " + tokenFile + "\n";
+        record Attack(String yaml, Map<String, String> files, String key, String name) {}
+        List<Attack> attacks = List.of(
+                new Attack(
+                        shared("topology: {data: [\"" + tokenFile + "\"]}\n"),
+                        zone,
+                        "topology.data[0]",
+                        "" + tokenFile),
+                new Attack(
+                        shared("topology: {data: [../gslb-b/var/admin.token]}\n"),
+                        zone,
+                        "topology.data[0]",
+                        "../gslb-b/var/admin.token"),
+                new Attack(
+                        shared("topology: {data: [var/admin.token]}\n"), zone, "topology.data[0]", "var/admin.token"),
+                new Attack(
+                        shared("topology: {data: [files/../../../var/admin.token]}\n"),
+                        zone,
+                        "topology.data[0]",
+                        "files/../../../var/admin.token"),
+                new Attack(zoneAt("" + tokenFile), Map.of(), "zones[0].file", "" + tokenFile),
+                new Attack(
+                        zoneAt("files/../../../var/admin.token"),
+                        zone,
+                        "zones[0].file",
+                        "files/../../../var/admin.token"),
+                new Attack(shared(""), Map.of(ZONE, includes), "$INCLUDE", ""));
+        for (Attack attack : attacks) {
+            String refusal = refused(attack.yaml(), attack.files());
+            assertThat(refusal)
+                    .as("what A hears for " + attack)
+                    .contains(attack.key())
+                    .contains(attack.name())
+                    .doesNotContain(token);
+            assertThat(refusedHere())
+                    .as("B's config status")
+                    .contains(attack.key())
+                    .doesNotContain(token);
+            assertThat(b.syncGroup().version()).as("B keeps its configuration").isEqualTo(served);
+            assertThat(ConfigSyncTest.answers(b, "www.example.com.", "127.0.1.1"))
+                    .isTrue();
+        }
+        assertThat(attacker.everything()).doesNotContain(token);
+    }
+}
