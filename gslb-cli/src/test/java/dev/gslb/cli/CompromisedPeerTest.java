@@ -124,6 +124,20 @@ class CompromisedPeerTest {
         return shared("").replace("{file: " + ZONE + "}", "{file: \"" + name + "\", origin: example.com}");
     }
 
+    /** The shared part with server cnc watched by an external monitor running {@code command} every second. */
+    static String monitored(String command) {
+        return shared("monitors:\n  - {name: probe, type: external, command: " + command + ", interval: 1s}\n")
+                .replace("datacenter: CNC}", "datacenter: CNC, monitors: [probe]}");
+    }
+
+    static boolean holds(Path file, String text) {
+        try {
+            return Files.isRegularFile(file) && Files.readString(file).contains(text);
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     static Map<String, String> zoneFile() throws Exception {
         return Map.of(ZONE, Files.readString(Path.of("../zones/example.com.zone")));
     }
@@ -190,5 +204,44 @@ class CompromisedPeerTest {
                     .isTrue();
         }
         assertThat(attacker.everything()).doesNotContain(token);
+    }
+
+    @Test
+    void aPeerRunsNoProgramButThoseOfThisHostsFolder() throws Exception {
+        Path mark =
+                Files.createDirectories(dir.resolve("gslb-b/monitor-programs")).resolve("mark");
+        Files.writeString(mark, "#!/bin/sh\ntouch \"$1\"\n");
+        assertThat(mark.toFile().setExecutable(true)).isTrue();
+        Path log = dir.resolve("alerts.log");
+        pair("alerts: [{on: [peer-lost], exec: [sh, -c, \"echo {event} >> " + log + "\"]}]\n");
+        Path evil = dir.resolve("evil");
+        String run = "[sh, -c, \"touch " + evil + "\"]";
+        ConfigVersion served = b.syncGroup().version();
+        Map<String, String> attacks = new java.util.LinkedHashMap<>(); // what A sends -> why B refuses it
+        attacks.put(monitored(run), "monitor probe: no program sh in the monitor-programs folder");
+        attacks.put(monitored(run.replace("[sh", "[/bin/sh")), "monitor probe: '/bin/sh' is not a program name");
+        attacks.put(monitored(run.replace("[sh", "[../../../../bin/sh")), "'../../../../bin/sh' is not a program name");
+        attacks.put(monitored(run.replace("[sh", "[mark/../../sh")), "'mark/../../sh' is not a program name");
+        attacks.put("monitor-programs: /bin\n" + monitored(run), "'monitor-programs' is not a shared section");
+        attacks.put(
+                shared("alerts: [{on: [peer-lost, server-down], exec: " + run + "}]\n"),
+                "'alerts' is not a shared section");
+        for (var attack : attacks.entrySet()) {
+            assertThat(refused(attack.getKey(), zoneFile())).as(attack.getKey()).contains(attack.getValue());
+            assertThat(refusedHere()).contains(attack.getValue());
+            assertThat(b.syncGroup().version()).as("B keeps its configuration").isEqualTo(served);
+        }
+        // the same peer's monitor naming a program of B's folder is taken, and runs there
+        Path allowed = dir.resolve("allowed");
+        ConfigVersion ok = attacker.offer(monitored("[mark, \"" + allowed + "\"]"), zoneFile());
+        a.sync().publishConfig();
+        Awaits.until("B runs mark of its own folder", LIMIT, () -> Files.exists(allowed));
+        assertThat(b.syncGroup().version()).isEqualTo(ok);
+        assertThat(ConfigSyncTest.answers(b, "www.example.com.", "127.0.1.1")).isTrue();
+        // B's own alert program runs when A goes away; the one A sent does not
+        a.close();
+        a = null;
+        Awaits.until("B's own alert program tells peer-lost", LIMIT, () -> holds(log, "peer-lost"));
+        assertThat(evil).as("no program A named ran on B").doesNotExist();
     }
 }

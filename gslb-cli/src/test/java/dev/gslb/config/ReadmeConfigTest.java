@@ -48,6 +48,9 @@ class ReadmeConfigTest {
                 .replace(
                         "topology-data/",
                         Path.of("../topology-data").toAbsolutePath().normalize() + "/");
+        Path programs = Files.createDirectories(dir.resolve("monitor-programs")).resolve("check-vip");
+        Files.writeString(programs, "#!/bin/sh\nexit 0\n"); // the program the examples' external monitor names
+        assertThat(programs.toFile().setExecutable(true)).isTrue();
         for (String example : examples) {
             Map<String, Object> merged = new LinkedHashMap<>(yaml.readValue(base, mapping));
             Map<String, Object> sections = yaml.readValue(

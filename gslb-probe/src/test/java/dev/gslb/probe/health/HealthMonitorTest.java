@@ -79,7 +79,7 @@ class HealthMonitorTest {
                 script, "#!/bin/sh\nn=$(cat " + counter + ")\necho $((n+1)) > " + counter + "\nexit $((n % 2))\n");
         script.toFile().setExecutable(true);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (HealthMonitor m = monitor(registry, new ExternalCheck(List.of(script.toString())), 2, 2)) {
+        try (HealthMonitor m = monitor(registry, new ExternalCheck(List.of("flap.sh"), script), 2, 2)) {
             m.start();
             await(() -> readQuietly(counter) >= 12);
             assertThat(m.state("vs1"))
