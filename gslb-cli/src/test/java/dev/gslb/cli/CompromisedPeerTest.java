@@ -10,6 +10,7 @@ import dev.gslb.server.GslbServer;
 import dev.gslb.server.admin.AdminToken;
 import dev.gslb.sync.ConfigExchange;
 import dev.gslb.sync.ConfigVersion;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -243,5 +244,26 @@ class CompromisedPeerTest {
         a = null;
         Awaits.until("B's own alert program tells peer-lost", LIMIT, () -> holds(log, "peer-lost"));
         assertThat(evil).as("no program A named ran on B").doesNotExist();
+    }
+
+    @Test
+    void aNameAPeerChoseIsNoShellCodeOnAnAlertProgramsCommandLine() throws Exception {
+        Path log = dir.resolve("alerts.log");
+        pair("alerts: [{on: [server-down], exec: [sh, -c, \"echo {subject} >> " + log + "\"]}]\n");
+        int closed;
+        try (ServerSocket free = new ServerSocket(0)) {
+            closed = free.getLocalPort();
+        }
+        Path evil = dir.resolve("evil");
+        String name = "cnc;touch${IFS}" + evil;
+        String yaml = shared("monitors:\n  - {name: closed, type: tcp, port: " + closed + ", interval: 1s, down: 1}\n")
+                .replace("{name: cnc,", "{name: \"" + name + "\", monitors: [closed],")
+                .replace("members: [cnc, tel]", "members: [\"" + name + "\", tel]");
+        ConfigVersion v = attacker.offer(yaml, zoneFile());
+        a.sync().publishConfig();
+        Awaits.until("B tells server-down of the server A named", LIMIT, () -> holds(log, "cnc"));
+        assertThat(b.syncGroup().version()).isEqualTo(v);
+        assertThat(Files.readString(log)).contains("cnc_touch__IFS__");
+        assertThat(evil).as("the name ran as no shell code on B").doesNotExist();
     }
 }
