@@ -169,7 +169,7 @@ class CompromisedPeerTest {
                         shared("topology: {data: [\"" + tokenFile + "\"]}\n"),
                         zone,
                         "topology.data[0]",
-                        "" + tokenFile),
+                        tokenFile.toString()),
                 new Attack(
                         shared("topology: {data: [../gslb-b/var/admin.token]}\n"),
                         zone,
@@ -182,7 +182,7 @@ class CompromisedPeerTest {
                         zone,
                         "topology.data[0]",
                         "files/../../../var/admin.token"),
-                new Attack(zoneAt("" + tokenFile), Map.of(), "zones[0].file", "" + tokenFile),
+                new Attack(zoneAt(tokenFile.toString()), Map.of(), "zones[0].file", tokenFile.toString()),
                 new Attack(
                         zoneAt("files/../../../var/admin.token"),
                         zone,
