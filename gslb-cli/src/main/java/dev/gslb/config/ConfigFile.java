@@ -39,6 +39,7 @@ record ConfigFile(
         TopologySection topology,
         Probing probe,
         List<MonitorSpec> monitors,
+        Path monitorPrograms,
         GslbConfig.LoadBalancing loadBalancing,
         SyncSettings sync,
         List<AlertSpec> alerts,

@@ -28,6 +28,7 @@ import dev.gslb.dns.zone.Zones;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.health.MonitorSpec;
+import dev.gslb.probe.health.ProgramAllowList;
 import dev.gslb.probe.link.Bandwidth;
 import dev.gslb.probe.link.InterfaceCounters;
 import dev.gslb.probe.link.LinkSpec;
@@ -139,8 +140,15 @@ public final class ConfigLoader {
                 }
             }
             List<Zone> zones = zones();
+            var programs =
+                    new ProgramAllowList(requireNonNullElse(c.monitorPrograms(), base.resolve("monitor-programs")));
             for (int i = 0; i < c.monitors().size(); i++) {
-                MonitorSpec m = c.monitors().get(i);
+                MonitorSpec m;
+                try { // from this file or a peer's, an external monitor runs only a program of this host's folder
+                    m = programs.place(c.monitors().get(i));
+                } catch (IllegalArgumentException e) {
+                    throw file.error(e.getMessage(), "monitors", i, "command", 0);
+                }
                 if (monitors.put(m.name(), m) != null) {
                     throw file.error("monitor " + m.name() + " is defined twice", "monitors", i);
                 }

@@ -30,7 +30,7 @@ import java.util.zip.ZipOutputStream;
  * The part of a configuration that a sync group shares (README "Sync group"): the shared sections
  * of the YAML and the content of every file they name (zone files, topology lists), so a peer
  * needs nothing of this host's disk. Files are kept under {@code files/}, and the YAML names them
- * there; {@link #mergedInto} points those names at wherever the files were written.
+ * there; {@link PeerBundle} points those names at wherever the files were written.
  *
  * @param yaml  the shared sections, as YAML
  * @param files path inside the bundle -> content
@@ -53,7 +53,7 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
     static final long MAX_BYTES = 256L << 20;
 
     /** Every string is written quoted: a name like 1e3, 0x10 or yes must come back a string. */
-    private static final YAMLMapper YAML = YAMLMapper.builder()
+    static final YAMLMapper YAML = YAMLMapper.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .build();
 
@@ -72,7 +72,7 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
             }
         }
         try {
-            renameFiles(shared, (written, under) -> copy(source.base(), written, under, files));
+            renameFiles(shared, (written, under, key) -> copy(source.base(), written, under, files));
             return new SharedConfig(shared.isEmpty() ? "{}\n" : YAML.writeValueAsString(shared), files);
         } catch (IOException e) {
             throw new SettingsException(source.label() + ": " + e.getMessage());
@@ -103,21 +103,24 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return written;
     }
 
-    /** A new name for a file the shared sections name; {@code under} is where the bundle keeps it. */
+    /**
+     * A new name for a file the shared sections name; {@code under} is where the bundle keeps it,
+     * {@code key} where the YAML names it ({@code zones[0].file}).
+     */
     @FunctionalInterface
-    private interface Rename {
-        String apply(String written, String under) throws IOException;
+    interface Rename {
+        String apply(String written, String under, String key) throws IOException;
     }
 
     /**
      * The one place that knows which keys name files: each zone's {@code file} and each entry of
      * {@code topology.data} gets {@code rename}'s name ({@code data: one/path} becomes a list of one).
      */
-    private static void renameFiles(ObjectNode shared, Rename rename) throws IOException {
+    static void renameFiles(ObjectNode shared, Rename rename) throws IOException {
         JsonNode zones = shared.path("zones");
         for (int i = 0; zones.isArray() && i < zones.size(); i++) {
             if (zones.get(i) instanceof ObjectNode z && z.hasNonNull("file")) {
-                z.put("file", rename.apply(z.get("file").asText(), "files/zones/" + i));
+                z.put("file", rename.apply(z.get("file").asText(), "files/zones/" + i, "zones[" + i + "].file"));
             }
         }
         if (!(shared.get("topology") instanceof ObjectNode topology)) {
@@ -128,41 +131,19 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         }
         if (topology.get("data") instanceof ArrayNode data) {
             for (int i = 0; i < data.size(); i++) {
-                data.set(i, TextNode.valueOf(rename.apply(data.get(i).asText(), "files/topology/" + i)));
+                String key = "topology.data[" + i + "]";
+                data.set(i, TextNode.valueOf(rename.apply(data.get(i).asText(), "files/topology/" + i, key)));
             }
         }
     }
 
-    private static ObjectNode tree(GslbConfig.ConfigText source) throws SettingsException {
+    static ObjectNode tree(GslbConfig.ConfigText source) throws SettingsException {
         try {
             JsonNode n = YAML.readTree(source.text());
             return n instanceof ObjectNode o ? o : YAML.createObjectNode();
         } catch (IOException e) {
             throw new SettingsException(source.label() + ": " + e.getMessage());
         }
-    }
-
-    /**
-     * {@code local}'s own sections with these shared ones instead of its own, the files named at
-     * {@code dir} (where {@link #writeTo} put them): the text a peer's configuration is loaded from.
-     */
-    public String mergedInto(GslbConfig.ConfigText local, Path dir) throws SettingsException {
-        ObjectNode root = tree(local);
-        SECTIONS.forEach(root::remove);
-        try {
-            JsonNode shared = YAML.readTree(yaml);
-            if (shared instanceof ObjectNode o) {
-                renameFiles(o, (written, under) -> at(dir, written));
-                o.properties().forEach(e -> root.set(e.getKey(), e.getValue()));
-            }
-            return YAML.writeValueAsString(root);
-        } catch (IOException e) {
-            throw new SettingsException("the shared configuration: " + e.getMessage());
-        }
-    }
-
-    private static String at(Path dir, String name) {
-        return name.startsWith("files/") ? dir.resolve(name).toAbsolutePath().toString() : name;
     }
 
     private static final String LOADS = "files/loads/";
@@ -293,7 +274,8 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return new SharedConfig(yaml, files);
     }
 
-    private static boolean safe(String name) {
+    /** A name under {@code files/} that stays there: no {@code ..}, {@code .}, empty part, backslash or absolute path. */
+    static boolean safe(String name) {
         if (!name.startsWith("files/") || name.contains("\\") || name.length() > 1024) {
             return false;
         }

@@ -2,8 +2,8 @@ package dev.gslb.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gslb.api.ConfigStatus;
-import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.config.PeerBundle;
 import dev.gslb.config.SharedConfig;
 import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
@@ -102,7 +102,7 @@ public final class SyncGroup implements ConfigExchange {
                     if (!kept.digest().equals(p.digest())) {
                         throw new IOException("its files do not match its digest");
                     }
-                    start = merged(fromFile, kept, at, v);
+                    start = new PeerBundle(kept, at).over(fromFile, "configuration generation " + v);
                     startShared = kept;
                     log.info(
                             "serving configuration generation {} kept in {} (newer than {})",
@@ -265,7 +265,7 @@ public final class SyncGroup implements ConfigExchange {
         Path at = sharedDir(content.digest());
         try {
             write(content, at);
-            GslbConfig next = merged(running, content, at, theirs);
+            GslbConfig next = new PeerBundle(content, at).over(running, "configuration generation " + theirs);
             applier.apply(next, content.loads());
             if (theirs.generation() == ours.generation()) {
                 log.warn(
@@ -279,7 +279,7 @@ public final class SyncGroup implements ConfigExchange {
             serve(next, content, theirs);
         } catch (SettingsException | IOException | RuntimeException e) {
             refused = theirs;
-            refusal = e.getMessage() == null ? e.toString() : e.getMessage();
+            refusal = new PeerBundle(content, at).refusal(e); // no path of this host travels
             log.warn(
                     "configuration generation {} from {} refused; generation {} stays in service:\n{}",
                     theirs,
@@ -295,14 +295,6 @@ public final class SyncGroup implements ConfigExchange {
             }
         }
         tell.run();
-    }
-
-    /** {@code local}'s own part with {@code content} as the shared part, its files at {@code at}. */
-    private static GslbConfig merged(GslbConfig local, SharedConfig content, Path at, ConfigVersion v)
-            throws SettingsException {
-        String label = "configuration generation " + v;
-        return local.withShared(ConfigLoader.parse(
-                label, content.mergedInto(local.source(), at), local.source().base()));
     }
 
     /** Each configuration's files live in their own folder, named by digest: the one in service is never touched. */

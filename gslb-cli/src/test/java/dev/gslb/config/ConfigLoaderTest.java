@@ -332,6 +332,29 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(notAList)).hasMessage(notAList + ":9:1: datacenters must be a list");
     }
 
+    /** An external monitor names a program of the monitor-programs folder by its name; anything else fails at its line. */
+    @Test
+    void anExternalMonitorRunsOnlyAProgramOfTheFolder() throws Exception {
+        String monitor = "monitors:\n  - {name: m, type: external, command: [%s, \"{address}\"]}\n";
+        Path absolute = config(GOOD + monitor.formatted("/bin/true"));
+        assertThatThrownBy(() -> ConfigLoader.load(absolute))
+                .hasMessageStartingWith(absolute + ":18:41: monitor m: '/bin/true' is not a program name")
+                .hasMessageContaining("monitor-programs folder " + dir.resolve("monitor-programs"));
+        Files.delete(dir.resolve("example.com.zone"));
+        Path absent = config(GOOD + monitor.formatted("check"));
+        assertThatThrownBy(() -> ConfigLoader.load(absent))
+                .hasMessageStartingWith(absent + ":18:41: monitor m: no program check in the monitor-programs folder");
+        Path program = Files.createDirectories(dir.resolve("checks")).resolve("check");
+        Files.writeString(program, "#!/bin/sh\nexit 0\n");
+        assertThat(program.toFile().setExecutable(true)).isTrue();
+        Files.delete(dir.resolve("example.com.zone"));
+        GslbConfig used = ConfigLoader.load(config(GOOD.replace("datacenter: CNC}", "datacenter: CNC, monitors: [m]}")
+                + "monitor-programs: checks\n" + monitor.formatted("check")));
+        var check = (dev.gslb.probe.health.ExternalCheck)
+                used.health().getFirst().monitors().getFirst().check();
+        assertThat(check.program()).isEqualTo(program);
+    }
+
     @Test
     void zoneErrorsNameTheZoneFileAndLine() throws Exception {
         Path p = config(GOOD);

@@ -48,6 +48,9 @@ class ReadmeConfigTest {
                 .replace(
                         "topology-data/",
                         Path.of("../topology-data").toAbsolutePath().normalize() + "/");
+        Path programs = Files.createDirectories(dir.resolve("monitor-programs")).resolve("check-vip");
+        Files.writeString(programs, "#!/bin/sh\nexit 0\n"); // the program the examples' external monitor names
+        assertThat(programs.toFile().setExecutable(true)).isTrue();
         for (String example : examples) {
             Map<String, Object> merged = new LinkedHashMap<>(yaml.readValue(base, mapping));
             Map<String, Object> sections = yaml.readValue(
@@ -68,16 +71,18 @@ class ReadmeConfigTest {
             Path at = dir.resolve("shared-" + examples.indexOf(example));
             shared.writeTo(at);
             GslbConfig peer = ConfigLoader.parse(
-                    "peer", shared.mergedInto(c.source(), at), c.source().base());
+                    "peer",
+                    new PeerBundle(shared, at).mergedInto(c.source()),
+                    c.source().base());
             assertThat(peer)
                     .as(example)
                     .usingRecursiveComparison() // files now live elsewhere; a traffic source is built per load
                     .ignoringFields("source", "topology.spec.data")
                     .ignoringFieldsMatchingRegexes("links\\.traffic\\.source.*", ".*\\.origin")
                     .isEqualTo(c);
-            assertThat(SharedConfig.of(peer.source()).mergedInto(c.source(), at))
+            assertThat(new PeerBundle(SharedConfig.of(peer.source()), at).mergedInto(c.source()))
                     .as("a round trip changes nothing")
-                    .isEqualTo(shared.mergedInto(c.source(), at));
+                    .isEqualTo(new PeerBundle(shared, at).mergedInto(c.source()));
         }
     }
 }

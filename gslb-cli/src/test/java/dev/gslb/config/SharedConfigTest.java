@@ -80,7 +80,7 @@ class SharedConfigTest {
         shared.writeTo(dir.resolve("peer"));
         GslbConfig peer = ConfigLoader.parse(
                 "peer",
-                shared.mergedInto(c.source(), dir.resolve("peer")),
+                new PeerBundle(shared, dir.resolve("peer")).mergedInto(c.source()),
                 c.source().base());
         assertThat(peer.dataCenters()).isEqualTo(c.dataCenters());
         assertThat(peer.wideIps()).isEqualTo(c.wideIps());

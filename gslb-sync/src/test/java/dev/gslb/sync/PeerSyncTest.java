@@ -602,13 +602,13 @@ class PeerSyncTest {
                 InetAddress.ofLiteral("127.0.1.1"),
                 "CNC",
                 List.of(new MonitorSpec(
-                        "x", new dev.gslb.probe.health.ExternalCheck(List.of(up.toString())), fast, fast, 1, 1)));
+                        "x", new dev.gslb.probe.health.ExternalCheck(List.of("up.sh"), up), fast, fast, 1, 1)));
         HealthTarget seenDownByB = new HealthTarget(
                 "vs1",
                 InetAddress.ofLiteral("127.0.1.1"),
                 "CNC",
                 List.of(new MonitorSpec(
-                        "x", new dev.gslb.probe.health.ExternalCheck(List.of(down.toString())), fast, fast, 1, 1)));
+                        "x", new dev.gslb.probe.health.ExternalCheck(List.of("down.sh"), down), fast, fast, 1, 1)));
         HealthTarget unmonitored = new HealthTarget("vs1", InetAddress.ofLiteral("127.0.1.1"), "CNC", List.of());
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of(seenUpByA));
                 Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of(seenDownByB));

@@ -84,7 +84,8 @@ public final class Alerts implements AutoCloseable {
 
         private void run(Event e, byte[] json) throws IOException, InterruptedException {
             List<String> command = spec.exec().stream()
-                    .map(a -> a.replace("{event}", e.event()).replace("{subject}", e.subject()))
+                    .map(a -> a.replace("{event}", CommandLineName.of(e.event()))
+                            .replace("{subject}", CommandLineName.of(e.subject())))
                     .toList();
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);

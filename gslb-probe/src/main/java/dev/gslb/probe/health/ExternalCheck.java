@@ -2,15 +2,22 @@ package dev.gslb.probe.health;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs an operator's program: exit code 0 is up. "{address}" in the arguments becomes the
- * virtual server's address, which is also in the environment as GSLB_ADDRESS.
+ * Runs a program of the monitor-programs folder: exit code 0 is up. "{address}" in the arguments
+ * becomes the virtual server's address, which is also in the environment as GSLB_ADDRESS. Only a
+ * program {@link ProgramAllowList} found in the folder runs: until then the check runs nothing
+ * and fails, so a monitor that missed the folder cannot run what it names.
+ *
+ * @param command the program's name and its arguments, as configured
+ * @param program where the folder holds that program, or null: not found there
  */
-public record ExternalCheck(List<String> command) implements Check {
+public record ExternalCheck(List<String> command, Path program) implements Check {
     public ExternalCheck {
         command = List.copyOf(command);
         if (command.isEmpty()) {
@@ -18,13 +25,22 @@ public record ExternalCheck(List<String> command) implements Check {
         }
     }
 
+    /** As configured: not looked for in the folder yet. */
+    public ExternalCheck(List<String> command) {
+        this(command, null);
+    }
+
     @Override
     public CheckResult run(InetAddress address, Duration timeout) {
+        if (program == null) {
+            return CheckResult.fail(command.getFirst() + " is not a program of the monitor-programs folder");
+        }
         String ip = address.getHostAddress();
-        ProcessBuilder pb = new ProcessBuilder(
-                        command.stream().map(a -> a.replace("{address}", ip)).toList())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        List<String> argv = new ArrayList<>();
+        argv.add(program.toString());
+        command.stream().skip(1).map(a -> a.replace("{address}", ip)).forEach(argv::add);
+        ProcessBuilder pb =
+                new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("GSLB_ADDRESS", ip);
         try {
             Process p = pb.start();

@@ -31,7 +31,10 @@ class HealthMonitorTest {
     }
 
     static HealthMonitor monitor(SimpleMeterRegistry registry, Check check, int up, int down) {
-        MonitorSpec spec = new MonitorSpec("m", check, FAST, Duration.ofMillis(50), up, down);
+        return monitor(registry, new MonitorSpec("m", check, FAST, Duration.ofMillis(50), up, down));
+    }
+
+    static HealthMonitor monitor(SimpleMeterRegistry registry, MonitorSpec spec) {
         return new HealthMonitor(
                 List.of(new HealthTarget("vs1", LOOPBACK, "CNC", List.of(spec))), Clock.systemUTC(), registry);
     }
@@ -79,9 +82,13 @@ class HealthMonitorTest {
                 script, "#!/bin/sh\nn=$(cat " + counter + ")\necho $((n+1)) > " + counter + "\nexit $((n % 2))\n");
         script.toFile().setExecutable(true);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (HealthMonitor m = monitor(registry, new ExternalCheck(List.of(script.toString())), 2, 2)) {
+        // a run of the script may take far over 50 ms on a busy host: a timeout would be a failure of its own
+        Duration slowest = Duration.ofMillis(500);
+        MonitorSpec spec = new MonitorSpec("m", new ExternalCheck(List.of("flap.sh"), script), slowest, slowest, 2, 2);
+        try (HealthMonitor m = monitor(registry, spec)) {
             m.start();
-            await(() -> readQuietly(counter) >= 12);
+            dev.gslb.probe.Awaits.until(
+                    "eight runs of the script", Duration.ofSeconds(30), () -> readQuietly(counter) >= 8);
             assertThat(m.state("vs1"))
                     .as("first check passed, no two failures in a row since")
                     .isEqualTo(HealthState.UP);

@@ -1,0 +1,117 @@
+package dev.gslb.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gslb.settings.SettingsException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** A configuration from a peer may hold only the shared sections and name only the files it carries. */
+class PeerBundleTest {
+    static final GslbConfig.ConfigText LOCAL = new GslbConfig.ConfigText(
+            "gslb.yaml",
+            "instance: {name: b}\nalerts: [{on: [server-down], exec: [/usr/local/bin/page]}]\nzones: [{file: mine.zone}]\n",
+            Path.of("/etc/gslb"));
+    static final Path AT = Path.of("/var/lib/gslb/config/shared-0123456789abcdef");
+
+    static PeerBundle bundle(String yaml, String... files) {
+        TreeMap<String, byte[]> f = new TreeMap<>();
+        for (String name : files) {
+            f.put(name, "x".getBytes(StandardCharsets.UTF_8));
+        }
+        return new PeerBundle(new SharedConfig(yaml, f), AT);
+    }
+
+    @Test
+    void everyFileItNamesIsOneItCarries() throws Exception {
+        String merged = bundle(
+                        "zones: [{file: files/zones/0/a.zone}]\ntopology: {data: files/topology/0}\n",
+                        "files/zones/0/a.zone",
+                        "files/topology/0/cnc.txt")
+                .mergedInto(LOCAL);
+        assertThat(merged)
+                .contains(AT.resolve("files/zones/0/a.zone").toString())
+                .contains(AT.resolve("files/topology/0").toString())
+                .doesNotContain("mine.zone")
+                .as("the instance's own part stays")
+                .contains("/usr/local/bin/page");
+        String good = "files/topology/0/cnc.txt";
+        for (String bad : List.of(
+                "/var/lib/gslb/admin.token",
+                "../var/admin.token",
+                "files/../../admin.token",
+                "var/admin.token",
+                "files/zones/0/other.zone",
+                "files/topology/1")) {
+            for (var named : java.util.Map.of(
+                            "zones[0].file",
+                            "zones: [{file: \"" + bad + "\"}]\n",
+                            "topology.data[1]",
+                            "zones: [{file: files/zones/0/a.zone}]\ntopology: {data: [" + good + ", \"" + bad
+                                    + "\"]}\n")
+                    .entrySet()) {
+                String key = named.getKey();
+                String yaml = named.getValue();
+                assertThatThrownBy(
+                                () -> bundle(yaml, "files/zones/0/a.zone", good).mergedInto(LOCAL))
+                        .isInstanceOf(SettingsException.class)
+                        .hasMessageContaining(key + ": '" + bad + "' is not a file of this configuration");
+            }
+        }
+    }
+
+    @Test
+    void itHoldsNoKeyThisInstanceKeepsForItself() {
+        for (String key : List.of("alerts", "monitor-programs", "probe", "admin", "instance", "sync", "config")) {
+            assertThatThrownBy(() -> bundle("zones: []\n" + key + ": {}\n").mergedInto(LOCAL))
+                    .hasMessageContaining("'" + key + "' is not a shared section");
+        }
+    }
+
+    @Test
+    void aRefusalNamesTheBundlesFilesByTheirNamesInIt() {
+        String why = bundle("{}")
+                .refusal(new SettingsException(AT.resolve("files/topology/0/cnc.txt") + ":3: 'x' is not a CIDR"));
+        assertThat(why).isEqualTo("files/topology/0/cnc.txt:3: 'x' is not a CIDR");
+    }
+
+    /**
+     * {@link SharedConfig#renameFiles} is the one place that knows which keys of the shared
+     * sections name files; a new one (a Path in a shared section's record) must be added there,
+     * or a peer could name a path of this host with it.
+     */
+    @Test
+    void everyKeyThatNamesAFileIsOneTheBundleConfines() {
+        List<String> files = new ArrayList<>();
+        for (RecordComponent c : ConfigFile.class.getRecordComponents()) {
+            String key = c.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+            if (SharedConfig.SECTIONS.contains(key)) {
+                paths(key, c.getGenericType(), files, 0);
+            }
+        }
+        assertThat(files).containsExactlyInAnyOrder("zones.file", "topology.data");
+    }
+
+    private static void paths(String at, Type type, List<String> out, int depth) {
+        if (type instanceof ParameterizedType p) {
+            for (Type arg : p.getActualTypeArguments()) {
+                paths(at, arg, out, depth);
+            }
+        } else if (type == Path.class) {
+            out.add(at);
+        } else if (type instanceof Class<?> k && k.isRecord() && depth < 6) {
+            for (RecordComponent c : k.getRecordComponents()) {
+                paths(at + "." + c.getName(), c.getGenericType(), out, depth + 1);
+            }
+        }
+    }
+}
