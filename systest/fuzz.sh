@@ -16,6 +16,7 @@ targets=(
   "gslb-topology BindViewsFuzzTest"
   "gslb-cli ConfigFuzzTest"
   "gslb-sync FrameFuzzTest"
+  "gslb-sync HelloFuzzTest"
 )
 failed=0
 log="$(mktemp)"

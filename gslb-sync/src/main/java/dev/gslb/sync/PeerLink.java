@@ -201,8 +201,6 @@ final class PeerLink {
         Handshake.Channel ch = Handshake.open(tls, raw, true, settings.handshakeTimeout(), bytes);
         SSLSocket s = ch.socket();
         socket = s;
-        DataOutputStream out = ch.out();
-        DataInputStream in = ch.in();
         byte[] secret = joinSecret;
         Hello theirs;
         try {
@@ -220,6 +218,9 @@ final class PeerLink {
             throw new Refused(e);
         }
         Handshake.checkClaims(theirs, peer);
+        Handshake.Channel live = ch.authenticated();
+        DataOutputStream out = live.out();
+        DataInputStream in = live.in();
         s.setSoTimeout((int) settings.deadAfter().toMillis());
         joinSecret = null; // used: from now on both sides have pinned each other
         state = State.CONNECTED;

@@ -140,7 +140,7 @@ final class SyncListener implements AutoCloseable {
             authenticated[0] = true;
             deadline.cancel(false);
             handshakes.release();
-            session.run(ch, peer);
+            session.run(ch.authenticated(), peer);
         } catch (SocketTimeoutException e) {
             if (peer != null) { // the link that dials it logs the loss, once
                 log.debug(

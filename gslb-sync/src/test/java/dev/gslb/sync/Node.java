@@ -148,6 +148,22 @@ final class Node implements AutoCloseable {
         this.links.start();
     }
 
+    /** A node listening on its source address alone, with {@code tweak} applied to its sync settings. */
+    static Node tweaked(
+            String name, String dc, String source, Path dir, java.util.function.UnaryOperator<SyncSettings> tweak)
+            throws Exception {
+        return new Node(
+                name,
+                dc,
+                source,
+                9,
+                dir,
+                List.of(),
+                List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)),
+                Duration.ofSeconds(2400),
+                tweak);
+    }
+
     LdnsEntry entry(String ldns) {
         return table.get(Address.parse(ldns));
     }
