@@ -12,6 +12,7 @@ import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
@@ -125,6 +126,7 @@ public final class PeerSync implements AutoCloseable {
                         link.wake(); // the path works now: our own connection to it need not wait out its backoff
                     }
                 }),
+                this::advertisedByPeer,
                 registry);
         List<InetSocketAddress> bound = new ArrayList<>();
         for (InetSocketAddress a : settings.listen()) {
@@ -159,6 +161,11 @@ public final class PeerSync implements AutoCloseable {
         return listener.listening();
     }
 
+    /** Why a sync listener stopped accepting, one line each; empty while all accept (for /health). */
+    public List<String> listenerFailures() {
+        return listener == null ? List.of() : listener.failures();
+    }
+
     /** This instance's certificate fingerprint (what peers pin). */
     public String fingerprint() {
         return identity.fingerprint();
@@ -167,6 +174,18 @@ public final class PeerSync implements AutoCloseable {
     /** The acceptor's trust: a pinned peer, or anyone while a pairing waits (its JOIN must then carry the secret). */
     private boolean mayConnect(String fingerprint) {
         return peerByFingerprint(fingerprint) != null || pairings.waiting();
+    }
+
+    /** Whether a paired peer advertises {@code a}: connections from it get handshake slots of their own. */
+    private boolean advertisedByPeer(InetAddress a) {
+        for (PeerLink l : linkList) {
+            for (InetSocketAddress s : l.peer().addresses()) {
+                if (a.equals(s.getAddress())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private Peer peerByFingerprint(String fingerprint) {

@@ -140,7 +140,7 @@ final class Node implements AutoCloseable {
                 200_000,
                 d.joinTokenTtl(),
                 d.handshakeTimeout(),
-                d.maxHandshakes(),
+                d.limits(),
                 d.maxClockSkew(),
                 1_000_000));
         this.sync = new PeerSync(settings, name, dc, table, health, this.links, scheduler, Clock.systemUTC(), registry);

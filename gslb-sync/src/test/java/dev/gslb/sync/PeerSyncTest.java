@@ -440,12 +440,16 @@ class PeerSyncTest {
                 s.queue(),
                 ttl,
                 s.handshakeTimeout(),
-                s.maxHandshakes(),
+                s.limits(),
                 s.maxClockSkew(),
                 s.peerItemsPerSecond());
     }
 
     static SyncSettings withHandshakes(SyncSettings s, Duration timeout, int max) {
+        return withLimits(s, timeout, s.limits().withMaxHandshakes(max));
+    }
+
+    static SyncSettings withLimits(SyncSettings s, Duration timeout, SyncPortLimits limits) {
         return new SyncSettings(
                 s.listen(),
                 List.of(),
@@ -459,7 +463,7 @@ class PeerSyncTest {
                 s.queue(),
                 s.joinTokenTtl(),
                 timeout,
-                max,
+                limits,
                 s.maxClockSkew(),
                 s.peerItemsPerSecond());
     }
