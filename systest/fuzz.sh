@@ -16,7 +16,7 @@ targets=(
   "gslb-topology BindViewsFuzzTest"
   "gslb-cli ConfigFuzzTest"
   "gslb-sync FrameFuzzTest"
-  "gslb-sync HelloFuzzTest"
+  "gslb-sync SyncHelloFuzzTest"
 )
 failed=0
 log="$(mktemp)"

@@ -126,6 +126,9 @@ public final class GslbServer implements AutoCloseable {
                 health,
                 links,
                 scheduler,
+                () -> group.running().dataCenters().stream() // a reload may change them
+                        .map(dev.gslb.dns.site.DataCenter::name)
+                        .collect(java.util.stream.Collectors.toSet()),
                 Clock.systemUTC(),
                 registry);
         sync.exchangeConfig(group);

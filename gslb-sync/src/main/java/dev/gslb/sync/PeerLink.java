@@ -35,6 +35,9 @@ final class PeerLink {
     private static final int BATCH = 1000;
     private static final long MIN_BACKOFF = 500;
     private static final long MAX_BACKOFF = 10_000;
+    private static final String JOIN_REFUSED = "it refused this instance's certificate: the join token was already used"
+            + " or has expired, or its terms refuse this instance's name or data center (its log says which;"
+            + " run `gslb peer pair` there again)";
 
     enum State {
         CONNECTING,
@@ -176,8 +179,7 @@ final class PeerLink {
         }
         if (e instanceof Refused) {
             return joinSecret != null
-                    ? "it refused this instance's certificate: the join token was already used or"
-                            + " has expired (run `gslb peer pair` there again)"
+                    ? JOIN_REFUSED
                     : "it closed the connection after TLS: it refused this instance's certificate (not paired there:"
                             + " pair again) or its hello (its log says which)";
         }
@@ -188,8 +190,7 @@ final class PeerLink {
             }
             if (m.contains("certificate_unknown") || m.contains("bad_certificate")) {
                 return joinSecret != null
-                        ? "it refused this instance's certificate: the join token was already used or"
-                                + " has expired (run `gslb peer pair` there again)"
+                        ? JOIN_REFUSED
                         : "it refused this instance's certificate (not paired there: pair again)";
             }
             return "TLS failed: " + m;

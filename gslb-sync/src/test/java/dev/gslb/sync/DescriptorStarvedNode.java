@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * A sync node in a JVM of its own (for {@link AcceptUnderEmfileTest}): once it listens, with a
+ * A sync node in a JVM of its own (for {@link SyncAcceptLoopTest}): once it listens, with a
  * pairing waiting, it lowers its own descriptor limit to what it has open plus a few, so that
  * connections held against it make accept fail with EMFILE. It answers "status" on standard input
  * with its accept errors, listener failures and open descriptors.

@@ -22,6 +22,9 @@ import java.util.List;
 
 /** One instance's sync side on loopback: its own proximity table, scheduler and peer sync. */
 final class Node implements AutoCloseable {
+    /** The data centers of the tests' configuration: a join may claim only these. */
+    static final java.util.Set<String> DATA_CENTERS = java.util.Set.of("CNC", "TEL", "CMCC", "BGP", "CTT");
+
     final String name;
     final String dc;
     final InetAddress source;
@@ -143,7 +146,17 @@ final class Node implements AutoCloseable {
                 d.limits(),
                 d.maxClockSkew(),
                 1_000_000));
-        this.sync = new PeerSync(settings, name, dc, table, health, this.links, scheduler, Clock.systemUTC(), registry);
+        this.sync = new PeerSync(
+                settings,
+                name,
+                dc,
+                table,
+                health,
+                this.links,
+                scheduler,
+                () -> DATA_CENTERS,
+                Clock.systemUTC(),
+                registry);
         sync.start();
         this.links.start();
     }

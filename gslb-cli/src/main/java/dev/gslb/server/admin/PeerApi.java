@@ -25,13 +25,13 @@ public final class PeerApi {
         return List.of(
                 new AdminServer.Route("POST", "/peer/pair", r -> {
                     PairRequest req = r.body().isBlank()
-                            ? new PairRequest(List.of())
+                            ? new PairRequest(List.of(), null, false)
                             : Json.MAPPER.readValue(r.body(), PairRequest.class);
                     List<InetSocketAddress> advertise = new ArrayList<>();
                     for (String a : req.advertise() == null ? List.<String>of() : req.advertise()) {
                         advertise.add(HostPort.parse(a, SyncSettings.DEFAULT_PORT));
                     }
-                    PeerSync.Pairing p = sync.pair(advertise);
+                    PeerSync.Pairing p = sync.pair(advertise, req.dataCenter(), req.allowSharedDataCenter());
                     return AdminServer.Response.ok(
                             new PairingView(p.token(), p.expires().toString(), sync.fingerprint(), p.warnings()));
                 }),

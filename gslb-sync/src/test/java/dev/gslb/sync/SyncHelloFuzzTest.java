@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Timeout;
  * the listener reads one frame ({@link Wire#readHello}) and decodes it as a hello. Whatever the
  * bytes, that read takes at most a hello's bound from the connection (so it never allocates more)
  * and refuses everything else with an {@link IOException}. A class of its own: Jazzer fuzzes one
- * target per run. Seeds: HelloFuzzTestInputs.
+ * target per run. Seeds: SyncHelloFuzzTestInputs.
  */
-class HelloFuzzTest {
+class SyncHelloFuzzTest {
     @FuzzTest(maxDuration = "30s")
     @Timeout(value = 5, unit = TimeUnit.SECONDS)
     void aHelloBeforeAuthenticationIsReadWithinItsBoundOrRefused(byte[] data) {

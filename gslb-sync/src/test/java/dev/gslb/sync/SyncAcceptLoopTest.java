@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The sync port's accept loop against what can go wrong under it, on real sockets. */
-class AcceptLoopTest {
+class SyncAcceptLoopTest {
     @TempDir
     Path dir;
 
