@@ -17,6 +17,7 @@ targets=(
   "gslb-cli ConfigFuzzTest"
   "gslb-cli AdminRequestFuzzTest"
   "gslb-sync FrameFuzzTest"
+  "gslb-sync SyncHelloFuzzTest"
 )
 failed=0
 log="$(mktemp)"

@@ -40,12 +40,28 @@ final class PeerCommand {
                         "This instance's sync address on an ISP link, as the peer dials it (repeatable; default: sync.advertise).")
         List<String> advertise = new ArrayList<>();
 
+        @Option(
+                names = "--datacenter",
+                paramLabel = "DC",
+                description =
+                        "Only an instance in data center DC may join with the token (default: any the configuration"
+                                + " names, other than this instance's and its peers').")
+        String dataCenter;
+
+        @Option(
+                names = "--allow-shared-datacenter",
+                description =
+                        "The joining instance may be in this instance's data center (active/standby) or in one that"
+                                + " already has a paired peer.")
+        boolean allowSharedDataCenter;
+
         @Mixin
         AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
-            var reply = admin.client().post("/peer/pair", Json.write(new PairRequest(advertise)));
+            var reply = admin.client()
+                    .post("/peer/pair", Json.write(new PairRequest(advertise, dataCenter, allowSharedDataCenter)));
             return AdminReply.print(reply, false, PairingView.class, r -> {
                 r.warnings().forEach(w -> System.err.println("warning: " + w));
                 System.out.println("Join token (usable once, until " + r.expires() + "):");

@@ -14,7 +14,7 @@ import java.lang.management.ManagementFactory;
 record DescriptorBudget(long limit, long dns, long admin, long sync, long reserve) {
     /** Probes at once, monitors, the store, logs, the JVM's jars and its own: what is not a listener. */
     static final long RESERVE = 256;
-    /** Peers a group is planned for (two connections each: ours to it and its to us). */
+    /** Peers a group is planned for: the connections this instance dials, one each. */
     static final long PEERS = 32;
 
     static DescriptorBudget of(GslbConfig c) {
@@ -25,7 +25,7 @@ record DescriptorBudget(long limit, long dns, long admin, long sync, long reserv
         long addresses = l.addresses().size();
         long dns = addresses * (l.tcpMaxConnections() + l.effectiveThreads() + 1);
         long admin = c.admin().limits().maxConnections() + 1L;
-        long sync = c.sync().listen().size() + (long) c.sync().maxHandshakes() + 2L * PEERS;
+        long sync = c.sync().listen().size() * (1L + c.sync().limits().maxConnections()) + PEERS;
         return new DescriptorBudget(
                 limit, dns, admin, sync, RESERVE + c.probing().probes().concurrency());
     }

@@ -126,6 +126,9 @@ public final class GslbServer implements AutoCloseable {
                 health,
                 links,
                 scheduler,
+                () -> group.running().dataCenters().stream() // a reload may change them
+                        .map(dev.gslb.dns.site.DataCenter::name)
+                        .collect(java.util.stream.Collectors.toSet()),
                 Clock.systemUTC(),
                 registry);
         sync.exchangeConfig(group);
@@ -403,6 +406,7 @@ public final class GslbServer implements AutoCloseable {
     /** The listeners that cannot go on, a line each (empty while all serve): /health says "degraded". */
     public List<String> failures() {
         List<String> failures = new ArrayList<>(dns.health().failures());
+        failures.addAll(sync.listenerFailures());
         if (admin.failure() != null) {
             failures.add(admin.failure());
         }

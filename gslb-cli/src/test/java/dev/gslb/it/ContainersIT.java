@@ -3,8 +3,8 @@ package dev.gslb.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.model.Capability;
-import com.github.dockerjava.api.model.Ulimit;
 import com.github.dockerjava.api.model.Network.Ipam;
+import com.github.dockerjava.api.model.Ulimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -23,8 +23,12 @@ import javax.net.ssl.SSLSocket;
 final class Handshake {
     private Handshake() {}
 
-    /** A TLS connection with its framed streams. */
-    record Channel(SSLSocket socket, DataInputStream in, DataOutputStream out) {
+    /**
+     * A TLS connection with its framed streams. Until {@link #authenticated()} they carry only the
+     * hello, unbuffered on the way in and through a hello-sized buffer out: a connection that has
+     * not proved who it is costs no 64 KiB buffers.
+     */
+    record Channel(SSLSocket socket, DataInputStream in, DataOutputStream out, AtomicLong bytesOut) {
         /** Runs the TLS handshake (the certificate checks happen here). */
         void start() throws IOException {
             socket.startHandshake();
@@ -39,10 +43,22 @@ final class Handshake {
             Wire.write(out, hello.type(), hello.encode());
         }
 
+        /** The other side's hello, read within its bound ({@link Wire#readHello}). */
         Hello receive() throws IOException {
-            return Hello.decode(Wire.read(in));
+            return Hello.decode(Wire.readHello(in));
+        }
+
+        /** The same connection once the hellos are exchanged: buffered for the items that follow. */
+        Channel authenticated() throws IOException {
+            return new Channel(
+                    socket,
+                    new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER)),
+                    streamOut(new BufferedOutputStream(socket.getOutputStream(), BUFFER), bytesOut),
+                    bytesOut);
         }
     }
+
+    private static final int BUFFER = 65536;
 
     /**
      * TLS over {@code raw}, as client (the dialler) or server; reads time out after
@@ -54,11 +70,15 @@ final class Handshake {
         raw.setSoTimeout((int) timeout.toMillis());
         raw.setTcpNoDelay(true);
         SSLSocket s = SyncIdentity.over(tls, raw, client);
-        OutputStream buffered = new BufferedOutputStream(s.getOutputStream(), 65536);
         return new Channel(
                 s,
-                new DataInputStream(new BufferedInputStream(s.getInputStream(), 65536)),
-                new DataOutputStream(bytesOut == null ? buffered : new Counting(buffered, bytesOut)));
+                new DataInputStream(s.getInputStream()), // reads exactly the hello: nothing is left behind
+                streamOut(new BufferedOutputStream(s.getOutputStream(), 5 + Hello.MAX_BYTES), bytesOut),
+                bytesOut);
+    }
+
+    private static DataOutputStream streamOut(OutputStream buffered, AtomicLong bytesOut) {
+        return new DataOutputStream(bytesOut == null ? buffered : new Counting(buffered, bytesOut));
     }
 
     /** A paired peer must say the name and data center it was paired as; it cannot become another. */

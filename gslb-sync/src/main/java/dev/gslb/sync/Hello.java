@@ -14,6 +14,8 @@ import java.util.List;
 record Hello(int version, String instance, String dataCenter, List<InetSocketAddress> addresses, byte[] secret) {
     static final int MAX_NAME = 64;
     static final int MAX_ADDRESSES = 8;
+    /** The largest encoded hello: version, name, data center, the addresses, a join secret. */
+    static final int MAX_BYTES = 2 + 2 * (2 + MAX_NAME) + 1 + MAX_ADDRESSES * (2 + MAX_NAME) + JoinToken.SECRET_BYTES;
 
     /** This instance's identity. */
     record Factory(String instance, String dataCenter, List<InetSocketAddress> addresses) {

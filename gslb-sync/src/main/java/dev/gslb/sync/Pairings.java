@@ -14,7 +14,7 @@ final class Pairings {
     static final int MAX_PENDING = 16;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private record Pending(byte[] secret, long expiresAt) {}
+    private record Pending(byte[] secret, long expiresAt, JoinTerms terms) {}
 
     private final Clock clock;
     private final List<Pending> pending = new ArrayList<>();
@@ -23,15 +23,15 @@ final class Pairings {
         this.clock = clock;
     }
 
-    /** A new one-time secret, valid until {@code expiresMillis}. */
-    synchronized byte[] offer(long expiresMillis) {
+    /** A new one-time secret, valid until {@code expiresMillis}, for a join within {@code terms}. */
+    synchronized byte[] offer(long expiresMillis, JoinTerms terms) {
         byte[] secret = new byte[JoinToken.SECRET_BYTES];
         RANDOM.nextBytes(secret);
         dropExpired();
         if (pending.size() >= MAX_PENDING) {
             pending.removeFirst();
         }
-        pending.add(new Pending(secret, expiresMillis));
+        pending.add(new Pending(secret, expiresMillis, terms));
         return secret;
     }
 
@@ -39,6 +39,17 @@ final class Pairings {
     synchronized boolean waiting() {
         dropExpired();
         return !pending.isEmpty();
+    }
+
+    /** The terms of the offer with this secret, still unused and unexpired; null if none (it stays offered). */
+    synchronized JoinTerms terms(byte[] secret) {
+        dropExpired();
+        for (Pending p : pending) {
+            if (MessageDigest.isEqual(p.secret(), secret)) {
+                return p.terms();
+            }
+        }
+        return null;
     }
 
     /** Consumes the offer with this secret (compared in constant time); false if none or expired. */

@@ -35,6 +35,9 @@ final class PeerLink {
     private static final int BATCH = 1000;
     private static final long MIN_BACKOFF = 500;
     private static final long MAX_BACKOFF = 10_000;
+    private static final String JOIN_REFUSED = "it refused this instance's certificate: the join token was already used"
+            + " or has expired, or its terms refuse this instance's name or data center (its log says which;"
+            + " run `gslb peer pair` there again)";
 
     enum State {
         CONNECTING,
@@ -176,8 +179,7 @@ final class PeerLink {
         }
         if (e instanceof Refused) {
             return joinSecret != null
-                    ? "it refused this instance's certificate: the join token was already used or"
-                            + " has expired (run `gslb peer pair` there again)"
+                    ? JOIN_REFUSED
                     : "it closed the connection after TLS: it refused this instance's certificate (not paired there:"
                             + " pair again) or its hello (its log says which)";
         }
@@ -188,8 +190,7 @@ final class PeerLink {
             }
             if (m.contains("certificate_unknown") || m.contains("bad_certificate")) {
                 return joinSecret != null
-                        ? "it refused this instance's certificate: the join token was already used or"
-                                + " has expired (run `gslb peer pair` there again)"
+                        ? JOIN_REFUSED
                         : "it refused this instance's certificate (not paired there: pair again)";
             }
             return "TLS failed: " + m;
@@ -201,8 +202,6 @@ final class PeerLink {
         Handshake.Channel ch = Handshake.open(tls, raw, true, settings.handshakeTimeout(), bytes);
         SSLSocket s = ch.socket();
         socket = s;
-        DataOutputStream out = ch.out();
-        DataInputStream in = ch.in();
         byte[] secret = joinSecret;
         Hello theirs;
         try {
@@ -220,6 +219,9 @@ final class PeerLink {
             throw new Refused(e);
         }
         Handshake.checkClaims(theirs, peer);
+        Handshake.Channel live = ch.authenticated();
+        DataOutputStream out = live.out();
+        DataInputStream in = live.in();
         s.setSoTimeout((int) settings.deadAfter().toMillis());
         joinSecret = null; // used: from now on both sides have pinned each other
         state = State.CONNECTED;

@@ -5,13 +5,13 @@ import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.probe.link.LinkState;
-import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,12 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PeerSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerSync.class);
-    private static final int MAX_ASKED = 100_000;
     private static final long JOIN_WAIT_MILLIS = 15_000;
 
     /** What `gslb peer list` shows for one peer. */
@@ -64,20 +65,22 @@ public final class PeerSync implements AutoCloseable {
     public record Pairing(String token, Instant expires, List<String> warnings) {}
 
     private final SyncSettings settings;
+    /** The data centers of the running configuration (a reload may change them): a join may claim only these. */
+    private final Supplier<Set<String>> dataCenters;
+
     private final String instance;
     private final String dataCenter;
     private volatile Hello.Factory me;
     private final ProximityTable table;
     private final HealthMonitor health;
     private final LinkMonitor ispLinks;
-    private final ProbeScheduler scheduler;
     private final Clock clock;
     private final MeterRegistry registry;
     private final Map<String, PeerLink> links = new ConcurrentHashMap<>();
     /** The links as a list, replaced on every change: the query path walks it by index, allocating nothing. */
     private volatile List<PeerLink> linkList = List.of();
 
-    private final Map<Address, Long> asked = new ConcurrentHashMap<>();
+    private final PeerProbeRequests probeRequests;
     private final Pairings pairings;
     private final Inbox inbox;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -95,19 +98,21 @@ public final class PeerSync implements AutoCloseable {
             HealthMonitor health,
             LinkMonitor ispLinks,
             ProbeScheduler scheduler,
+            Supplier<Set<String>> dataCenters,
             Clock clock,
             MeterRegistry registry) {
         this.settings = settings;
+        this.dataCenters = dataCenters;
         this.instance = instance;
         this.dataCenter = dataCenter;
         this.me = new Hello.Factory(instance, dataCenter, settings.advertise());
         this.table = table;
         this.health = health;
         this.ispLinks = ispLinks;
-        this.scheduler = scheduler;
         this.clock = clock;
         this.registry = registry;
         this.pairings = new Pairings(clock);
+        this.probeRequests = new PeerProbeRequests(scheduler, settings, () -> linkList);
         this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, clock, registry);
     }
 
@@ -125,6 +130,7 @@ public final class PeerSync implements AutoCloseable {
                         link.wake(); // the path works now: our own connection to it need not wait out its backoff
                     }
                 }),
+                this::advertisedByPeer,
                 registry);
         List<InetSocketAddress> bound = new ArrayList<>();
         for (InetSocketAddress a : settings.listen()) {
@@ -159,6 +165,11 @@ public final class PeerSync implements AutoCloseable {
         return listener.listening();
     }
 
+    /** Why a sync listener stopped accepting, one line each; empty while all accept (for /health). */
+    public List<String> listenerFailures() {
+        return listener == null ? List.of() : listener.failures();
+    }
+
     /** This instance's certificate fingerprint (what peers pin). */
     public String fingerprint() {
         return identity.fingerprint();
@@ -167,6 +178,18 @@ public final class PeerSync implements AutoCloseable {
     /** The acceptor's trust: a pinned peer, or anyone while a pairing waits (its JOIN must then carry the secret). */
     private boolean mayConnect(String fingerprint) {
         return peerByFingerprint(fingerprint) != null || pairings.waiting();
+    }
+
+    /** Whether a paired peer advertises {@code a}: connections from it get handshake slots of their own. */
+    private boolean advertisedByPeer(InetAddress a) {
+        for (PeerLink l : linkList) {
+            for (InetSocketAddress s : l.peer().addresses()) {
+                if (a.equals(s.getAddress())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private Peer peerByFingerprint(String fingerprint) {
@@ -196,15 +219,17 @@ public final class PeerSync implements AutoCloseable {
         if (hello.secret() == null) {
             throw new Wire.ProtocolException("not a paired certificate, and no join secret");
         }
-        if (!pairings.take(hello.secret())) {
-            throw new Wire.ProtocolException("the join secret is unknown, used or expired");
+        Peer peer;
+        synchronized (this) { // the rules, the secret and the new peer at once: of racing joins, one is admitted
+            JoinTerms terms = pairings.terms(hello.secret());
+            if (terms == null) {
+                throw new Wire.ProtocolException("the join secret is unknown, used or expired");
+            }
+            JoinRules.checkJoin(hello, terms, instance, dataCenter, dataCenters.get(), peers());
+            pairings.take(hello.secret());
+            peer = new Peer(hello.instance(), hello.dataCenter(), hello.addresses(), fingerprint);
+            addPeer(peer, null);
         }
-        if (hello.instance().equals(instance) || links.containsKey(hello.instance())) {
-            throw new Wire.ProtocolException(
-                    "an instance named " + hello.instance() + " is already this one or a peer");
-        }
-        Peer peer = new Peer(hello.instance(), hello.dataCenter(), hello.addresses(), fingerprint);
-        addPeer(peer, null);
         log.info(
                 "paired with {} in {} at {} (certificate {})",
                 peer.name(),
@@ -212,6 +237,10 @@ public final class PeerSync implements AutoCloseable {
                 peer.addresses(),
                 fingerprint);
         return peer;
+    }
+
+    private List<Peer> peers() {
+        return links.values().stream().map(PeerLink::peer).toList();
     }
 
     private Item.HealthItem healthItem(String server, HealthState state) {
@@ -326,7 +355,7 @@ public final class PeerSync implements AutoCloseable {
             long ttl = settings.pathTtl().toMillis();
             table.removePaths(p -> !p.dataCenter().equals(me.dataCenter()) && p.measuredAt() + ttl < now);
             inbox.expire(now);
-            asked.entrySet().removeIf(e -> e.getValue() + settings.probeTtl().toMillis() < now);
+            probeRequests.expire(now);
             for (String server : health.targets()) {
                 broadcast(healthItem(server, health.state(server)));
             }
@@ -337,35 +366,9 @@ public final class PeerSync implements AutoCloseable {
 
     // ---- the query path's two hooks ----
 
-    /**
-     * The local scheduler, decorated: an LDNS this side has just met, that passed the scheduler's
-     * checks (not excluded, admitted to the table, within its network's rate) and that a peer's
-     * data center has no fresh path to, is also sent to the peers to measure (at most once per
-     * probe TTL).
-     */
+    /** The local scheduler, decorated: what this side has just met, the peers are asked to measure too. */
     public ProbeRequests probeRequests() {
-        return (ldns, now) -> {
-            LdnsEntry e = scheduler.noteQuery(ldns, now);
-            List<PeerLink> ls = linkList;
-            if (e == null || ls.isEmpty()) {
-                return;
-            }
-            long fresh = settings.pathTtl().toMillis() / 2;
-            Address key = null;
-            for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built
-                PeerLink l = ls.get(i);
-                int at = e.pathIndex(l.peer().dataCenter());
-                if (at < 0 || now - e.measuredAt(at) > fresh) {
-                    if (key == null) {
-                        key = Address.of(ldns);
-                        if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {
-                            return; // asked within the probe TTL already, or too much asked at once
-                        }
-                    }
-                    l.offer(new Item.ProbeItem(key, now, settings.probeTtl().toMillis()));
-                }
-            }
-        };
+        return probeRequests;
     }
 
     /**
@@ -395,34 +398,29 @@ public final class PeerSync implements AutoCloseable {
 
     // ---- pairing and listing ----
 
+    /** A join token for any instance in a data center the configuration names, other than this one's and its peers'. */
+    public Pairing pair(List<InetSocketAddress> advertise) {
+        return pair(advertise, null, false);
+    }
+
     /**
      * A join token for another instance: this instance's name, data center, addresses
      * ({@code advertise}, or the configured ones), certificate fingerprint, and a one-time secret
-     * that expires. Refused when an address is a wildcard, which no peer can dial.
+     * that expires, for an instance in {@code dataCenter} (null: any the configuration names) that
+     * may share a data center with this one or a peer when {@code sharedDataCenter}. Refused when
+     * an address is a wildcard, which no peer can dial, or when no join could meet the terms.
      */
-    public Pairing pair(List<InetSocketAddress> advertise) {
+    public Pairing pair(List<InetSocketAddress> advertise, String dataCenter, boolean sharedDataCenter) {
         List<InetSocketAddress> addresses = advertise == null || advertise.isEmpty() ? me.addresses() : advertise;
-        List<String> warnings = new ArrayList<>();
-        for (InetSocketAddress a : addresses) {
-            if (a.getAddress().isAnyLocalAddress()) {
-                throw new IllegalArgumentException(
-                        "sync listens on " + Address.hostPort(a) + ", which no peer can dial: "
-                                + "set sync.advertise to this instance's address on each ISP link, or pass --advertise ADDR");
-            }
-            if (a.getAddress().isLoopbackAddress()) {
-                warnings.add(
-                        Address.hostPort(a) + " is a loopback address: only an instance on this same host can use it"
-                                + " (set sync.advertise or --advertise for another host)");
-            }
-        }
-        if (addresses.isEmpty()) {
-            throw new IllegalArgumentException("no sync address to advertise: set sync.listen and sync.advertise");
-        }
+        List<String> warnings = JoinToken.checkAddresses(addresses);
+        JoinTerms terms = new JoinTerms(dataCenter, sharedDataCenter);
+        JoinRules.checkOffer(terms, this.dataCenter, dataCenters.get());
         long expires = clock.millis() + settings.joinTokenTtl().toMillis();
         JoinToken token = new JoinToken(
                 new Peer(me.instance(), me.dataCenter(), addresses, identity.fingerprint()),
-                pairings.offer(expires),
-                expires);
+                pairings.offer(expires, terms),
+                expires,
+                terms);
         return new Pairing(token.encode(), Instant.ofEpochMilli(expires), warnings);
     }
 
@@ -441,6 +439,7 @@ public final class PeerSync implements AutoCloseable {
             throw new IllegalArgumentException("this join token expired at " + Instant.ofEpochMilli(t.expiresMillis())
                     + "; run `gslb peer pair` on " + peer.name() + " again");
         }
+        JoinRules.checkToken(t, me.dataCenter());
         PeerLink link = connect(peer, t.secret());
         String failure;
         try {

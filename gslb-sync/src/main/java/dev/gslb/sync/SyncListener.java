@@ -5,19 +5,18 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -26,13 +25,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The accepting side of peer sync: listens, and authenticates each connection within limits set
- * before any byte is read. At most max-handshakes connections are in their handshake at once (more
- * are closed at once), each has a hard deadline, and only then does {@link Admission} decide who
- * the peer is; an admitted connection goes to its {@link Session}.
+ * before any byte is read. Each accepted connection takes its {@link ConnectionSlots} (more than
+ * the port's limits are closed at once), has a hard deadline for its handshake, and only then does
+ * {@link Admission} decide who the peer is; an admitted connection goes to its {@link Session}.
+ * Accepting runs in an {@link AcceptLoop} per address, which no error ends; a connection's handler
+ * ends its connection on any error, never the listener.
  */
 final class SyncListener implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SyncListener.class);
-    private static final int MAX_WARNED = 1000;
 
     /** Which peer an authenticated connection is, or a refusal with the reason. */
     interface Admission {
@@ -49,30 +49,41 @@ final class SyncListener implements AutoCloseable {
     private final Supplier<Hello> me;
     private final Admission admission;
     private final Session session;
-    private final Semaphore handshakes;
+    private final ConnectionSlots slots;
     private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("sync-deadlines").factory());
     private final List<ServerSocket> servers = new CopyOnWriteArrayList<>();
-    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    private final List<AcceptLoop> loops = new CopyOnWriteArrayList<>();
+    private final LoggedOnce logged = new LoggedOnce();
     private final Counter refused;
+    private final Counter acceptErrors;
+    private final Counter handlerErrors;
     private volatile boolean running = true;
 
+    /** {@code peerAddress}: whether an address is one a paired peer advertises (it gets the peers' slots). */
     SyncListener(
             SyncSettings settings,
             SSLContext tls,
             Supplier<Hello> me,
             Admission admission,
             Session session,
+            Predicate<InetAddress> peerAddress,
             MeterRegistry registry) {
         this.settings = settings;
         this.tls = tls;
         this.me = me;
         this.admission = admission;
         this.session = session;
-        this.handshakes = new Semaphore(settings.maxHandshakes());
+        this.slots = new ConnectionSlots(settings.limits(), peerAddress);
         this.refused = Counter.builder("sync_connections_refused")
-                .description(
-                        "Peer connections refused: not pinned, bad hello, wrong data center, handshake timeout or cap")
+                .description("Peer connections refused: not pinned, bad hello, wrong data center, handshake timeout,"
+                        + " or over the port's connection limits")
+                .register(registry);
+        this.acceptErrors = Counter.builder("sync_accept_errors")
+                .description("Failed accepts on the sync port (descriptors exhausted or another error); retried")
+                .register(registry);
+        this.handlerErrors = Counter.builder("sync_handler_errors")
+                .description("Unexpected errors in a sync connection's handler; that connection was closed")
                 .register(registry);
     }
 
@@ -88,7 +99,9 @@ final class SyncListener implements AutoCloseable {
                     + e.getMessage() + " (another gslb serve? stop it, or change sync.listen / serve --sync)");
         }
         servers.add(s);
-        Thread.ofVirtual().name("sync-accept").start(() -> accept(s));
+        AcceptLoop loop = new AcceptLoop(s, this::handOff, () -> running, acceptErrors, this::unexpected);
+        loops.add(loop);
+        Thread.ofVirtual().name("sync-accept").start(loop);
         return (InetSocketAddress) s.getLocalSocketAddress();
     }
 
@@ -98,38 +111,51 @@ final class SyncListener implements AutoCloseable {
                 .toList();
     }
 
-    private void accept(ServerSocket server) {
-        while (running) {
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (IOException e) {
-                return;
-            }
-            if (!handshakes.tryAcquire()) {
-                refused.increment();
-                Handshake.closeQuietly(s);
-                continue;
-            }
+    /** Why each listener that stopped accepting did (empty while all accept). */
+    List<String> failures() {
+        return loops.stream().map(AcceptLoop::failure).filter(f -> f != null).toList();
+    }
+
+    /** An accepted connection: its slots, or closed at once. */
+    private void handOff(Socket s) {
+        ConnectionSlots.Slot slot;
+        try {
+            slot = slots.take(s.getInetAddress());
+        } catch (ConnectionSlots.Refused e) {
+            Handshake.closeQuietly(s);
+            refuse(s.getInetAddress().getHostAddress(), e.getMessage());
+            return;
+        }
+        try {
             Thread.ofVirtual()
                     .name("sync-from-" + s.getInetAddress().getHostAddress())
-                    .start(() -> serve(s));
+                    .start(() -> serve(s, slot));
+        } catch (Throwable t) { // no thread for it: the connection and its slots are given back
+            slot.close();
+            throw t;
         }
     }
 
-    private void serve(Socket raw) {
+    /** Connections the sync port holds now. */
+    int open() {
+        return slots.open();
+    }
+
+    private void serve(Socket raw, ConnectionSlots.Slot slot) {
         String who = raw.getInetAddress().getHostAddress();
         boolean[] authenticated = {false};
-        ScheduledFuture<?> deadline = deadlines.schedule(
-                () -> {
-                    if (!authenticated[0]) {
-                        Handshake.closeQuietly(raw);
-                    }
-                },
-                settings.handshakeTimeout().toMillis(),
-                TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> deadline = null;
         Peer peer = null;
-        try (raw) {
+        try (slot;
+                raw) {
+            deadline = deadlines.schedule(
+                    () -> {
+                        if (!authenticated[0]) {
+                            Handshake.closeQuietly(raw);
+                        }
+                    },
+                    settings.handshakeTimeout().toMillis(),
+                    TimeUnit.MILLISECONDS);
             Handshake.Channel ch = Handshake.open(tls, raw, false, settings.handshakeTimeout(), null);
             ch.start();
             String fingerprint = ch.peerFingerprint();
@@ -139,8 +165,9 @@ final class SyncListener implements AutoCloseable {
             ch.send(me.get());
             authenticated[0] = true;
             deadline.cancel(false);
-            handshakes.release();
-            session.run(ch, peer);
+            slot.authenticated();
+            slots.learn(raw.getInetAddress());
+            session.run(ch.authenticated(), peer);
         } catch (SocketTimeoutException e) {
             if (peer != null) { // the link that dials it logs the loss, once
                 log.debug(
@@ -158,20 +185,26 @@ final class SyncListener implements AutoCloseable {
             }
         } catch (IOException e) {
             log.debug("peer sync: connection from {} ended: {}", who, e.toString());
+        } catch (Throwable t) { // a bug, or no memory: this connection ends, the listener goes on
+            unexpected(who, t);
         } finally {
-            if (!authenticated[0]) {
+            if (deadline != null) {
                 deadline.cancel(false);
-                handshakes.release();
             }
+        }
+    }
+
+    /** Counted, and logged with its stack trace once per kind of error: it is not an expected refusal. */
+    private void unexpected(String who, Throwable t) {
+        handlerErrors.increment();
+        if (logged.first(t.getClass().getName() + ": " + t.getMessage())) {
+            log.error("peer sync: the connection from {} failed unexpectedly and was closed", who, t);
         }
     }
 
     private void refuse(String who, String why) {
         refused.increment();
-        if (warned.size() >= MAX_WARNED) {
-            warned.clear(); // the memory of what was logged is bounded
-        }
-        if (warned.add(who + why)) { // once per source and reason
+        if (logged.first(who + why)) { // once per source and reason
             log.warn("peer sync: refused {}: {}", who, why);
         }
     }

@@ -29,7 +29,7 @@ import java.util.List;
  * @param queue            per-peer queue of items waiting to be sent; overflow is dropped and healed by a snapshot
  * @param joinTokenTtl     how long a token printed by `gslb peer pair` may be used (once)
  * @param handshakeTimeout a connection not authenticated (TLS and hello) within this is closed
- * @param maxHandshakes    connections allowed to be in their handshake at once; more are closed at accept
+ * @param limits           the connections the sync port holds, in all and before authentication
  * @param maxClockSkew     a peer's measurement time further ahead than this is clamped to now
  * @param peerItemsPerSecond items a peer may send a second (burst twice that); more are dropped and counted
  */
@@ -46,7 +46,7 @@ public record SyncSettings(
         int queue,
         Duration joinTokenTtl,
         Duration handshakeTimeout,
-        int maxHandshakes,
+        SyncPortLimits limits,
         Duration maxClockSkew,
         int peerItemsPerSecond) {
     /** The port of a sync address written without one, and of the default listen address. */
@@ -55,9 +55,8 @@ public record SyncSettings(
     public SyncSettings {
         listen = List.copyOf(listen);
         advertise = List.copyOf(advertise.isEmpty() ? listen : advertise);
-        if (maxHandshakes < 1 || peerItemsPerSecond < 1 || queue < 1) {
-            throw new IllegalArgumentException(
-                    "sync max-handshakes, peer-items-per-second and queue must be at least 1");
+        if (peerItemsPerSecond < 1 || queue < 1) {
+            throw new IllegalArgumentException("sync peer-items-per-second and queue must be at least 1");
         }
     }
 
@@ -76,7 +75,10 @@ public record SyncSettings(
             @JsonProperty("queue") Integer queue,
             @JsonProperty("join-token-ttl") Duration joinTokenTtl,
             @JsonProperty("handshake-timeout") Duration handshakeTimeout,
+            @JsonProperty("max-connections") Integer maxConnections,
             @JsonProperty("max-handshakes") Integer maxHandshakes,
+            @JsonProperty("max-handshakes-per-source") Integer maxHandshakesPerSource,
+            @JsonProperty("peer-handshakes") Integer peerHandshakes,
             @JsonProperty("max-clock-skew") Duration maxClockSkew,
             @JsonProperty("peer-items-per-second") Integer peerItemsPerSecond,
             @JacksonInject Path folder) {
@@ -100,7 +102,11 @@ public record SyncSettings(
                 Bounds.within("queue", requireNonNullElse(queue, d.queue()), 1, 10_000_000),
                 requireNonNullElse(joinTokenTtl, d.joinTokenTtl()),
                 requireNonNullElse(handshakeTimeout, d.handshakeTimeout()),
-                Bounds.within("max-handshakes", requireNonNullElse(maxHandshakes, d.maxHandshakes()), 1, 100_000),
+                new SyncPortLimits(
+                        requireNonNullElse(maxConnections, d.limits().maxConnections()),
+                        requireNonNullElse(maxHandshakes, d.limits().maxHandshakes()),
+                        requireNonNullElse(maxHandshakesPerSource, d.limits().maxHandshakesPerSource()),
+                        requireNonNullElse(peerHandshakes, d.limits().peerHandshakes())),
                 requireNonNullElse(maxClockSkew, d.maxClockSkew()),
                 Bounds.within(
                         "peer-items-per-second",
@@ -139,7 +145,7 @@ public record SyncSettings(
                 100_000,
                 Duration.ofMinutes(15),
                 Duration.ofSeconds(5),
-                64,
+                SyncPortLimits.DEFAULTS,
                 Duration.ofSeconds(10),
                 200_000);
     }
@@ -184,7 +190,7 @@ public record SyncSettings(
                 queue,
                 joinTokenTtl,
                 handshakeTimeout,
-                maxHandshakes,
+                limits,
                 maxClockSkew,
                 peerItemsPerSecond);
     }

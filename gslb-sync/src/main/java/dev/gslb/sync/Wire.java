@@ -59,14 +59,29 @@ final class Wire {
         write(out, Type.HEARTBEAT, body(o -> o.writeLong(sentAt)));
     }
 
+    /** A frame of an authenticated peer: at most {@value #MAX_FRAME} bytes, a CONFIG frame {@value #MAX_CONFIG_FRAME}. */
     static Frame read(DataInputStream in) throws IOException {
+        return read(in, false);
+    }
+
+    /**
+     * The one frame read before authentication: a HELLO or JOIN of at most {@link Hello#MAX_BYTES}.
+     * Anyone who completes TLS while a pairing waits gets this far, so nothing larger is allocated.
+     */
+    static Frame readHello(DataInputStream in) throws IOException {
+        return read(in, true);
+    }
+
+    private static Frame read(DataInputStream in, boolean hello) throws IOException {
         int length = in.readInt();
-        if (length < 1 || length > MAX_CONFIG_FRAME) {
-            throw new ProtocolException("frame length " + length + " out of range");
+        Type type = Type.of(in.readUnsignedByte()); // the type decides the bound, before anything is allocated
+        if (hello && type != Type.HELLO && type != Type.JOIN) {
+            throw new ProtocolException("expected HELLO, got " + type);
         }
-        Type type = Type.of(in.readUnsignedByte());
-        if (length > MAX_FRAME && type != Type.CONFIG) {
-            throw new ProtocolException("frame length " + length + " out of range for " + type);
+        int max = hello ? 1 + Hello.MAX_BYTES : type == Type.CONFIG ? MAX_CONFIG_FRAME : MAX_FRAME;
+        if (length < 1 || length > max) {
+            throw new ProtocolException(
+                    "frame length " + length + " out of range for " + type + " (at most " + max + ")");
         }
         byte[] body = new byte[length - 1];
         in.readFully(body);

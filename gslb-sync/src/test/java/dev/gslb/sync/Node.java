@@ -22,6 +22,9 @@ import java.util.List;
 
 /** One instance's sync side on loopback: its own proximity table, scheduler and peer sync. */
 final class Node implements AutoCloseable {
+    /** The data centers of the tests' configuration: a join may claim only these. */
+    static final java.util.Set<String> DATA_CENTERS = java.util.Set.of("CNC", "TEL", "CMCC", "BGP", "CTT");
+
     final String name;
     final String dc;
     final InetAddress source;
@@ -140,12 +143,38 @@ final class Node implements AutoCloseable {
                 200_000,
                 d.joinTokenTtl(),
                 d.handshakeTimeout(),
-                d.maxHandshakes(),
+                d.limits(),
                 d.maxClockSkew(),
                 1_000_000));
-        this.sync = new PeerSync(settings, name, dc, table, health, this.links, scheduler, Clock.systemUTC(), registry);
+        this.sync = new PeerSync(
+                settings,
+                name,
+                dc,
+                table,
+                health,
+                this.links,
+                scheduler,
+                () -> DATA_CENTERS,
+                Clock.systemUTC(),
+                registry);
         sync.start();
         this.links.start();
+    }
+
+    /** A node listening on its source address alone, with {@code tweak} applied to its sync settings. */
+    static Node tweaked(
+            String name, String dc, String source, Path dir, java.util.function.UnaryOperator<SyncSettings> tweak)
+            throws Exception {
+        return new Node(
+                name,
+                dc,
+                source,
+                9,
+                dir,
+                List.of(),
+                List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)),
+                Duration.ofSeconds(2400),
+                tweak);
     }
 
     LdnsEntry entry(String ldns) {

@@ -115,16 +115,7 @@ class PeerSyncTest {
 
     @Test
     void aJoinTokenIsUsableOnceAndExpires() throws Exception {
-        try (Node a = new Node(
-                        "a",
-                        "CNC",
-                        "127.0.0.2",
-                        9,
-                        dir,
-                        List.of(),
-                        loop("127.0.0.2"),
-                        Duration.ofSeconds(2400),
-                        s -> withJoinTtl(s, Duration.ofSeconds(1)));
+        try (Node a = Node.tweaked("a", "CNC", "127.0.0.2", dir, s -> withJoinTtl(s, Duration.ofSeconds(1)));
                 Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of());
                 Node c = new Node("c", "CMCC", "127.0.0.4", 9, dir, List.of())) {
             String token = a.sync.pair(List.of()).token();
@@ -207,16 +198,7 @@ class PeerSyncTest {
     @Test
     void preAuthenticationConnectionsAreCappedAndClosedAtTheDeadline() throws Exception {
         int n = 1000;
-        try (Node a = new Node(
-                "a",
-                "CNC",
-                "127.0.0.2",
-                9,
-                dir,
-                List.of(),
-                loop("127.0.0.2"),
-                Duration.ofSeconds(2400),
-                s -> withHandshakes(s, Duration.ofSeconds(2), 64))) {
+        try (Node a = Node.tweaked("a", "CNC", "127.0.0.2", dir, s -> withHandshakes(s, Duration.ofSeconds(2), 64))) {
             var address = a.sync.listening().getFirst();
             System.gc();
             long heapBefore = usedHeap();
@@ -458,12 +440,16 @@ class PeerSyncTest {
                 s.queue(),
                 ttl,
                 s.handshakeTimeout(),
-                s.maxHandshakes(),
+                s.limits(),
                 s.maxClockSkew(),
                 s.peerItemsPerSecond());
     }
 
     static SyncSettings withHandshakes(SyncSettings s, Duration timeout, int max) {
+        return withLimits(s, timeout, s.limits().withMaxHandshakes(max));
+    }
+
+    static SyncSettings withLimits(SyncSettings s, Duration timeout, SyncPortLimits limits) {
         return new SyncSettings(
                 s.listen(),
                 List.of(),
@@ -477,7 +463,7 @@ class PeerSyncTest {
                 s.queue(),
                 s.joinTokenTtl(),
                 timeout,
-                max,
+                limits,
                 s.maxClockSkew(),
                 s.peerItemsPerSecond());
     }

@@ -1,0 +1,62 @@
+package dev.gslb.sync;
+
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.schedule.ProbeRequests;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.topology.Address;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The local scheduler, decorated: an LDNS this side has just met, that passed the scheduler's
+ * checks (not excluded, admitted to the table, within its network's rate) and that a peer's data
+ * center has no fresh path to, is also sent to the peers to measure (at most once per probe TTL,
+ * at most {@value #MAX_ASKED} LDNS remembered at once). On the query path: allocates nothing when
+ * nothing is sent.
+ */
+final class PeerProbeRequests implements ProbeRequests {
+    private static final int MAX_ASKED = 100_000;
+
+    private final ProbeScheduler scheduler;
+    private final SyncSettings settings;
+    private final Supplier<List<PeerLink>> links;
+    private final Map<Address, Long> asked = new ConcurrentHashMap<>();
+
+    PeerProbeRequests(ProbeScheduler scheduler, SyncSettings settings, Supplier<List<PeerLink>> links) {
+        this.scheduler = scheduler;
+        this.settings = settings;
+        this.links = links;
+    }
+
+    @Override
+    public void ldnsQueried(InetAddress ldns, long now) {
+        LdnsEntry e = scheduler.noteQuery(ldns, now);
+        List<PeerLink> ls = links.get();
+        if (e == null || ls.isEmpty()) {
+            return;
+        }
+        long fresh = settings.pathTtl().toMillis() / 2;
+        Address key = null;
+        for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built
+            PeerLink l = ls.get(i);
+            int at = e.pathIndex(l.peer().dataCenter());
+            if (at < 0 || now - e.measuredAt(at) > fresh) {
+                if (key == null) {
+                    key = Address.of(ldns);
+                    if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {
+                        return; // asked within the probe TTL already, or too much asked at once
+                    }
+                }
+                l.offer(new Item.ProbeItem(key, now, settings.probeTtl().toMillis()));
+            }
+        }
+    }
+
+    /** Forgets what was asked longer than a probe TTL ago. */
+    void expire(long now) {
+        asked.entrySet().removeIf(e -> e.getValue() + settings.probeTtl().toMillis() < now);
+    }
+}
