@@ -168,6 +168,25 @@ class DescriptorExhaustionTest {
         }
     }
 
+    /**
+     * Whether the sync port still accepts: a connection that sends garbage instead of a TLS hello is
+     * answered with an alert and closed by an accepting server; one that no longer accepts leaves it
+     * in the queue, unread.
+     */
+    private boolean syncAccepts() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), syncPort), 5000);
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("not a TLS hello\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getInputStream().read(); // a TLS alert, or the end: either way it was read
+            return true;
+        } catch (java.net.SocketTimeoutException leftInTheQueue) {
+            return false;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
     @Test
     void anAdminFloodCannotTakeDnsDescriptorsAndExhaustionIsSurvived() throws Exception {
         start();
@@ -187,6 +206,7 @@ class DescriptorExhaustionTest {
         assertThat(during).as("the admin caps hold").isLessThan(idle + 2 * 32 + 8);
         assertThat(answer).as("DNS over TCP during the admin flood").hasSize(1);
         assertThat(health()).isEqualTo(200);
+        assertThat(syncAccepts()).as("the sync port during the admin flood").isTrue();
         closeAll();
 
         // DNS over TCP's own cap (1,024) is over the limit here: 400 sources run the process out
@@ -202,6 +222,7 @@ class DescriptorExhaustionTest {
         closeAll();
         Awaits.until("DNS over TCP answering again", Duration.ofSeconds(30), () -> askTcp() != null);
         Awaits.until("the admin API answering again", Duration.ofSeconds(30), () -> health() == 200);
+        Awaits.until("the sync port accepting again", Duration.ofSeconds(30), this::syncAccepts);
         assertThat(server.isAlive()).isTrue();
     }
 }
