@@ -17,6 +17,8 @@ COPY gslb-cli/target/gslb.jar /opt/gslb/lib/gslb.jar
 COPY packaging/gslb /opt/gslb/bin/gslb
 COPY packaging/gslb.yaml /etc/gslb/gslb.yaml
 COPY zones/example.com.zone /etc/gslb/zones/example.com.zone
+# external monitors run only programs linked here (README "Health monitors"): none by default
+RUN install -d /etc/gslb/monitor-programs
 COPY topology-data /usr/share/gslb/topology-data
 COPY LICENSE NOTICE /usr/share/doc/gslb/
 # A binary with file capabilities runs in secure mode, where the loader ignores java's $ORIGIN

@@ -18,7 +18,7 @@ root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$out"
 
-install -d "$root/opt/gslb/lib" "$root/opt/gslb/bin" "$root/usr/bin" "$root/etc/gslb/zones" \
+install -d "$root/opt/gslb/lib" "$root/opt/gslb/bin" "$root/usr/bin" "$root/etc/gslb/zones" "$root/etc/gslb/monitor-programs" \
   "$root/lib/systemd/system" "$root/usr/share/bash-completion/completions" \
   "$root/usr/share/zsh/vendor-completions" "$root/usr/share/man/man1" "$root/usr/share/doc/gslb" \
   "$root/usr/share/gslb" "$root/DEBIAN"
