@@ -29,16 +29,18 @@ class TcpLimitsTest {
             var a = d.address();
             try (Socket s1 = new Socket(a.getAddress(), a.getPort());
                     Socket s2 = new Socket(a.getAddress(), a.getPort())) {
-                s2.setSoTimeout(3000);
-                s2.getOutputStream().write(0); // s2 has read something since s1: s1 is the idlest
+                // each answered in turn: both are in the table, and s1 has read nothing for longer
+                assertThat(ask(s1, "www.example.com.")).hasSize(1);
+                assertThat(ask(s2, "www.example.com.")).hasSize(1);
                 try (Socket s3 = new Socket(a.getAddress(), a.getPort())) {
-                    s1.setSoTimeout(3000);
+                    s1.setSoTimeout(5000);
                     assertThat(s1.getInputStream().read())
                             .as("the idlest connection closed for the newcomer")
                             .isEqualTo(-1);
                     assertThat(ask(s3, "www.example.com."))
                             .as("the newcomer is answered")
                             .hasSize(1);
+                    s2.getOutputStream().write(0); // half of a length prefix, and no more
                     InputStream in = s2.getInputStream();
                     assertThat(in.read())
                             .as("a connection with half a query is closed when it times out")
