@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +110,24 @@ final class TcpFramer extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
 
+    /**
+     * The idle timeout and the unwritable one are both {@code tcp-idle-timeout} and race: a
+     * connection closed as idle while its answers wait unsent is counted as unwritable, whichever
+     * timer came first.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent && !ctx.channel().isWritable()) {
+            close(ctx, DnsMetrics.Drop.TCP_UNWRITABLE);
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
     private void close(ChannelHandlerContext ctx, DnsMetrics.Drop reason) {
+        if (!ctx.channel().isActive()) {
+            return; // closed already (the other timer): counted once
+        }
         metrics.dropped(reason);
         ctx.close();
     }
