@@ -261,9 +261,12 @@ class CompromisedPeerTest {
                 .replace("members: [cnc, tel]", "members: [\"" + name + "\", tel]");
         ConfigVersion v = attacker.offer(yaml, zoneFile());
         a.sync().publishConfig();
-        Awaits.until("B tells server-down of the server A named", LIMIT, () -> holds(log, "cnc"));
-        assertThat(b.syncGroup().version()).isEqualTo(v);
-        assertThat(Files.readString(log)).contains("cnc_touch__IFS__");
+        // B's own servers may go down first and be told of too: the line that counts names A's server
+        Awaits.until(
+                "B serves A's configuration",
+                LIMIT,
+                () -> v.equals(b.syncGroup().version()));
+        Awaits.until("B tells server-down of the server A named", LIMIT, () -> holds(log, "cnc_touch__IFS__"));
         assertThat(evil).as("the name ran as no shell code on B").doesNotExist();
     }
 }
