@@ -195,25 +195,16 @@ public final class AdminServer implements AutoCloseable {
                 registry,
                 task -> Thread.ofVirtual().name("admin").start(task));
         AdminLimits l = settings.limits();
-        this.connections =
-                new ConnectionLimit(l.maxConnections(), l.maxConnectionsPerSource(), new ConnectionLimit.Events() {
-                    @Override
-                    public void sourceRefused() {
-                        AdminServer.this.routes.refused("connections_per_source");
-                    }
-
-                    @Override
-                    public void idleClosed() {
-                        AdminServer.this.routes.refused("idle_closed");
-                    }
-
-                    @Override
-                    public void fullRefused() {
-                        AdminServer.this.routes.refused("connections");
-                    }
-                });
-        this.acceptErrors =
-                new AcceptErrors("admin API", "gslb.admin", () -> AdminServer.this.routes.refused("accept_failed"));
+        this.connections = new ConnectionLimit(
+                l.maxConnections(),
+                l.maxConnectionsPerSource(),
+                action -> this.routes.refused(
+                        switch (action) {
+                            case SOURCE_REFUSED -> "connections_per_source";
+                            case IDLE_CLOSED -> "idle_closed";
+                            case FULL_REFUSED -> "connections";
+                        }));
+        this.acceptErrors = new AcceptErrors("admin API", "gslb.admin", () -> this.routes.refused("accept_failed"));
         bind();
     }
 

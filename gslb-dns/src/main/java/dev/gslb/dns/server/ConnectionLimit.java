@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Bounds a TCP listener's connections, in all and per source address. A source over its share is
@@ -22,16 +23,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 @ChannelHandler.Sharable
 public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
-    /** What happened to a connection the limit acted on (for counters). */
-    public interface Events {
+    /** What the limit did to a connection (for counters). */
+    public enum Action {
         /** A new connection closed because its source holds its share already. */
-        void sourceRefused();
-
+        SOURCE_REFUSED,
         /** An idle connection closed to make room for a new one. */
-        void idleClosed();
-
+        IDLE_CLOSED,
         /** A new connection closed because the table is full and none is idle to give way. */
-        void fullRefused();
+        FULL_REFUSED
     }
 
     private static final AttributeKey<InetAddress> COUNTED = AttributeKey.valueOf("gslb.source");
@@ -43,9 +42,9 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
 
     private final int max;
     private final int maxPerSource;
-    private final Events events;
+    private final Consumer<Action> events;
 
-    public ConnectionLimit(int max, int maxPerSource, Events events) {
+    public ConnectionLimit(int max, int maxPerSource, Consumer<Action> events) {
         this.max = max;
         this.maxPerSource = maxPerSource;
         this.events = events;
@@ -57,14 +56,14 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
         InetAddress source = ((InetSocketAddress) ch.remoteAddress()).getAddress();
         if (perSource.merge(source, 1, Integer::sum) > maxPerSource) {
             release(source);
-            events.sourceRefused();
+            events.accept(Action.SOURCE_REFUSED);
             ctx.close();
             return;
         }
         if (open.incrementAndGet() > max && !closeIdlest()) {
             open.decrementAndGet();
             release(source);
-            events.fullRefused();
+            events.accept(Action.FULL_REFUSED);
             ctx.close();
             return;
         }
@@ -122,7 +121,7 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
             }
             if (lastRead.remove(idlest) != null) {
                 idlest.close(); // its channelInactive gives back its place in the count
-                events.idleClosed();
+                events.accept(Action.IDLE_CLOSED);
                 return true;
             }
         }

@@ -233,22 +233,14 @@ public final class DnsServer implements AutoCloseable {
     /** The finished bind (succeeded or failed). */
     private ChannelFuture bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
         ConnectionLimit limit = new ConnectionLimit(
-                settings.tcpMaxConnections(), settings.tcpMaxConnectionsPerSource(), new ConnectionLimit.Events() {
-                    @Override
-                    public void sourceRefused() {
-                        metrics.dropped(DnsMetrics.Drop.TCP_SOURCE_LIMIT);
-                    }
-
-                    @Override
-                    public void idleClosed() {
-                        metrics.dropped(DnsMetrics.Drop.TCP_IDLE_CLOSED);
-                    }
-
-                    @Override
-                    public void fullRefused() {
-                        metrics.dropped(DnsMetrics.Drop.TCP_CONNECTION_LIMIT);
-                    }
-                });
+                settings.tcpMaxConnections(),
+                settings.tcpMaxConnectionsPerSource(),
+                action -> metrics.dropped(
+                        switch (action) {
+                            case SOURCE_REFUSED -> DnsMetrics.Drop.TCP_SOURCE_LIMIT;
+                            case IDLE_CLOSED -> DnsMetrics.Drop.TCP_IDLE_CLOSED;
+                            case FULL_REFUSED -> DnsMetrics.Drop.TCP_CONNECTION_LIMIT;
+                        }));
         long idleMillis = settings.tcpIdle().toMillis();
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ServerBootstrap b = new ServerBootstrap()

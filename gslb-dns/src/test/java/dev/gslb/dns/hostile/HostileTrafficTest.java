@@ -1,5 +1,6 @@
 package dev.gslb.dns.hostile;
 
+import static dev.gslb.dns.server.ExampleDeployment.exchange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.answer.AnswerSettings;
@@ -66,14 +67,6 @@ class HostileTrafficTest {
         CookieOption c = server == null ? new CookieOption(client) : new CookieOption(client, server);
         q.addRecord(new OPTRecord(1232, 0, 0, 0, List.of(c)), Section.ADDITIONAL);
         return q.toWire();
-    }
-
-    private static Message exchange(DatagramSocket s, InetSocketAddress to, byte[] q) throws IOException {
-        s.send(new DatagramPacket(q, q.length, to));
-        byte[] buf = new byte[4096];
-        DatagramPacket reply = new DatagramPacket(buf, buf.length);
-        s.receive(reply);
-        return new Message(Arrays.copyOf(buf, reply.getLength()));
     }
 
     private static AnswerSettings rateLimited(int perSecond) {

@@ -19,11 +19,15 @@ import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.LongSupplier;
+import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 
 /** The source's example (zones/example.com.zone, CNC and TEL) on an ephemeral loopback port. */
@@ -109,6 +113,15 @@ public final class ExampleDeployment implements AutoCloseable {
                 TopologyTable::empty,
                 2_400_000,
                 dev.gslb.dns.method.MethodSettings.DEFAULTS));
+    }
+
+    /** Sends {@code query} from {@code s} to {@code to} and returns the answer (the socket's timeout applies). */
+    public static Message exchange(DatagramSocket s, InetSocketAddress to, byte[] query) throws IOException {
+        s.send(new DatagramPacket(query, query.length, to));
+        byte[] buf = new byte[4096];
+        DatagramPacket reply = new DatagramPacket(buf, buf.length);
+        s.receive(reply);
+        return new Message(java.util.Arrays.copyOf(buf, reply.getLength()));
     }
 
     public InetSocketAddress address() {

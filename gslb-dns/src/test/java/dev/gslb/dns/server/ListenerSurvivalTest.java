@@ -1,5 +1,6 @@
 package dev.gslb.dns.server;
 
+import static dev.gslb.dns.server.ExampleDeployment.exchange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.answer.AnswerSettings;
@@ -24,7 +25,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -76,14 +76,6 @@ class ListenerSurvivalTest {
         return q.toWire();
     }
 
-    private static Message udp(DatagramSocket s, InetSocketAddress to, byte[] q) throws IOException {
-        s.send(new DatagramPacket(q, q.length, to));
-        byte[] buf = new byte[4096];
-        DatagramPacket reply = new DatagramPacket(buf, buf.length);
-        s.receive(reply);
-        return new Message(Arrays.copyOf(buf, reply.getLength()));
-    }
-
     /** Sends one query on a new connection; the answer, or null when the server closed it instead. */
     private static Message tcp(InetSocketAddress to, byte[] q) throws IOException {
         try (Socket s = new Socket(to.getAddress(), to.getPort())) {
@@ -115,14 +107,15 @@ class ListenerSurvivalTest {
                     Duration.ofSeconds(30),
                     () -> d.counter("dns_dropped", "reason", "internal_error") == 100);
             try {
-                udp(client, to, query("boom.example.com.", 1000));
+                exchange(client, to, query("boom.example.com.", 1000));
                 throw new AssertionError("a query whose answering failed was answered");
             } catch (SocketTimeoutException dropped) {
                 // dropped, as it must be
             }
             client.setSoTimeout(5000);
             for (int i = 0; i < 20; i++) {
-                assertThat(udp(client, to, query("www.example.com.", 2000 + i)).getSection(Section.ANSWER))
+                assertThat(exchange(client, to, query("www.example.com.", 2000 + i))
+                                .getSection(Section.ANSWER))
                         .as("the UDP loop answers after 101 errors")
                         .hasSize(1);
             }
