@@ -112,8 +112,13 @@ bg snmpd.log gslb-inet env SNMP_PERSISTENT_DIR="$work/snmp" snmpd -f -Lo -C -c "
 say "starting the two GSLB instances"
 bg cnc.log dc-cnc env -C "$e2e" "$G" serve --config "$e2e/cnc.yaml"
 bg tel.log dc-tel env -C "$e2e" "$G" serve --config "$e2e/tel.yaml"
-for ns in dc-cnc dc-tel; do
-  for _ in $(seq 1 120); do in_ns "$ns" curl -sf http://127.0.0.1:8053/health >/dev/null && break; sleep 0.5; done
+for dc in cnc tel; do # each instance answers /health within a minute, or the test says why not (its log)
+  up=no
+  for _ in $(seq 1 120); do in_ns "dc-$dc" curl -sf http://127.0.0.1:8053/health >/dev/null && { up=yes; break; }; sleep 0.5; done
+  if [[ $up == no ]]; then
+    fail "start: the $dc instance does not answer /health after 60 s; its log:"
+    tail -n 40 "$work/$dc.log"
+  fi
 done
 cp "$e2e/root.hints" "$work/"
 bg unbound1.log ldns env -C "$work" unbound -d -c "$e2e/unbound1.conf"
