@@ -15,8 +15,6 @@ import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.server.DnsSettings;
-import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.StatisticsSettings;
@@ -41,6 +39,8 @@ import dev.gslb.settings.SettingsException;
 import dev.gslb.settings.SettingsFile;
 import dev.gslb.settings.SettingsModule;
 import dev.gslb.settings.SettingsReader;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.LiveTopology;
@@ -246,7 +246,8 @@ public final class ConfigLoader {
                         dc,
                         Bounds.within("ratio", requireNonNullElse(v.ratio(), 1), 0, 1_000_000),
                         Bounds.within("order", requireNonNullElse(v.order(), 0), 0, 1_000_000),
-                        link);
+                        link,
+                        virtualServers.size());
             } catch (IllegalArgumentException e) {
                 throw file.error(e.getMessage(), "virtual-servers", i);
             }

@@ -2,8 +2,8 @@ package dev.gslb.config;
 
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Pool;
+import dev.gslb.site.VirtualServer;
 import java.net.InetAddress;
 import java.util.List;
 

@@ -127,7 +127,7 @@ public final class GslbServer implements AutoCloseable {
                 links,
                 scheduler,
                 () -> group.running().dataCenters().stream() // a reload may change them
-                        .map(dev.gslb.dns.site.DataCenter::name)
+                        .map(dev.gslb.site.DataCenter::name)
                         .collect(java.util.stream.Collectors.toSet()),
                 Clock.systemUTC(),
                 registry);
@@ -171,7 +171,7 @@ public final class GslbServer implements AutoCloseable {
                 proximity,
                 scheduler,
                 config.dataCenters().stream()
-                        .map(dev.gslb.dns.site.DataCenter::name)
+                        .map(dev.gslb.site.DataCenter::name)
                         .collect(java.util.stream.Collectors.toSet()));
         routes.addAll(ldnsApi.routes());
         ResolveApi resolveApi = new ResolveApi(this::authority, resolver);
@@ -194,7 +194,7 @@ public final class GslbServer implements AutoCloseable {
                         config.instance().name(),
                         config.instance().dataCenter(),
                         config.dataCenters().stream()
-                                .map(dev.gslb.dns.site.DataCenter::name)
+                                .map(dev.gslb.site.DataCenter::name)
                                 .toList(),
                         this::authority,
                         linkApi::statuses,

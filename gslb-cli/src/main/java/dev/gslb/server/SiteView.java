@@ -1,12 +1,12 @@
 package dev.gslb.server;
 
 import dev.gslb.dns.method.CandidateLoad;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.MemberHealth;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
-import dev.gslb.probe.link.LinkState;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.LinkState;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.sync.PeerSync;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,13 +1,13 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.health.HealthMonitor;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
-import dev.gslb.probe.link.LinkState;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.LinkState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.DataOutputStream;

@@ -1,8 +1,8 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.proximity.Path;
+import dev.gslb.site.HealthState;
 import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -2,12 +2,12 @@ package dev.gslb.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.link.Bandwidth;
 import dev.gslb.probe.link.LinkSpec;
-import dev.gslb.probe.link.LinkState;
 import dev.gslb.probe.link.TrafficSource;
 import dev.gslb.probe.link.TrafficSpec;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.LinkState;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;

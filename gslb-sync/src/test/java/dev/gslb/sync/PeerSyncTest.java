@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.DelayingResponder;
 import dev.gslb.probe.ProbeProtocol;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.proximity.Path;
+import dev.gslb.site.HealthState;
 import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

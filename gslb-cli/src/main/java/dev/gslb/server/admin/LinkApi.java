@@ -5,7 +5,7 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.probe.link.Bandwidth;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
-import dev.gslb.probe.link.LinkState;
+import dev.gslb.site.LinkState;
 import dev.gslb.sync.PeerSync;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package dev.gslb.server.alert;
 
 import dev.gslb.probe.health.HealthMonitor;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.link.LinkMonitor;
-import dev.gslb.probe.link.LinkState;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.LinkState;
 import dev.gslb.sync.PeerSync;
 import java.time.Duration;
 import java.util.Map;

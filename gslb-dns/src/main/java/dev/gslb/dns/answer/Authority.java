@@ -89,7 +89,7 @@ public final class Authority {
      * The longest TTL of an answer that may carry a server {@code answered} accepts (pool TTL, else
      * the wide IP's), or 0: how long resolvers may keep sending users there after it fails.
      */
-    public long longestAnswerTtl(java.util.function.Predicate<dev.gslb.dns.site.VirtualServer> answered) {
+    public long longestAnswerTtl(java.util.function.Predicate<dev.gslb.site.VirtualServer> answered) {
         long ttl = 0;
         for (WideIp w : wideIps.values()) {
             for (dev.gslb.dns.wideip.Pool p : w.pools()) {

@@ -1,6 +1,6 @@
 package dev.gslb.dns.method;
 
-import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.site.VirtualServer;
 
 /**
  * What the quality-of-service method reads of a candidate besides its paths: the headroom of the

@@ -1,6 +1,6 @@
 package dev.gslb.dns.method;
 
-import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.site.VirtualServer;
 
 /**
  * The available members of one pool that can answer the asked type, in global-availability

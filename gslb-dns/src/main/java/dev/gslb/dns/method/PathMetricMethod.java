@@ -1,9 +1,9 @@
 package dev.gslb.dns.method;
 
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.site.VirtualServer;
 
 /**
  * The shape of the path-metric methods: decide only when every candidate's data center has a

@@ -4,11 +4,11 @@ import static java.util.Objects.requireNonNullElse;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.settings.Bounds;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.TopologyMatch;
 import dev.gslb.topology.TopologyTable;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.gslb.dns.wideip;
 
-import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.site.VirtualServer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

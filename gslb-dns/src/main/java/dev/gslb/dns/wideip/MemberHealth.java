@@ -1,6 +1,6 @@
 package dev.gslb.dns.wideip;
 
-import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.site.VirtualServer;
 
 /** Whether a virtual server may be answered now. Read on the query path: must not block. */
 @FunctionalInterface

@@ -1,7 +1,7 @@
 package dev.gslb.dns.wideip;
 
 import dev.gslb.dns.method.LoadBalancingMethod;
-import dev.gslb.dns.site.VirtualServer;
+import dev.gslb.site.VirtualServer;
 import java.net.InetAddress;
 import java.util.Comparator;
 import java.util.List;

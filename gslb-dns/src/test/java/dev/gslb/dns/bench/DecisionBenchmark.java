@@ -1,8 +1,6 @@
 package dev.gslb.dns.bench;
 
 import dev.gslb.dns.method.MethodRegistry;
-import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
@@ -14,6 +12,8 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.Address;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyRecord;

@@ -2,13 +2,13 @@ package dev.gslb.dns.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.Region;

@@ -3,10 +3,10 @@ package dev.gslb.dns.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.answer.AnswerSettings;
-import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.method.GlobalAvailability;
 import dev.gslb.dns.method.RoundRobin;
-import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.schedule.ProbeRequests;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.util.List;

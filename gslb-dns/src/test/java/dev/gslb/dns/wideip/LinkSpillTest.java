@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
-import dev.gslb.dns.site.DataCenter;
-import dev.gslb.dns.site.VirtualServer;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.Address;
 import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,5 +1,6 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.site.HealthState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,8 +1,9 @@
 package dev.gslb.probe.link;
 
 import dev.gslb.probe.health.HealthMonitor;
-import dev.gslb.probe.health.HealthState;
 import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.LinkState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;

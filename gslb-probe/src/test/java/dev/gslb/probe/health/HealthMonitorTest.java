@@ -3,6 +3,7 @@ package dev.gslb.probe.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.gslb.site.HealthState;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -3,6 +3,7 @@ package dev.gslb.probe.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.Unbound;
+import dev.gslb.site.HealthState;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

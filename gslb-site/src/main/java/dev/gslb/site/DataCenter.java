@@ -1,4 +1,4 @@
-package dev.gslb.dns.site;
+package dev.gslb.site;
 
 /** A data center (F5 "datacenter"): one site behind one ISP link, e.g. CNC or TEL. */
 public record DataCenter(String name) {

@@ -1,4 +1,4 @@
-package dev.gslb.probe.health;
+package dev.gslb.site;
 
 /** A virtual server's availability. Every server starts UNKNOWN: nothing is up before a check says so. */
 public enum HealthState {

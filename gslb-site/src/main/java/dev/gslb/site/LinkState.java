@@ -1,6 +1,4 @@
-package dev.gslb.probe.link;
-
-import dev.gslb.probe.health.HealthState;
+package dev.gslb.site;
 
 /**
  * A link as last measured by the instance on it: gateway state, smoothed traffic (-1: unknown),

@@ -1,0 +1,49 @@
+package dev.gslb.site;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+
+/**
+ * A service address (load-balancer VIP) in one data center; what a wide IP answers.
+ *
+ * @param ratio   weight for the ratio method (0 = never chosen by it)
+ * @param order   position in global-availability order inside a pool (lower first; ties keep listing order)
+ * @param link    the name of the ISP link that reaches it, or null: its limit and state then apply to it
+ * @param ordinal its index in the configuration's list of virtual servers, given when the
+ *                configuration is built: where the query path finds its state in {@link SiteState};
+ *                -1 for a server outside any configuration (its state is then the unknown one)
+ */
+public record VirtualServer(
+        String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link, int ordinal) {
+    public VirtualServer {
+        if (ratio < 0) {
+            throw new IllegalArgumentException("virtual server " + name + ": ratio must not be negative");
+        }
+    }
+
+    public VirtualServer(String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link) {
+        this(name, address, dataCenter, ratio, order, link, -1);
+    }
+
+    public VirtualServer(String name, InetAddress address, DataCenter dataCenter, int ratio, int order) {
+        this(name, address, dataCenter, ratio, order, null);
+    }
+
+    public VirtualServer(String name, InetAddress address, DataCenter dataCenter) {
+        this(name, address, dataCenter, 1, 0);
+    }
+
+    /** This server at position {@code i} of its configuration. */
+    public VirtualServer at(int i) {
+        return new VirtualServer(name, address, dataCenter, ratio, order, link, i);
+    }
+
+    public boolean isIpv4() {
+        return address instanceof Inet4Address;
+    }
+
+    /** The DNS type that carries this address: A (1) or AAAA (28). */
+    public int recordType() {
+        return isIpv4() ? 1 : 28;
+    }
+}
