@@ -254,8 +254,7 @@ public final class ConfigLoader {
             if (virtualServers.put(v.name(), vs) != null) {
                 throw file.error("virtual server " + v.name() + " is defined twice", "virtual-servers", i);
             }
-            healthTargets.add(new HealthTarget(
-                    v.name(), v.address(), dc.name(), monitorsNamed(v.monitors(), "virtual-servers", i)));
+            healthTargets.add(new HealthTarget(vs, monitorsNamed(v.monitors(), "virtual-servers", i)));
         }
 
         /** The link a server names, or else the only link of its data center, or null. */

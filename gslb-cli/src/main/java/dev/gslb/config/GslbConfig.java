@@ -15,6 +15,7 @@ import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.server.alert.AlertSpec;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.Site;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.LiveTopology;
 import java.net.InetSocketAddress;
@@ -53,6 +54,13 @@ public record GslbConfig(
     @JsonDeserialize(using = LoadBalancingBinder.class)
     public record LoadBalancing(MethodSettings methods, boolean unknownIsAvailable) {
         public static final LoadBalancing DEFAULTS = new LoadBalancing(MethodSettings.DEFAULTS, true);
+    }
+
+    /** The site model: the virtual servers in ordinal order and the links. */
+    public Site site() {
+        return new Site(
+                health.stream().map(HealthTarget::server).toList(),
+                links.stream().map(LinkSpec::link).toList());
     }
 
     /** The zones and wide IPs with their methods bound to the running server's tables. */

@@ -33,6 +33,7 @@ import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
 import dev.gslb.settings.SettingsException;
+import dev.gslb.site.SitePublisher;
 import dev.gslb.sync.PeerSync;
 import dev.gslb.sync.PersistenceExchange;
 import dev.gslb.topology.LiveTopology;
@@ -70,7 +71,7 @@ public final class GslbServer implements AutoCloseable {
     private final LinkMonitor links;
     private final PeerSync sync;
     private final SyncGroup group;
-    private final SiteView site;
+    private final SitePublisher site;
     private final Alerts alerts;
     private StateChanges alertSources;
     private final MethodRegistry methods;
@@ -112,12 +113,16 @@ public final class GslbServer implements AutoCloseable {
         this.scheduler = new ProbeScheduler(
                 proximity, ps, config.instance().dataCenter(), config.instance().name(), probers, registry);
         this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
+        this.site = new SitePublisher(config.site(), config.loadBalancing().unknownIsAvailable(), Clock.systemUTC());
         this.links = new LinkMonitor(
                 config.links(),
                 config.instance().dataCenter(),
                 config.instance().name(),
                 Clock.systemUTC(),
                 registry);
+        health.onChange(site::localHealth); // the one place that decides availability hears every event
+        links.onChange(site::localLink);
+        site.resite(config.site(), health::state, links::local); // and starts from what they know now
         this.sync = new PeerSync(
                 config.sync(),
                 config.instance().name(),
@@ -126,6 +131,7 @@ public final class GslbServer implements AutoCloseable {
                 health,
                 links,
                 scheduler,
+                site,
                 () -> group.running().dataCenters().stream() // a reload may change them
                         .map(dev.gslb.site.DataCenter::name)
                         .collect(java.util.stream.Collectors.toSet()),
@@ -134,13 +140,12 @@ public final class GslbServer implements AutoCloseable {
         sync.exchangeConfig(group);
         group.attach(this::apply, sync::publishConfig, sync::tellConfigState);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
-        this.site = new SiteView(sync, links, lb.unknownIsAvailable());
         this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
         this.methods = new MethodRegistry(new MethodRegistry.Services(
-                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods(), site));
+                proximity, topology::table, probing.proximity().pathTtl().toMillis(), lb.methods()));
         this.resolver = new WideIpResolver(
-                site,
-                sync.probeRequests(),
+                site::state,
+                scheduler,
                 registry,
                 new dev.gslb.dns.wideip.AnswerStatistics(config.statistics().maxWideIps()),
                 new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
@@ -188,7 +193,7 @@ public final class GslbServer implements AutoCloseable {
         }));
         routes.addAll(new dev.gslb.server.admin.PeerApi(sync).routes());
         routes.add(new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(serverStatuses())));
-        LinkApi linkApi = new LinkApi(links, sync, this::authority);
+        LinkApi linkApi = new LinkApi(links, site::state, this::authority);
         routes.addAll(linkApi.routes());
         routes.addAll(new StatusPage(new StatusPage.Sources(
                         config.instance().name(),
@@ -231,7 +236,7 @@ public final class GslbServer implements AutoCloseable {
                     .description("New LDNS in the proximity table: admitted, evicted when full, refused")
                     .register(registry);
         }
-        site.registerLinkGauges(registry);
+        LinkGauges.register(config.links(), site, registry);
     }
 
     /** Persistence entries made here go to the peers; theirs come in (README "Persistence"). */
@@ -323,8 +328,9 @@ public final class GslbServer implements AutoCloseable {
             throw new SettingsException(e.getMessage());
         }
         t.commit();
-        responder.replace(a);
         int monitors = health.reconfigure(next.health());
+        site.resite(next.site(), health::state, links::local); // before the wide IPs that name its servers
+        responder.replace(a);
         log.info(
                 "configuration applied: {} zone(s), {} wide IP(s), monitors of {} server(s) changed",
                 a.zones().all().size(),
@@ -463,6 +469,7 @@ public final class GslbServer implements AutoCloseable {
         health.close();
         links.close();
         sync.close();
+        site.close();
         if (alertSources != null) {
             alertSources.close();
         }

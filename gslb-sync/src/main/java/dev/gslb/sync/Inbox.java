@@ -8,6 +8,7 @@ import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.site.HealthState;
 import dev.gslb.site.LinkState;
+import dev.gslb.site.SitePublisher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.DataOutputStream;
@@ -45,10 +46,6 @@ final class Inbox {
         }
     }
 
-    private record PeerView(HealthState state, long expiresAt) {}
-
-    private record LinkView(LinkState state, long expiresAt) {}
-
     private final SyncSettings settings;
     private final String dataCenter;
     private final ProximityTable table;
@@ -57,8 +54,7 @@ final class Inbox {
     private final ProbeScheduler scheduler;
     private final Clock clock;
     private final Map<String, Inbound> inbound = new ConcurrentHashMap<>();
-    private final Map<String, PeerView> peerHealth = new ConcurrentHashMap<>();
-    private final Map<String, LinkView> peerLinks = new ConcurrentHashMap<>();
+    private final SitePublisher site;
     private final Counter received;
     private final Counter dropped;
     private final Counter clamped;
@@ -75,8 +71,10 @@ final class Inbox {
             HealthMonitor health,
             LinkMonitor links,
             ProbeScheduler scheduler,
+            SitePublisher site,
             Clock clock,
             MeterRegistry registry) {
+        this.site = site;
         this.settings = settings;
         this.dataCenter = dataCenter;
         this.table = table;
@@ -182,7 +180,7 @@ final class Inbox {
             clamped.increment();
         }
         long ttl = Math.min(h.ttlMillis(), settings.healthTtl().toMillis());
-        peerHealth.put(h.server(), new PeerView(h.state(), at + ttl));
+        site.peerHealth(h.server(), h.state(), at + ttl);
     }
 
     private void mergeLink(Item.LinkItem l, Peer peer, PeerGuard guard, long now) {
@@ -205,7 +203,7 @@ final class Inbox {
                 at,
                 peer.name(),
                 l.reason().isEmpty() ? "as measured by " + peer.name() : l.reason());
-        peerLinks.put(spec.name(), new LinkView(state, at + ttl));
+        site.peerLink(state, at + ttl);
     }
 
     private void heartbeats(Socket s, DataOutputStream out) {
@@ -219,24 +217,6 @@ final class Inbox {
         } catch (IOException | InterruptedException e) {
             // the connection is over
         }
-    }
-
-    /** A peer's fresh view of a virtual server, or UNKNOWN. */
-    HealthState peerView(String server) {
-        PeerView v = peerHealth.get(server);
-        return v == null || v.expiresAt() < clock.millis() ? HealthState.UNKNOWN : v.state();
-    }
-
-    /** A peer's fresh measurement of a link of its data center, or null. */
-    LinkState peerLink(String link) {
-        LinkView v = peerLinks.get(link);
-        return v == null || v.expiresAt() < clock.millis() ? null : v.state();
-    }
-
-    /** Forgets health views and link measurements past their TTL. */
-    void expire(long now) {
-        peerHealth.entrySet().removeIf(e -> e.getValue().expiresAt() < now);
-        peerLinks.entrySet().removeIf(e -> e.getValue().expiresAt() < now);
     }
 
     /** The receiving side of {@code peer}, or null before its first connection. */

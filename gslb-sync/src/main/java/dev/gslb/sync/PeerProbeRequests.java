@@ -1,51 +1,44 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.topology.Address;
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The local scheduler, decorated: an LDNS this side has just met, that passed the scheduler's
- * checks (not excluded, admitted to the table, within its network's rate) and that a peer's data
- * center has no fresh path to, is also sent to the peers to measure (at most once per probe TTL,
- * at most {@value #MAX_ASKED} LDNS remembered at once). On the query path: allocates nothing when
- * nothing is sent.
+ * Listens to the local scheduler's "LDNS asked" events: an LDNS this side has just met, that
+ * passed the scheduler's checks (not excluded, admitted to the table, within its network's rate)
+ * and that a peer's data center has no fresh path to, is also sent to the peers to measure (at
+ * most once per probe TTL, at most {@value #MAX_ASKED} LDNS remembered at once). Told on the
+ * querying thread: allocates nothing when nothing is sent.
  */
-final class PeerProbeRequests implements ProbeRequests {
+final class PeerProbeRequests implements ProbeScheduler.LdnsAsked {
     private static final int MAX_ASKED = 100_000;
 
-    private final ProbeScheduler scheduler;
     private final SyncSettings settings;
+    private final long refreshAfterMillis;
     private final Supplier<List<PeerLink>> links;
     private final Map<Address, Long> asked = new ConcurrentHashMap<>();
 
-    PeerProbeRequests(ProbeScheduler scheduler, SyncSettings settings, Supplier<List<PeerLink>> links) {
-        this.scheduler = scheduler;
+    PeerProbeRequests(SyncSettings settings, long refreshAfterMillis, Supplier<List<PeerLink>> links) {
         this.settings = settings;
+        this.refreshAfterMillis = refreshAfterMillis;
         this.links = links;
     }
 
     @Override
-    public void ldnsQueried(InetAddress ldns, long now) {
-        LdnsEntry e = scheduler.noteQuery(ldns, now);
+    public void asked(long hi, long lo, LdnsEntry e, long now) {
         List<PeerLink> ls = links.get();
-        if (e == null || ls.isEmpty()) {
-            return;
-        }
-        long fresh = settings.pathTtl().toMillis() / 2;
         Address key = null;
         for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built
             PeerLink l = ls.get(i);
             int at = e.pathIndex(l.peer().dataCenter());
-            if (at < 0 || now - e.measuredAt(at) > fresh) {
+            if (at < 0 || now - e.measuredAt(at) > refreshAfterMillis) {
                 if (key == null) {
-                    key = Address.of(ldns);
+                    key = new Address(hi, lo);
                     if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {
                         return; // asked within the probe TTL already, or too much asked at once
                     }

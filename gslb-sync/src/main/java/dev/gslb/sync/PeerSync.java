@@ -2,30 +2,23 @@ package dev.gslb.sync;
 
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
-import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.probe.proximity.ProximityTable;
-import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
-import dev.gslb.site.HealthState;
-import dev.gslb.site.LinkState;
+import dev.gslb.site.SitePublisher;
 import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -34,13 +27,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps this instance in step with its peers (one per data center): each side sends the paths
  * its own data center measured, its health view of every virtual server, its own links' state and
- * traffic, and requests to probe
- * an LDNS it has just met. Connections are TLS 1.3 between pinned self-signed certificates
- * ({@link Handshake}); a peer is bound by what it was paired as. The jobs live apart: accepting
- * and authenticating ({@link SyncListener}), dialling and sending ({@link PeerLink}), merging what
- * arrives ({@link Inbox}), offered pairings ({@link Pairings}, {@link JoinToken}). This class
- * wires them, keeps the list of peers, and answers the admin API. Nothing here is on the query
- * path except a lock-free lookup.
+ * traffic, and requests to probe an LDNS it has just met. Connections are TLS 1.3 between pinned
+ * self-signed certificates ({@link Handshake}); a peer is bound by what it was paired as. The jobs
+ * live apart: accepting and authenticating ({@link SyncListener}), dialling ({@link PeerLink}),
+ * what is sent ({@link Outbox}) and how what arrives is merged ({@link Inbox}: peers' health and
+ * link views go to the {@link SitePublisher}), the paired peers ({@link PeerRoster}), offered
+ * pairings ({@link Pairings}, {@link JoinToken}), probe requests to peers
+ * ({@link PeerProbeRequests}, told by the scheduler). This class wires them, pairs, and answers
+ * the admin API. Nothing here is on the query path.
  */
 public final class PeerSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerSync.class);
@@ -72,13 +66,9 @@ public final class PeerSync implements AutoCloseable {
     private final String dataCenter;
     private volatile Hello.Factory me;
     private final ProximityTable table;
-    private final HealthMonitor health;
-    private final LinkMonitor ispLinks;
     private final Clock clock;
     private final MeterRegistry registry;
-    private final Map<String, PeerLink> links = new ConcurrentHashMap<>();
-    /** The links as a list, replaced on every change: the query path walks it by index, allocating nothing. */
-    private volatile List<PeerLink> linkList = List.of();
+    private final PeerRoster roster;
 
     private final PeerProbeRequests probeRequests;
     private final Pairings pairings;
@@ -87,8 +77,7 @@ public final class PeerSync implements AutoCloseable {
     private SyncIdentity identity;
     private SyncListener listener;
     private volatile boolean running = true;
-    private volatile ConfigExchange config = ConfigExchange.NONE;
-    private volatile PersistenceExchange persistence = PersistenceExchange.NONE;
+    private final Outbox outbox;
 
     public PeerSync(
             SyncSettings settings,
@@ -98,6 +87,7 @@ public final class PeerSync implements AutoCloseable {
             HealthMonitor health,
             LinkMonitor ispLinks,
             ProbeScheduler scheduler,
+            SitePublisher site,
             Supplier<Set<String>> dataCenters,
             Clock clock,
             MeterRegistry registry) {
@@ -107,13 +97,14 @@ public final class PeerSync implements AutoCloseable {
         this.dataCenter = dataCenter;
         this.me = new Hello.Factory(instance, dataCenter, settings.advertise());
         this.table = table;
-        this.health = health;
-        this.ispLinks = ispLinks;
         this.clock = clock;
         this.registry = registry;
         this.pairings = new Pairings(clock);
-        this.probeRequests = new PeerProbeRequests(scheduler, settings, () -> linkList);
-        this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, clock, registry);
+        this.roster = new PeerRoster(settings.peersFile());
+        this.probeRequests = new PeerProbeRequests(settings, table.settings().refreshAfterMillis(), roster::list);
+        scheduler.onAsked(probeRequests); // off the query path's structure: the scheduler tells, this side asks peers
+        this.outbox = new Outbox(settings, dataCenter, table, health, ispLinks, clock, roster::all);
+        this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, site, clock, registry);
     }
 
     public void start() throws IOException {
@@ -125,12 +116,12 @@ public final class PeerSync implements AutoCloseable {
                 () -> me.hello(),
                 this::admit,
                 (ch, peer) -> inbox.session(ch, peer, () -> {
-                    PeerLink link = links.get(peer.name());
+                    PeerLink link = roster.get(peer.name());
                     if (link != null) {
                         link.wake(); // the path works now: our own connection to it need not wait out its backoff
                     }
                 }),
-                this::advertisedByPeer,
+                roster::advertises,
                 registry);
         List<InetSocketAddress> bound = new ArrayList<>();
         for (InetSocketAddress a : settings.listen()) {
@@ -150,13 +141,7 @@ public final class PeerSync implements AutoCloseable {
         for (Peer p : paired) {
             connect(p, null);
         }
-        table.onPathRecorded((key, path) -> {
-            if (path.dataCenter().equals(me.dataCenter())) {
-                broadcast(new Item.PathItem(key, path, settings.pathTtl().toMillis()));
-            }
-        });
-        health.onChange((server, state) -> broadcast(healthItem(server, state)));
-        ispLinks.onChange(state -> broadcast(linkItem(state)));
+        outbox.start();
         threads.add(Thread.ofVirtual().name("sync-housekeeping").start(this::housekeeping));
     }
 
@@ -177,28 +162,7 @@ public final class PeerSync implements AutoCloseable {
 
     /** The acceptor's trust: a pinned peer, or anyone while a pairing waits (its JOIN must then carry the secret). */
     private boolean mayConnect(String fingerprint) {
-        return peerByFingerprint(fingerprint) != null || pairings.waiting();
-    }
-
-    /** Whether a paired peer advertises {@code a}: connections from it get handshake slots of their own. */
-    private boolean advertisedByPeer(InetAddress a) {
-        for (PeerLink l : linkList) {
-            for (InetSocketAddress s : l.peer().addresses()) {
-                if (a.equals(s.getAddress())) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private Peer peerByFingerprint(String fingerprint) {
-        for (PeerLink l : links.values()) {
-            if (l.peer().fingerprint().equals(fingerprint)) {
-                return l.peer();
-            }
-        }
-        return null;
+        return roster.byFingerprint(fingerprint) != null || pairings.waiting();
     }
 
     /**
@@ -207,7 +171,7 @@ public final class PeerSync implements AutoCloseable {
      * of a pending pairing.
      */
     private Peer admit(Hello hello, String fingerprint) throws Wire.ProtocolException {
-        Peer known = peerByFingerprint(fingerprint);
+        Peer known = roster.byFingerprint(fingerprint);
         if (known != null) {
             Handshake.checkClaims(hello, known);
             if (!hello.addresses().isEmpty() && !hello.addresses().equals(known.addresses())) {
@@ -225,7 +189,7 @@ public final class PeerSync implements AutoCloseable {
             if (terms == null) {
                 throw new Wire.ProtocolException("the join secret is unknown, used or expired");
             }
-            JoinRules.checkJoin(hello, terms, instance, dataCenter, dataCenters.get(), peers());
+            JoinRules.checkJoin(hello, terms, instance, dataCenter, dataCenters.get(), roster.peers());
             pairings.take(hello.secret());
             peer = new Peer(hello.instance(), hello.dataCenter(), hello.addresses(), fingerprint);
             addPeer(peer, null);
@@ -239,111 +203,46 @@ public final class PeerSync implements AutoCloseable {
         return peer;
     }
 
-    private List<Peer> peers() {
-        return links.values().stream().map(PeerLink::peer).toList();
-    }
-
-    private Item.HealthItem healthItem(String server, HealthState state) {
-        return new Item.HealthItem(
-                server, state, clock.millis(), settings.healthTtl().toMillis());
-    }
-
-    private Item.LinkItem linkItem(LinkState s) {
-        return new Item.LinkItem(
-                s.name(),
-                s.state(),
-                s.inBps(),
-                s.outBps(),
-                s.overLimit(),
-                s.reason(),
-                s.measuredAt() == 0 ? clock.millis() : s.measuredAt(),
-                settings.healthTtl().toMillis());
-    }
-
-    /** This instance's measurements of its own data center's links. */
-    private void forEachLocalLink(Consumer<Item> out) {
-        for (LinkSpec l : ispLinks.specs()) {
-            LinkState s = ispLinks.local(l.name());
-            if (s != null) {
-                out.accept(linkItem(s));
-            }
-        }
-    }
-
-    private void broadcast(Item item) {
-        for (PeerLink l : links.values()) {
-            l.offer(item);
-        }
-    }
-
     /**
      * Who decides about the shared configuration: what it offers goes to every (re)connected
      * peer, what peers offer goes to it. Set before {@link #start()}.
      */
     public void exchangeConfig(ConfigExchange exchange) {
-        this.config = exchange;
+        outbox.config = exchange;
         inbox.config = exchange;
     }
 
     /** Where peers' persistence entries go, and where a (re)connected peer's snapshot reads them. Set before start. */
     public void exchangePersistence(PersistenceExchange exchange) {
-        this.persistence = exchange;
+        outbox.persistence = exchange;
         inbox.persistence = exchange;
     }
 
     /** This instance answered a client network of a persistent wide IP: the peers remember it too. Never blocks. */
     public void publishPersistence(PersistenceExchange.Persisted p) {
-        long now = clock.millis();
-        if (!linkList.isEmpty() && p.expiresAt() > now) {
-            broadcast(new Item.PersistItem(p.wideIp(), p.hi(), p.lo(), p.server(), now, p.expiresAt() - now));
+        if (!roster.list().isEmpty()) {
+            outbox.persisted(p);
         }
     }
 
     /** This instance's configuration changed: its content goes to every peer. */
     public void publishConfig() {
-        ConfigExchange.Offer o = config.current();
-        if (o != null) {
-            broadcast(new Item.ConfigItem(o, clock.millis()));
-        }
+        outbox.config(false);
     }
 
     /** Tells every peer which configuration this instance serves (and what it refused), without the content. */
     public void tellConfigState() {
-        ConfigExchange.Offer o = config.current();
-        if (o != null) {
-            broadcast(new Item.ConfigItem(o.stateOnly(), clock.millis()));
-        }
-    }
-
-    /** Everything a (re)connected peer should have: this side's fresh paths and its health view. */
-    private void snapshot(Consumer<Item> out) {
-        long ttl = settings.pathTtl().toMillis();
-        table.forEachPath(me.dataCenter(), (k, p) -> out.accept(new Item.PathItem(k, p, ttl)));
-        for (String server : health.targets()) {
-            out.accept(healthItem(server, health.state(server)));
-        }
-        forEachLocalLink(out);
-        ConfigExchange.Offer o = config.current();
-        if (o != null) {
-            out.accept(new Item.ConfigItem(o, clock.millis()));
-        }
-        long now = clock.millis();
-        persistence.forEachLive(p ->
-                out.accept(new Item.PersistItem(p.wideIp(), p.hi(), p.lo(), p.server(), now, p.expiresAt() - now)));
+        outbox.config(true);
     }
 
     private synchronized PeerLink connect(Peer p, byte[] joinSecret) {
         SSLContext tls = identity.context(new PinnedTrust(p.fingerprint()::equals));
-        PeerLink link = new PeerLink(p, me, settings, tls, this::snapshot, joinSecret);
-        PeerLink old = links.put(p.name(), link);
-        linkList = List.copyOf(links.values());
-        if (old != null) {
-            old.close();
-        }
+        PeerLink link = new PeerLink(p, me, settings, tls, outbox::snapshot, joinSecret);
+        roster.put(link);
         return link;
     }
 
-    /** Expiry of received items, health re-sent so views stay fresh, the probe-request memory bounded. */
+    /** Expiry of received paths, health re-sent so views stay fresh, the probe-request memory bounded. */
     private void housekeeping() {
         while (running) {
             try {
@@ -354,46 +253,9 @@ public final class PeerSync implements AutoCloseable {
             long now = clock.millis();
             long ttl = settings.pathTtl().toMillis();
             table.removePaths(p -> !p.dataCenter().equals(me.dataCenter()) && p.measuredAt() + ttl < now);
-            inbox.expire(now);
             probeRequests.expire(now);
-            for (String server : health.targets()) {
-                broadcast(healthItem(server, health.state(server)));
-            }
-            forEachLocalLink(this::broadcast);
-            tellConfigState();
+            outbox.refresh();
         }
-    }
-
-    // ---- the query path's two hooks ----
-
-    /** The local scheduler, decorated: what this side has just met, the peers are asked to measure too. */
-    public ProbeRequests probeRequests() {
-        return probeRequests;
-    }
-
-    /**
-     * A virtual server's health as this instance answers by it: the local monitors decide; where
-     * they say UNKNOWN (not checked yet, or no monitors) a peer's fresh view fills in. A peer never
-     * overrides a local DOWN or UP.
-     */
-    public HealthState mergedView(String server) {
-        HealthState local = health.state(server);
-        return local == HealthState.UNKNOWN ? peerView(server) : local;
-    }
-
-    /**
-     * A link as this instance answers by it: its own measurement for a link of its data center,
-     * else the fresh one of the peer on that link, else null (unknown: it neither spills nor fails).
-     * Lock-free, for the query path.
-     */
-    public LinkState link(String name) {
-        LinkState local = ispLinks.local(name);
-        return local != null ? local : inbox.peerLink(name);
-    }
-
-    /** A peer's fresh view of a virtual server, or UNKNOWN. */
-    public HealthState peerView(String server) {
-        return inbox.peerView(server);
     }
 
     // ---- pairing and listing ----
@@ -450,10 +312,7 @@ public final class PeerSync implements AutoCloseable {
             failure = e.toString();
         }
         if (failure != null) {
-            synchronized (this) {
-                links.remove(peer.name(), link);
-                linkList = List.copyOf(links.values());
-            }
+            roster.withdraw(peer.name(), link);
             link.close();
             throw new IOException("could not join " + peer.name() + " at "
                     + String.join(
@@ -466,12 +325,7 @@ public final class PeerSync implements AutoCloseable {
 
     /** Saves {@code peer} with the others; connects to it unless {@code link} already does. */
     private synchronized void addPeer(Peer peer, PeerLink link) {
-        List<Peer> peers = new ArrayList<>(links.values().stream()
-                .map(PeerLink::peer)
-                .filter(p -> !p.equals(peer))
-                .toList());
-        peers.add(peer);
-        save(peers);
+        roster.save(peer);
         if (link == null) {
             connect(peer, null);
         }
@@ -479,29 +333,19 @@ public final class PeerSync implements AutoCloseable {
 
     /** Forgets a peer and its certificate here; run it on both sides to dissolve a pair. */
     public synchronized boolean remove(String name) {
-        PeerLink link = links.remove(name);
+        PeerLink link = roster.remove(name);
         if (link == null) {
             return false;
         }
-        linkList = List.copyOf(links.values());
         link.close();
         inbox.forget(name);
-        save(links.values().stream().map(PeerLink::peer).toList());
         log.info("peer {} removed", name);
         return true;
     }
 
-    private void save(List<Peer> peers) {
-        try {
-            PeersFile.write(settings.peersFile(), peers);
-        } catch (IOException e) {
-            log.warn("could not save {}: {}; the change holds until restart", settings.peersFile(), e.getMessage());
-        }
-    }
-
     public List<Status> status() {
         List<Status> out = new ArrayList<>();
-        for (PeerLink l : links.values()) {
+        for (PeerLink l : roster.all()) {
             Peer p = l.peer();
             Inbox.Inbound in = inbox.stats(p.name());
             long lastBeat = Math.max(l.lastHeard, in == null ? 0 : in.lastHeartbeat);
@@ -524,13 +368,13 @@ public final class PeerSync implements AutoCloseable {
 
     /** Bytes this side has written to its peers before TLS (for the bytes-per-update figure). */
     public long bytesSent() {
-        return links.values().stream().mapToLong(l -> l.bytes.get()).sum();
+        return roster.all().stream().mapToLong(l -> l.bytes.get()).sum();
     }
 
     @Override
     public void close() {
         running = false;
-        links.values().forEach(PeerLink::close);
+        roster.all().forEach(PeerLink::close);
         if (listener != null) {
             listener.close();
         }

@@ -83,8 +83,10 @@ class LinkSyncTest {
                 Node b = node("b", "TEL", "127.0.0.3", dir, bLinks)) {
             Node.pair(a, b);
             Node.await(
-                    () -> b.sync.link("CNC-1") != null && b.sync.link("CNC-1").overLimit(), Duration.ofSeconds(5));
-            LinkState seen = b.sync.link("CNC-1");
+                    () -> b.site.state().link("CNC-1") != null
+                            && b.site.state().link("CNC-1").overLimit(),
+                    Duration.ofSeconds(5));
+            LinkState seen = b.site.state().link("CNC-1");
             assertThat(seen.measuredBy()).isEqualTo("a");
             assertThat(seen.overLimitReason()).matches("link CNC-1 over limit: in \\d+\\.\\d Mbit/s > 8\\.00 Mbit/s");
             assertThat(seen.inBps())
@@ -93,12 +95,12 @@ class LinkSyncTest {
             assertThat(a.links.local("TEL-1"))
                     .as("a does not measure TEL's link")
                     .isNull();
-            Node.await(() -> a.sync.link("TEL-1") != null, Duration.ofSeconds(5));
-            assertThat(a.sync.link("TEL-1").measuredBy()).isEqualTo("b");
+            Node.await(() -> a.site.state().link("TEL-1") != null, Duration.ofSeconds(5));
+            assertThat(a.site.state().link("TEL-1").measuredBy()).isEqualTo("b");
 
             cncTraffic.bitsPerSecond = 80_000; // under resume
-            Node.await(() -> !b.sync.link("CNC-1").overLimit(), Duration.ofSeconds(5));
-            assertThat(b.sync.link("CNC-1").inBps()).isLessThan(1_000_000);
+            Node.await(() -> !b.site.state().link("CNC-1").overLimit(), Duration.ofSeconds(5));
+            assertThat(b.site.state().link("CNC-1").inBps()).isLessThan(1_000_000);
         }
     }
 
@@ -132,13 +134,13 @@ class LinkSyncTest {
                                                 now,
                                                 30_000))));
                 Node.await(
-                        () -> a.sync.link("TEL-1") != null
-                                && a.sync.link("TEL-1").state() == HealthState.DOWN,
+                        () -> a.site.state().link("TEL-1") != null
+                                && a.site.state().link("TEL-1").state() == HealthState.DOWN,
                         Duration.ofSeconds(3));
-                assertThat(a.sync.link("TEL-1").state()).isEqualTo(HealthState.DOWN);
-                assertThat(a.sync.link("TEL-1").overLimit()).isTrue();
-                assertThat(a.sync.link("TEL-1").reason()).isEqualTo("gateway 198.18.3.1: no echo reply");
-                assertThat(a.sync.link("CNC-1").state())
+                assertThat(a.site.state().link("TEL-1").state()).isEqualTo(HealthState.DOWN);
+                assertThat(a.site.state().link("TEL-1").overLimit()).isTrue();
+                assertThat(a.site.state().link("TEL-1").reason()).isEqualTo("gateway 198.18.3.1: no echo reply");
+                assertThat(a.site.state().link("CNC-1").state())
                         .as("a's own link: b's word does not count")
                         .isEqualTo(HealthState.UNKNOWN);
                 assertThat(a.registry.get("sync_items_dropped").counter().count())

@@ -11,6 +11,8 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.site.Site;
+import dev.gslb.site.SitePublisher;
 import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
@@ -33,6 +35,7 @@ final class Node implements AutoCloseable {
     final HealthMonitor health;
     final LinkMonitor links;
     final ProbeScheduler scheduler;
+    final SitePublisher site;
     final PeerSync sync;
     final Path peersFile;
     final Path identityFile;
@@ -113,6 +116,15 @@ final class Node implements AutoCloseable {
         this.peersFile = dir.resolve(name + ".peers");
         this.health = new HealthMonitor(targets, Clock.systemUTC(), registry);
         this.links = new LinkMonitor(links, dc, name, Clock.systemUTC(), registry);
+        this.site = new SitePublisher(
+                Site.numbered(
+                        targets.stream().map(HealthTarget::server).toList(),
+                        links.stream().map(LinkSpec::link).toList()),
+                true,
+                Clock.systemUTC());
+        health.onChange(site::localHealth);
+        this.links.onChange(site::localLink);
+        site.resite(site.state().site(), health::state, this.links::local);
         ProbeSettings ps = new ProbeSettings(
                 this.source,
                 List.of(ProbeProtocol.DNS_DOT),
@@ -154,6 +166,7 @@ final class Node implements AutoCloseable {
                 health,
                 this.links,
                 scheduler,
+                site,
                 () -> DATA_CENTERS,
                 Clock.systemUTC(),
                 registry);
@@ -197,6 +210,7 @@ final class Node implements AutoCloseable {
         scheduler.close();
         health.close();
         links.close();
+        site.close();
     }
 
     /** Pairs two nodes as an operator would: pair on one, join with its token on the other. */

@@ -40,7 +40,7 @@ class PeerSyncTest {
             Node.pair(a, b);
             long start = System.nanoTime();
             // A meets an LDNS it has no entry for; answers, never waits
-            a.sync.probeRequests().ldnsQueried(LDNS, System.currentTimeMillis());
+            a.scheduler.ldnsQueried(LDNS, System.currentTimeMillis());
             Node.await(
                     () -> a.hasPath("127.0.0.50", "CNC")
                             && a.hasPath("127.0.0.50", "TEL")
@@ -604,17 +604,18 @@ class PeerSyncTest {
             Node.pair(a, b);
             Node.pair(a, c);
             Node.await(
-                    () -> c.sync.peerView("vs1") == HealthState.UP && b.sync.peerView("vs1") == HealthState.UP,
+                    () -> c.site.state().peerHealth("vs1") == HealthState.UP
+                            && b.site.state().peerHealth("vs1") == HealthState.UP,
                     Duration.ofSeconds(5));
             assertThat(c.health.state("vs1")).isEqualTo(HealthState.UNKNOWN);
-            assertThat(c.sync.peerView("vs1")).as("fills unknown").isEqualTo(HealthState.UP);
+            assertThat(c.site.state().peerHealth("vs1")).as("fills unknown").isEqualTo(HealthState.UP);
             assertThat(b.health.state("vs1")).isEqualTo(HealthState.DOWN);
-            assertThat(b.sync.peerView("vs1")).isEqualTo(HealthState.UP);
-            assertThat(c.sync.mergedView("vs1"))
+            assertThat(b.site.state().peerHealth("vs1")).isEqualTo(HealthState.UP);
+            assertThat(c.site.state().health("vs1"))
                     .as("a peer's view fills unknown")
                     .isEqualTo(HealthState.UP);
-            assertThat(b.sync.mergedView("vs1")).as("a local DOWN wins").isEqualTo(HealthState.DOWN);
-            assertThat(a.sync.mergedView("vs1")).isEqualTo(HealthState.UP);
+            assertThat(b.site.state().health("vs1")).as("a local DOWN wins").isEqualTo(HealthState.DOWN);
+            assertThat(a.site.state().health("vs1")).isEqualTo(HealthState.UP);
         }
     }
 }

@@ -42,7 +42,12 @@ public final class CidrSet {
     }
 
     public boolean contains(Address address) {
-        return table.lookup(address.hi(), address.lo()) != null;
+        return contains(address.hi(), address.lo());
+    }
+
+    /** The query path's form: the address's two halves, IPv4 mapped. */
+    public boolean contains(long hi, long lo) {
+        return table.lookup(hi, lo) != null;
     }
 
     public List<Cidr> cidrs() {

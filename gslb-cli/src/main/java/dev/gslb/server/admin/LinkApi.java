@@ -6,7 +6,7 @@ import dev.gslb.probe.link.Bandwidth;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.site.LinkState;
-import dev.gslb.sync.PeerSync;
+import dev.gslb.site.SiteState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,12 +16,12 @@ import java.util.function.Supplier;
 /** GET /links: every configured link, measured here or by the peer on it. */
 public final class LinkApi {
     private final LinkMonitor links;
-    private final PeerSync sync;
+    private final Supplier<SiteState> site;
     private final Supplier<Authority> authority;
 
-    public LinkApi(LinkMonitor links, PeerSync sync, Supplier<Authority> authority) {
+    public LinkApi(LinkMonitor links, Supplier<SiteState> site, Supplier<Authority> authority) {
         this.links = links;
-        this.sync = sync;
+        this.site = site;
         this.authority = authority;
     }
 
@@ -32,7 +32,7 @@ public final class LinkApi {
     public List<LinkStatus> statuses() {
         List<LinkStatus> out = new ArrayList<>();
         for (LinkSpec l : links.specs()) {
-            LinkState s = sync.link(l.name());
+            LinkState s = site.get().link(l.name());
             if (s == null) {
                 s = LinkState.unknown(l.name());
             }

@@ -18,28 +18,17 @@ import java.util.function.Supplier;
 public final class MethodRegistry {
     /**
      * What methods may read: the proximity table, the topology in service, the path TTL, each
-     * method's own settings record, and the candidates' link headroom and confirmed health.
+     * method's own settings record. What a method reads of a candidate's state (link headroom,
+     * confirmed health) comes with the candidates, from the published site state.
      */
     public record Services(
-            ProximityTable proximity,
-            Supplier<TopologyTable> topology,
-            long pathTtlMillis,
-            MethodSettings settings,
-            CandidateLoad load) {
+            ProximityTable proximity, Supplier<TopologyTable> topology, long pathTtlMillis, MethodSettings settings) {
         /** For checking a configuration before a server exists: methods are built, never run. */
         public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, MethodSettings.DEFAULTS);
 
-        public Services(
-                ProximityTable proximity,
-                Supplier<TopologyTable> topology,
-                long pathTtlMillis,
-                MethodSettings settings) {
-            this(proximity, topology, pathTtlMillis, settings, CandidateLoad.NONE);
-        }
-
         /** The same services with a pool's own method settings over the global ones. */
         Services with(MethodSettings pool) {
-            return new Services(proximity, topology, pathTtlMillis, settings.overriddenBy(pool), load);
+            return new Services(proximity, topology, pathTtlMillis, settings.overriddenBy(pool));
         }
     }
 
@@ -62,8 +51,7 @@ public final class MethodRegistry {
         add(
                 "quality-of-service",
                 QualityOfService.Settings.DEFAULTS,
-                (s, settings) ->
-                        new QualityOfService(s.proximity(), s.pathTtlMillis(), s.topology(), s.load(), settings));
+                (s, settings) -> new QualityOfService(s.proximity(), s.pathTtlMillis(), s.topology(), settings));
         add("topology", s -> new Topology(s.topology()));
         add("global-availability", s -> new GlobalAvailability());
         add("round-robin", s -> new RoundRobin());

@@ -3,7 +3,6 @@ package dev.gslb.dns.method;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
-import dev.gslb.site.VirtualServer;
 
 /**
  * The shape of the path-metric methods: decide only when every candidate's data center has a
@@ -28,7 +27,7 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
     abstract boolean better(LdnsEntry e, int a, int b);
 
     /** True when candidate {@code x} over path {@code a} beats {@code y} over {@code b}; by default the paths decide. */
-    boolean better(QueryContext q, VirtualServer x, int a, VirtualServer y, int b, LdnsEntry e) {
+    boolean better(QueryContext q, Candidates c, int x, int a, int y, int b, LdnsEntry e) {
         return better(e, a, b);
     }
 
@@ -45,7 +44,7 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
     abstract String describe(Path p);
 
     /** What the trace shows for candidate {@code vs} over path {@code i}; by default the path. */
-    String describe(QueryContext q, VirtualServer vs, LdnsEntry e, int i) {
+    String describe(QueryContext q, Candidates c, int candidate, LdnsEntry e, int i) {
         return describe(e.path(i));
     }
 
@@ -80,9 +79,9 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
                 return Outcome.PASS;
             }
             if (q.tracing()) {
-                q.trace.note(name(), dc + ": " + describe(q, c.get(i), e, at));
+                q.trace.note(name(), dc + ": " + describe(q, c, i, e, at));
             }
-            if (best < 0 || better(q, c.get(i), at, c.get(best), bestPath, e)) {
+            if (best < 0 || better(q, c, i, at, best, bestPath, e)) {
                 best = i;
                 bestPath = at;
             }

@@ -8,6 +8,7 @@ import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.settings.Bounds;
+import dev.gslb.site.ServerState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.TopologyMatch;
 import dev.gslb.topology.TopologyTable;
@@ -66,18 +67,12 @@ public final class QualityOfService extends PathMetricMethod {
     }
 
     private final Supplier<TopologyTable> topology;
-    private final CandidateLoad load;
     private final Settings k;
 
     public QualityOfService(
-            ProximityTable table,
-            long pathTtlMillis,
-            Supplier<TopologyTable> topology,
-            CandidateLoad load,
-            Settings settings) {
+            ProximityTable table, long pathTtlMillis, Supplier<TopologyTable> topology, Settings settings) {
         super(table, pathTtlMillis);
         this.topology = topology;
-        this.load = load;
         this.k = settings;
     }
 
@@ -92,12 +87,14 @@ public final class QualityOfService extends PathMetricMethod {
     }
 
     @Override
-    boolean better(QueryContext q, VirtualServer x, int a, VirtualServer y, int b, LdnsEntry e) {
-        return score(q, x, e, a) > score(q, y, e, b);
+    boolean better(QueryContext q, Candidates c, int x, int a, int y, int b, LdnsEntry e) {
+        return score(q, c, x, e, a) > score(q, c, y, e, b);
     }
 
-    /** The weighted sum of the normalised metrics of candidate {@code vs} over path {@code i}. */
-    double score(QueryContext q, VirtualServer vs, LdnsEntry e, int i) {
+    /** The weighted sum of the normalised metrics of candidate {@code candidate} over path {@code i}. */
+    double score(QueryContext q, Candidates c, int candidate, LdnsEntry e, int i) {
+        VirtualServer vs = c.get(candidate);
+        ServerState state = c.state(candidate);
         double s = k.rtt() * lowerIsBetter(e.rttMicros(i), RTT_LIMIT)
                 + k.completionRate() * 10.0 * e.completion(i) / 10_000;
         if (k.hops() > 0 && e.hops(i) > 0) {
@@ -106,11 +103,11 @@ public final class QualityOfService extends PathMetricMethod {
         if (k.topology() > 0) {
             s += k.topology() * higherIsBetter(topologyScore(q, vs), TOPOLOGY_LIMIT);
         }
-        long headroom = k.linkCapacity() > 0 ? load.linkHeadroomBps(vs) : -1;
+        long headroom = k.linkCapacity() > 0 ? state.headroomBps() : -1;
         if (headroom >= 0) {
             s += k.linkCapacity() * higherIsBetter(headroom / 1000.0, HEADROOM_LIMIT_KBPS);
         }
-        if (k.vsCapacity() > 0 && load.confirmedUp(vs)) {
+        if (k.vsCapacity() > 0 && state.confirmedUp()) {
             s += k.vsCapacity() * 10.0;
         }
         return s;
@@ -130,18 +127,19 @@ public final class QualityOfService extends PathMetricMethod {
     }
 
     @Override
-    String describe(QueryContext q, VirtualServer vs, LdnsEntry e, int i) {
-        long headroom = load.linkHeadroomBps(vs);
+    String describe(QueryContext q, Candidates c, int candidate, LdnsEntry e, int i) {
+        VirtualServer vs = c.get(candidate);
+        long headroom = c.state(candidate).headroomBps();
         return String.format(
                 Locale.ROOT,
                 "qos %.1f (rtt %d us, completion %d, hops %d, topology %d, link headroom %s, %s)",
-                score(q, vs, e, i),
+                score(q, c, candidate, e, i),
                 e.rttMicros(i),
                 e.completion(i),
                 e.hops(i),
                 topologyScore(q, vs),
                 headroom < 0 ? "unknown" : headroom + " bit/s",
-                load.confirmedUp(vs) ? "confirmed up" : "not confirmed up");
+                c.state(candidate).confirmedUp() ? "confirmed up" : "not confirmed up");
     }
 
     @Override

@@ -6,12 +6,15 @@ import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.method.QueryContext;
 import dev.gslb.dns.method.Trace;
 import dev.gslb.probe.schedule.ProbeRequests;
+import dev.gslb.site.ServerState;
+import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +88,7 @@ public final class WideIpResolver {
         final AnswerStatistics.Recent recent = new AnswerStatistics.Recent();
     }
 
-    private final MemberHealth health;
+    private final Supplier<SiteState> site;
     private final ProbeRequests probes;
     private final MeterRegistry registry;
     private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
@@ -107,14 +110,14 @@ public final class WideIpResolver {
         }
     };
 
-    public WideIpResolver(MemberHealth health, ProbeRequests probes, MeterRegistry registry) {
-        this(health, probes, registry, new AnswerStatistics(StatisticsSettings.DEFAULTS.maxWideIps()));
+    public WideIpResolver(Supplier<SiteState> site, ProbeRequests probes, MeterRegistry registry) {
+        this(site, probes, registry, new AnswerStatistics(StatisticsSettings.DEFAULTS.maxWideIps()));
     }
 
     public WideIpResolver(
-            MemberHealth health, ProbeRequests probes, MeterRegistry registry, AnswerStatistics statistics) {
+            Supplier<SiteState> site, ProbeRequests probes, MeterRegistry registry, AnswerStatistics statistics) {
         this(
-                health,
+                site,
                 probes,
                 registry,
                 statistics,
@@ -122,13 +125,13 @@ public final class WideIpResolver {
     }
 
     public WideIpResolver(
-            MemberHealth health,
+            Supplier<SiteState> site,
             ProbeRequests probes,
             MeterRegistry registry,
             AnswerStatistics statistics,
             PersistenceTable persistence) {
         this.persistence = persistence;
-        this.health = health;
+        this.site = site;
         this.probes = probes;
         this.registry = registry;
         this.statistics = statistics;
@@ -136,10 +139,6 @@ public final class WideIpResolver {
                 .description(
                         "Pool decisions where every available candidate's link was over its limit (answered anyway)")
                 .register(registry);
-    }
-
-    public MemberHealth health() {
-        return health;
     }
 
     public AnswerStatistics statistics() {
@@ -156,14 +155,15 @@ public final class WideIpResolver {
         boolean log = w.decisionLog() && real;
         if (q.trace() == null && w.usesPathMetrics()) {
             // note the LDNS, measure it if nothing fresh is known; never waits
-            probes.ldnsQueried(q.ldns(), q.nowMillis());
+            probes.ldnsQueried(q.ldnsHi(), q.ldnsLo(), q.nowMillis());
         }
         if (log) {
             q.trace(new Trace());
         }
         Result r = s.result;
-        if (w.persistTtl() <= 0 || !persisted(w, q, r)) {
-            decide(w, q, s.candidates, s.spilled, r);
+        SiteState state = site.get(); // one read: this decision sees one published state
+        if (w.persistTtl() <= 0 || !persisted(w, q, state, r)) {
+            decide(w, q, state, s.candidates, s.spilled, r);
             if (w.persistTtl() > 0 && real && r.outcome == Outcome.PICKED && r.count > 0) {
                 int v4 = persistence.prefix(true);
                 int v6 = persistence.prefix(false);
@@ -194,7 +194,7 @@ public final class WideIpResolver {
      * it is still a member of one of the wide IP's pools, of the asked type, available and not
      * spilling. False when there is none (the methods decide).
      */
-    private boolean persisted(WideIp w, QueryContext q, Result r) {
+    private boolean persisted(WideIp w, QueryContext q, SiteState state, Result r) {
         int v4 = persistence.prefix(true);
         int v6 = persistence.prefix(false);
         String server = persistence.lookup(w.name(), q.networkHi(v4, v6), q.networkLo(v4, v6), q.nowMillis());
@@ -207,8 +207,7 @@ public final class WideIpResolver {
                 VirtualServer vs = pool.members().get(i);
                 if (vs.recordType() == q.recordType()
                         && vs.name().equals(server)
-                        && health.available(vs)
-                        && health.overLimit(vs) == null) {
+                        && state.at(vs).answerable()) {
                     r.outcome = Outcome.PICKED;
                     r.pool = pool;
                     r.tier = 0;
@@ -237,7 +236,7 @@ public final class WideIpResolver {
         return false;
     }
 
-    private Result decide(WideIp w, QueryContext q, Candidates c, Candidates spilled, Result r) {
+    private Result decide(WideIp w, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
         r.outcome = null;
         r.pool = null;
         r.method = null;
@@ -256,12 +255,13 @@ public final class WideIpResolver {
             spilled.reset();
             for (VirtualServer vs : pool.members()) {
                 if (vs.recordType() == q.recordType()) {
-                    boolean up = health.available(vs);
-                    String over = up ? health.overLimit(vs) : null;
+                    ServerState st = state.at(vs);
+                    boolean up = st.available();
+                    String over = st.spillReason();
                     if (over != null) {
-                        spilled.add(vs);
+                        spilled.add(vs, st);
                     } else if (up) {
-                        c.add(vs);
+                        c.add(vs, st);
                     }
                     if (q.trace() != null) {
                         q.trace()
@@ -276,7 +276,7 @@ public final class WideIpResolver {
             }
             if (c.isEmpty() && !spilled.isEmpty()) { // a full link is better than no answer
                 for (int i = 0; i < spilled.size(); i++) {
-                    c.add(spilled.get(i));
+                    c.add(spilled.get(i), spilled.state(i));
                 }
                 allOverLimit.increment();
                 if (q.trace() != null) {

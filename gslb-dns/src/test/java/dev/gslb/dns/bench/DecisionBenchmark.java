@@ -1,7 +1,6 @@
 package dev.gslb.dns.bench;
 
 import dev.gslb.dns.method.MethodRegistry;
-import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -13,6 +12,7 @@ import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.Address;
 import dev.gslb.topology.LiveTopology;
@@ -85,7 +85,7 @@ public class DecisionBenchmark {
                 Set.of("CNC", "TEL")));
         ProbeSettings d = ProbeSettings.defaults();
         scheduler = new ProbeScheduler(table, d, "CNC", "bench", List.of(), new SimpleMeterRegistry());
-        resolver = new WideIpResolver(MemberHealth.ALL_AVAILABLE, scheduler, new SimpleMeterRegistry());
+        resolver = new WideIpResolver(() -> SiteState.ALL_AVAILABLE, scheduler, new SimpleMeterRegistry());
         MethodRegistry methods = new MethodRegistry(new MethodRegistry.Services(
                 table,
                 topology::table,

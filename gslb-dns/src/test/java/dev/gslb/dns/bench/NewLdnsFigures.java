@@ -7,7 +7,6 @@ import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.server.ExampleDeployment;
-import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -19,6 +18,7 @@ import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -80,7 +80,7 @@ public final class NewLdnsFigures {
                         table, settings, "CNC", "bench", List.of(DnsProber.dot(any, closed)), registry);
                 Responder responder = new Responder(
                         ExampleDeployment.authority(List.of(wideIp(table))),
-                        new WideIpResolver(MemberHealth.ALL_AVAILABLE, scheduler, registry),
+                        new WideIpResolver(() -> SiteState.ALL_AVAILABLE, scheduler, registry),
                         new InstanceIdentity("bench", "CNC"),
                         new DnsMetrics(registry),
                         AnswerSettings.DEFAULTS)) {

@@ -8,6 +8,8 @@ import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.ServerState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
@@ -115,10 +117,19 @@ class MethodTablesTest {
     }
 
     static String run(LoadBalancingMethod m, Row row, QueryContext q) {
+        return run(m, row, q, vs -> ServerState.UNKNOWN_AVAILABLE);
+    }
+
+    /** With each candidate's published state as {@code states} says. */
+    static String run(
+            LoadBalancingMethod m,
+            Row row,
+            QueryContext q,
+            java.util.function.Function<VirtualServer, ServerState> states) {
         Pool pool = new Pool("p", MEMBERS, List.of(m), 1, -1, List.of());
         Candidates c = new Candidates();
         c.reset();
-        MEMBERS.stream().filter(vs -> !row.down().contains(vs)).forEach(c::add);
+        MEMBERS.stream().filter(vs -> !row.down().contains(vs)).forEach(vs -> c.add(vs, states.apply(vs)));
         q.set(InetAddress.ofLiteral(row.ldns()), org.xbill.DNS.Type.A, NOW.toEpochMilli());
         if (row.ecs() != null) {
             Cidr subnet = Cidr.parse(row.ecs());
@@ -213,23 +224,18 @@ class MethodTablesTest {
     /** The other metrics, each alone by its coefficient (a pool's qos over the defaults). */
     @org.junit.jupiter.api.Test
     void qualityOfServiceWeighsTopologyLinkHeadroomAndConfirmedHealth() {
-        CandidateLoad load = new CandidateLoad() {
-            @Override
-            public long linkHeadroomBps(VirtualServer vs) {
-                return vs == BGP1 ? 900_000_000 : vs == CNC1 ? 100_000_000 : -1;
-            }
-
-            @Override
-            public boolean confirmedUp(VirtualServer vs) {
-                return vs == CNC1;
-            }
-        };
+        java.util.function.Function<VirtualServer, ServerState> states = vs -> new ServerState(
+                vs == CNC1 ? HealthState.UP : HealthState.UNKNOWN,
+                true,
+                null,
+                vs == BGP1 ? 900_000_000 : vs == CNC1 ? 100_000_000 : -1);
         MethodRegistry r = new MethodRegistry(
-                new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, MethodSettings.DEFAULTS, load));
+                new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, MethodSettings.DEFAULTS));
         var only = (java.util.function.Function<QualityOfService.Coefficients, String>) k -> run(
                 r.create("quality-of-service", MethodSettings.of(k.over(QualityOfService.Settings.DEFAULTS))),
                 Row.of("61.136.178.229", "?"),
-                new QueryContext());
+                new QueryContext(),
+                states);
         assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 10, 0, 0)))
                 .as("topology: chinanet scores TEL 100, CNC 50")
                 .isEqualTo("tel1");

@@ -6,7 +6,6 @@ import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
-import dev.gslb.dns.wideip.MemberHealth;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -15,6 +14,7 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -79,7 +79,7 @@ public final class ExampleDeployment implements AutoCloseable {
 
     /** The source's chain over an empty proximity table and topology: global availability decides. */
     public static WideIpResolver resolver(MeterRegistry registry) {
-        return new WideIpResolver(MemberHealth.ALL_AVAILABLE, ProbeRequests.NONE, registry);
+        return new WideIpResolver(() -> SiteState.ALL_AVAILABLE, ProbeRequests.NONE, registry);
     }
 
     public static Authority authority() throws Exception {

@@ -6,6 +6,7 @@ import dev.gslb.dns.method.GlobalAvailability;
 import dev.gslb.dns.method.RoundRobin;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
@@ -35,7 +36,7 @@ class AnswerStatisticsTest {
     void answersSplitByDataCenterServerPoolAndMethodOverEachWindow() throws Exception {
         AnswerStatistics stats = new AnswerStatistics(1);
         WideIpResolver resolver =
-                new WideIpResolver(MemberHealth.ALL_AVAILABLE, ProbeRequests.NONE, new SimpleMeterRegistry(), stats);
+                new WideIpResolver(() -> SiteState.ALL_AVAILABLE, ProbeRequests.NONE, new SimpleMeterRegistry(), stats);
         WideIp www = wideIp("www.example.com.");
         long t0 = 1_800_000_000_000L;
         for (int i = 0; i < 8; i++) { // two hours ago
@@ -95,7 +96,7 @@ class AnswerStatisticsTest {
     void ldnsAreCountedPerDataCenterAndPerRegion() throws Exception {
         AnswerStatistics stats = new AnswerStatistics(10);
         WideIpResolver resolver =
-                new WideIpResolver(MemberHealth.ALL_AVAILABLE, ProbeRequests.NONE, new SimpleMeterRegistry(), stats);
+                new WideIpResolver(() -> SiteState.ALL_AVAILABLE, ProbeRequests.NONE, new SimpleMeterRegistry(), stats);
         WideIp www = wideIp("www.example.com.");
         long t0 = 1_800_000_000_000L;
         ask(resolver, www, t0 - 7_200_000, "198.18.9.9"); // two hours ago: since start only

@@ -9,6 +9,9 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.HealthState;
+import dev.gslb.site.Site;
+import dev.gslb.site.SitePublisher;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -17,7 +20,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Type;
@@ -30,19 +32,15 @@ import org.xbill.DNS.Type;
  */
 class PersistenceTest {
     static final VirtualServer A =
-            new VirtualServer("a", InetAddress.ofLiteral("198.18.2.10"), new DataCenter("CNC"), 1, 0, null);
+            new VirtualServer("a", InetAddress.ofLiteral("198.18.2.10"), new DataCenter("CNC"), 1, 0, null, 0);
     static final VirtualServer B =
-            new VirtualServer("b", InetAddress.ofLiteral("198.18.3.10"), new DataCenter("TEL"), 1, 0, null);
+            new VirtualServer("b", InetAddress.ofLiteral("198.18.3.10"), new DataCenter("TEL"), 1, 0, null, 1);
 
-    final Set<String> down = ConcurrentHashMap.newKeySet();
+    final SitePublisher site = new SitePublisher(new Site(List.of(A, B), List.of()), true, Clock.systemUTC());
     final PersistenceTable table = new PersistenceTable(StaticPersistence.Settings.DEFAULTS);
     final List<PersistenceTable.Entry> told = new ArrayList<>();
     final WideIpResolver resolver = new WideIpResolver(
-            vs -> !down.contains(vs.name()),
-            ProbeRequests.NONE,
-            new SimpleMeterRegistry(),
-            new AnswerStatistics(10),
-            table);
+            site::state, ProbeRequests.NONE, new SimpleMeterRegistry(), new AnswerStatistics(10), table);
     final WideIp www;
 
     PersistenceTest() throws Exception {
@@ -82,11 +80,11 @@ class PersistenceTest {
         }
         assertThat(told).hasSize(1);
         String other = first.equals("a") ? "b" : "a";
-        down.add(first);
+        site.localHealth(first, HealthState.DOWN);
         assertThat(answer("198.18.4.2", t + 10))
                 .as("its server is down: the method decides")
                 .isEqualTo(other);
-        down.clear();
+        site.localHealth(first, HealthState.UP);
         assertThat(answer("198.18.4.2", t + 20))
                 .as("kept on the new one after the first is back")
                 .isEqualTo(other);

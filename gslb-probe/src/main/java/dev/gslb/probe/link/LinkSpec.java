@@ -1,6 +1,7 @@
 package dev.gslb.probe.link;
 
 import dev.gslb.probe.health.MonitorSpec;
+import dev.gslb.site.Link;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +49,11 @@ public record LinkSpec(
             throw new IllegalArgumentException("link " + name + ": 'limit-" + direction + ":' (" + limit
                     + ") is above 'capacity:' (" + capacity + ")");
         }
+    }
+
+    /** This link as the site model knows it. */
+    public Link link() {
+        return new Link(name, dataCenter, capacity == null ? -1 : capacity.bitsPerSecond());
     }
 
     /** Without 'resume:', a link takes answers again under 90 % of its limit. */

@@ -24,6 +24,14 @@ public record ProximitySettings(
         }
     }
 
+    /**
+     * The age past which the path of an LDNS in use is measured again: half the path TTL, so it
+     * never goes stale while in use. This side's scheduler and the requests to peers both use it.
+     */
+    public long refreshAfterMillis() {
+        return pathTtl.toMillis() / 2;
+    }
+
     /** These settings with another cap on the table. */
     public ProximitySettings withMaxLdns(int max) {
         return new ProximitySettings(pathTtl, retry, inactiveTtl, max, newPerNetwork, newPerNetworkBurst);

@@ -154,42 +154,59 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         return excluded.contains(ldns);
     }
 
-    @Override
-    public void ldnsQueried(InetAddress ldns, long nowMillis) {
-        noteQuery(ldns, nowMillis);
+    /**
+     * Who hears of an LDNS in use: peer sync, which asks the peers to measure it too. Told on the
+     * querying thread, with the entry as it stands after the touch: a listener must not block and
+     * should allocate nothing unless it acts.
+     */
+    @FunctionalInterface
+    public interface LdnsAsked {
+        void asked(long hi, long lo, LdnsEntry entry, long nowMillis);
+    }
+
+    private final List<LdnsAsked> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** {@code listener} hears of every LDNS noted in use that may be asked about (see {@link #ldnsQueried}). */
+    public void onAsked(LdnsAsked listener) {
+        asked.add(listener);
+    }
+
+    /** {@link #ldnsQueried(long, long, long)} of an address in its object form (tests, tools). */
+    public void ldnsQueried(InetAddress ldns, long now) {
+        ldnsQueried(Cidr.hiOf(ldns), Cidr.loOf(ldns), now);
     }
 
     /**
-     * {@link #ldnsQueried}, returning the LDNS's entry as it stands after the touch, for callers
-     * that read it next (peer sync) without a second lookup. Null when nothing may be asked about
-     * this LDNS, of this side or of the peers: it is excluded, the table refused it, or its network
-     * is over its rate of probe requests.
+     * Notes the LDNS and has it measured when nothing fresh is known. The listeners hear of it
+     * unless nothing may be asked about this LDNS, of this side or of the peers: it is excluded,
+     * the table refused it, or its network is over its rate of probe requests.
      */
-    public LdnsEntry noteQuery(InetAddress ldns, long now) {
-        if (isExcluded(ldns)) {
+    @Override
+    public void ldnsQueried(long hi, long lo, long now) {
+        if (excluded.contains(hi, lo)) {
             skipped.get(Skip.EXCLUDED).increment();
-            return null;
+            return;
         }
-        long hi = Cidr.hiOf(ldns);
-        long lo = Cidr.loOf(ldns);
         LdnsEntry e = table.touch(hi, lo, now);
         if (e == null) {
             skipped.get(Skip.TABLE_REFUSED).increment();
-            return null;
-        }
-        if (e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt()) {
-            return e; // answered no probe lately: leave it to topology until the retry time
+            return;
         }
         int own = e.pathIndex(dataCenter); // by index: this runs per query and builds no Path
-        // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
-        if (own < 0 || now - e.measuredAt(own) > table.settings().pathTtl().toMillis() / 2) {
+        boolean retryLater = e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt();
+        // Re-measure an active LDNS before its path goes stale while in use.
+        if (!retryLater
+                && (own < 0 || now - e.measuredAt(own) > table.settings().refreshAfterMillis())) {
             if (!perNetwork.tryAcquire(hi, lo, now)) {
                 skipped.get(Skip.NETWORK_RATE).increment();
-                return null;
+                return;
             }
-            request(ldns, Address.of(ldns));
+            Address key = new Address(hi, lo);
+            request(key.inetAddress(), key);
         }
-        return e;
+        for (int i = 0; i < asked.size(); i++) { // by index: no iterator per query
+            asked.get(i).asked(hi, lo, e, now);
+        }
     }
 
     /** Asks for a measurement; returns why it was not queued, or null when it was. Never blocks. */

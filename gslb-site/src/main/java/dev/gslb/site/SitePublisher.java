@@ -1,0 +1,196 @@
+package dev.gslb.site;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The one place that decides whether a virtual server may be answered. It hears every monitor,
+ * link and peer event, applies the availability rules once, and publishes a new {@link SiteState}
+ * with one volatile write; the query path reads that state and never calls back here.
+ *
+ * <p>The rules (README "Health", "Links"):
+ *
+ * <ul>
+ *   <li>health: this instance's monitors decide; where they say UNKNOWN, a peer's fresh view fills
+ *       in (a peer never overrides a local UP or DOWN);
+ *   <li>UP answers, DOWN does not; UNKNOWN answers when {@code unknown-health} says so;
+ *   <li>a link DOWN takes its servers with it;
+ *   <li>a link over its limit sets its servers aside (answered only when nothing else is left);
+ *   <li>a link: this instance's measurement for a link of its data center, else the fresh one of
+ *       the peer on it; headroom is its capacity minus the busier direction's traffic.
+ * </ul>
+ *
+ * <p>Writers take this object's lock; readers never do. A peer's view counts until its expiry:
+ * a timer publishes again when the earliest one passes.
+ */
+public final class SitePublisher implements AutoCloseable {
+    private record Expiring<T>(T value, long expiresAt) {}
+
+    private final boolean unknownIsAvailable;
+    private final Clock clock;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "site-expiry");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<String, HealthState> localHealth = new HashMap<>();
+    private final Map<String, Expiring<HealthState>> peerHealth = new HashMap<>();
+    private final Map<String, LinkState> localLinks = new HashMap<>();
+    private final Map<String, Expiring<LinkState>> peerLinks = new HashMap<>();
+    private Site site;
+    private ScheduledFuture<?> expiry;
+    private long expiryAt = Long.MAX_VALUE;
+    private volatile SiteState state;
+
+    public SitePublisher(Site site, boolean unknownIsAvailable, Clock clock) {
+        this.site = site;
+        this.unknownIsAvailable = unknownIsAvailable;
+        this.clock = clock;
+        publish();
+    }
+
+    /** The state in service: one volatile read, for the query path. */
+    public SiteState state() {
+        return state;
+    }
+
+    /** This instance's monitors judged {@code server}. */
+    public synchronized void localHealth(String server, HealthState s) {
+        if (localHealth.put(server, s) != s) {
+            publish();
+        }
+    }
+
+    /** A peer's view of {@code server}, fresh until {@code expiresAt} (this clock's millis). UNKNOWN is no view. */
+    public synchronized void peerHealth(String server, HealthState s, long expiresAt) {
+        if (s == HealthState.UNKNOWN) {
+            return;
+        }
+        Expiring<HealthState> old = peerHealth.put(server, new Expiring<>(s, expiresAt));
+        if (old == null || old.value() != s || old.expiresAt() < clock.millis()) {
+            publish(); // a refreshed view changes nothing the query path reads
+        } else if (expiresAt < expiryAt) {
+            scheduleExpiry(expiresAt);
+        }
+    }
+
+    /** This instance measured a link of its data center. */
+    public synchronized void localLink(LinkState s) {
+        localLinks.put(s.name(), s);
+        publish();
+    }
+
+    /** The peer on a link measured it; fresh until {@code expiresAt}. */
+    public synchronized void peerLink(LinkState s, long expiresAt) {
+        peerLinks.put(s.name(), new Expiring<>(s, expiresAt));
+        publish();
+    }
+
+    /**
+     * A new configuration's site: its states are decided from the monitors' current views
+     * ({@code health}, {@code links}: null where there is none), the peers' views kept.
+     */
+    public synchronized void resite(
+            Site next, Function<String, HealthState> health, Function<String, LinkState> links) {
+        this.site = next;
+        localHealth.clear();
+        localLinks.clear();
+        for (VirtualServer vs : next.servers()) {
+            HealthState h = health.apply(vs.name());
+            if (h != null) {
+                localHealth.put(vs.name(), h);
+            }
+        }
+        for (Link l : next.links()) {
+            LinkState s = links.apply(l.name());
+            if (s != null) {
+                localLinks.put(l.name(), s);
+            }
+        }
+        publish();
+    }
+
+    private void publish() {
+        long now = clock.millis();
+        peerHealth.values().removeIf(v -> v.expiresAt() < now);
+        peerLinks.values().removeIf(v -> v.expiresAt() < now);
+        Map<String, LinkState> links = new HashMap<>();
+        for (Link l : site.links()) {
+            LinkState s = localLinks.get(l.name());
+            if (s == null && peerLinks.containsKey(l.name())) {
+                s = peerLinks.get(l.name()).value();
+            }
+            if (s != null) {
+                links.put(l.name(), s);
+            }
+        }
+        Map<String, HealthState> merged = new HashMap<>();
+        Map<String, HealthState> peers = new HashMap<>();
+        peerHealth.forEach((server, v) -> peers.put(server, v.value()));
+        ServerState[] servers = new ServerState[site.servers().size()];
+        for (VirtualServer vs : site.servers()) {
+            HealthState local = localHealth.getOrDefault(vs.name(), HealthState.UNKNOWN);
+            HealthState h = local != HealthState.UNKNOWN ? local : peers.getOrDefault(vs.name(), HealthState.UNKNOWN);
+            merged.put(vs.name(), h);
+            servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()));
+        }
+        state = new SiteState(site, servers, unknown(), merged, peers, links);
+        long next = Long.MAX_VALUE;
+        for (Expiring<?> v : peerHealth.values()) {
+            next = Math.min(next, v.expiresAt());
+        }
+        for (Expiring<?> v : peerLinks.values()) {
+            next = Math.min(next, v.expiresAt());
+        }
+        expiryAt = Long.MAX_VALUE;
+        scheduleExpiry(next);
+    }
+
+    private ServerState unknown() {
+        return unknownIsAvailable ? ServerState.UNKNOWN_AVAILABLE : ServerState.UNKNOWN_UNAVAILABLE;
+    }
+
+    /** Every availability rule, in one place. */
+    private ServerState decide(VirtualServer vs, HealthState h, LinkState link) {
+        boolean available = h == HealthState.UP || h == HealthState.UNKNOWN && unknownIsAvailable;
+        if (link != null && link.state() == HealthState.DOWN) {
+            available = false; // a link DOWN takes its servers with it
+        }
+        String spill = available && link != null ? link.overLimitReason() : null;
+        long headroom = -1;
+        Link l = vs.link() == null ? null : site.link(vs.link());
+        if (l != null && l.capacityBps() >= 0 && link != null && link.inBps() >= 0 && link.outBps() >= 0) {
+            headroom = Math.max(0, l.capacityBps() - Math.max(link.inBps(), link.outBps()));
+        }
+        return new ServerState(h, available, spill, headroom);
+    }
+
+    private void scheduleExpiry(long at) {
+        if (at == Long.MAX_VALUE || at >= expiryAt || timer.isShutdown()) {
+            return;
+        }
+        if (expiry != null) {
+            expiry.cancel(false);
+        }
+        expiryAt = at;
+        long delay = Math.max(0, at - clock.millis()) + 1;
+        expiry = timer.schedule(this::expire, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void expire() {
+        expiry = null;
+        expiryAt = Long.MAX_VALUE;
+        publish();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}
