@@ -30,8 +30,8 @@ public final class ResolveApi {
         return List.of(new AdminServer.Route(
                 "GET",
                 "/resolve",
-                r -> AdminServer.Response.ok(
-                        explain(r.param("name"), r.param("ldns"), r.param("ecs"), r.param("type")))));
+                r -> AdminServer.Response.ok(Replies.explanation(
+                        explain(r.param("name"), r.param("ldns"), r.param("ecs"), r.param("type"))))));
     }
 
     public Explanation explain(String nameText, String ldnsText, String ecsText, String typeText) {

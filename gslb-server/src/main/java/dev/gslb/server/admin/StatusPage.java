@@ -3,6 +3,8 @@ package dev.gslb.server.admin;
 import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.LdnsView;
 import dev.gslb.api.LinkStatus;
+import dev.gslb.api.PeerStatus;
+import dev.gslb.api.ServerStatus;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.Explanation;
@@ -64,8 +66,8 @@ public final class StatusPage {
             List<String> wideIps,
             ConfigStatus config,
             List<LinkStatus> links,
-            List<HealthMonitor.Status> servers,
-            List<PeerSync.Status> peers,
+            List<ServerStatus> servers,
+            List<PeerStatus> peers,
             long ldns,
             Map<String, Long> ldnsByState) {}
 
@@ -154,8 +156,8 @@ public final class StatusPage {
                 wideIps().stream().map(w -> w.name().toString()).toList(),
                 s.config().get(),
                 s.links().get(),
-                s.servers().get(),
-                s.peers().status(),
+                Replies.servers(s.servers().get()),
+                Replies.peers(s.peers().status()),
                 n,
                 states);
     }
