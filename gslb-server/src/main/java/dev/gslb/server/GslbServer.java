@@ -17,6 +17,7 @@ import dev.gslb.server.admin.ConfigApi;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.PeerApi;
+import dev.gslb.server.admin.Replies;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.ServiceApi;
 import dev.gslb.server.admin.StatsApi;
@@ -27,6 +28,7 @@ import dev.gslb.server.alert.StateChanges;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.DataCenter;
 import dev.gslb.sync.PeerSync;
+import dev.gslb.sync.SyncGroup;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyWatcher;
@@ -59,7 +61,7 @@ public final class GslbServer implements AutoCloseable {
     private final LiveTopology topology;
     private final ProbeSide probes;
     private final PeerSync sync;
-    private final SyncGroup group;
+    private final SyncGroup<GslbConfig> group;
     private final SiteView site;
     private final Alerts alerts;
     private StateChanges alertSources;
@@ -108,9 +110,10 @@ public final class GslbServer implements AutoCloseable {
         site.registerLinkGauges(registry);
     }
 
-    private static SyncGroup syncGroup(GslbConfig fromFile) throws IOException {
+    private static SyncGroup<GslbConfig> syncGroup(GslbConfig fromFile) throws IOException {
         try {
-            return new SyncGroup(
+            return new SyncGroup<>(
+                    new SyncedConfiguration(),
                     fromFile,
                     fromFile.sync().peersFile().toAbsolutePath().getParent().resolve("config"),
                     Clock.systemUTC());
@@ -180,7 +183,8 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return group.status(sync.status().stream().map(PeerSync.Status::name).toList());
+        return Replies.config(
+                group.status(sync.status().stream().map(PeerSync.Status::name).toList()));
     }
 
     public Authority authority() {
@@ -197,7 +201,7 @@ public final class GslbServer implements AutoCloseable {
         return reconfiguration.reload();
     }
 
-    public SyncGroup syncGroup() {
+    public SyncGroup<GslbConfig> syncGroup() {
         return group;
     }
 

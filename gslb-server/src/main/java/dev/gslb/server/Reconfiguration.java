@@ -7,6 +7,7 @@ import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.settings.SettingsException;
+import dev.gslb.sync.SyncGroup;
 import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import java.util.List;
@@ -17,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * A configuration taken into service while running: a reload of the file (`gslb config reload`)
  * and a generation from the sync group (a peer's, or this one's) are applied here.
  */
-final class Reconfiguration implements SyncGroup.Applier {
+final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 
-    private final SyncGroup group;
+    private final SyncGroup<GslbConfig> group;
     private final LiveTopology topology;
     private final MethodRegistry methods;
     private final Responder responder;
@@ -28,7 +29,7 @@ final class Reconfiguration implements SyncGroup.Applier {
     private volatile GslbServer.ConfigSource source;
 
     Reconfiguration(
-            SyncGroup group,
+            SyncGroup<GslbConfig> group,
             GslbServer.ConfigSource source,
             LiveTopology topology,
             MethodRegistry methods,

@@ -1,5 +1,6 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.Explanation;
 import dev.gslb.api.LdnsStats;
 import dev.gslb.api.PeerStatus;
@@ -8,6 +9,7 @@ import dev.gslb.api.WideIpStats;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.LdnsSeen;
 import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.sync.GroupStatus;
 import dev.gslb.sync.PeerSync;
 import java.util.List;
 
@@ -123,5 +125,27 @@ public final class Replies {
         return all.stream()
                 .map(c -> new LdnsStats.Count(c.name(), c.ldns(), c.percent()))
                 .toList();
+    }
+
+    public static ConfigStatus config(GroupStatus s) {
+        return new ConfigStatus(
+                s.instance(),
+                s.generation(),
+                s.origin(),
+                s.digest(),
+                s.sync(),
+                s.inSync(),
+                s.refused(),
+                s.peers().stream()
+                        .map(p -> new ConfigStatus.Peer(
+                                p.name(),
+                                p.generation(),
+                                p.origin(),
+                                p.digest(),
+                                p.sync(),
+                                p.sameConfiguration(),
+                                p.refusedOurs(),
+                                p.heard()))
+                        .toList());
     }
 }

@@ -1,29 +1,17 @@
-package dev.gslb.server;
+package dev.gslb.sync;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gslb.api.ConfigStatus;
-import dev.gslb.config.GslbConfig;
-import dev.gslb.config.PeerBundle;
-import dev.gslb.config.SharedConfig;
-import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
-import dev.gslb.sync.ConfigExchange;
-import dev.gslb.sync.ConfigVersion;
 import dev.gslb.topology.LiveTopology;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,24 +28,22 @@ import org.slf4j.LoggerFactory;
  * instances set up by hand keep serving their own files (shown as out of sync when they differ)
  * until the first change on either.
  */
-public final class SyncGroup implements ConfigExchange {
+public final class SyncGroup<C> implements ConfigExchange {
     private static final Logger log = LoggerFactory.getLogger(SyncGroup.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** A peer that serves another configuration this long (not passing through) is out of sync. */
     static final long SETTLE_MILLIS = 10_000;
 
     /** Applies a validated configuration to the running server, all of it or nothing. */
     @FunctionalInterface
-    public interface Applier {
-        void apply(GslbConfig next, List<LiveTopology.Load> loads) throws SettingsException;
+    public interface Applier<C> {
+        void apply(C next, List<LiveTopology.Load> loads) throws SettingsException;
     }
 
-    /** What is persisted beside the shared files: the version served, and the file's own digest. */
-    record Persisted(long generation, String origin, String digest, String fileDigest) {}
-
     /** The last that was heard of a peer's configuration; its content only when it sent some. */
-    record PeerConfig(Offer offer, SharedConfig content, long heardAt, long differsSince) {}
+    record PeerConfig(Offer offer, SharedContent content, long heardAt, long differsSince) {}
 
+    private final GroupConfiguration<C> configs;
+    private final ConfigFolder folder;
     private final String instance;
     private final Path dir;
     private final boolean syncOn;
@@ -67,12 +53,12 @@ public final class SyncGroup implements ConfigExchange {
     final Set<String> logged = ConcurrentHashMap.newKeySet();
 
     static final int MAX_LOGGED = 1000;
-    private volatile Applier applier;
+    private volatile Applier<C> applier;
     private volatile Runnable publish = () -> {};
     private volatile Runnable tell = () -> {};
 
-    private GslbConfig running;
-    private SharedConfig shared;
+    private C running;
+    private SharedContent shared;
     private volatile ConfigVersion version;
     private volatile byte[] zipped;
     private String fileDigest;
@@ -83,68 +69,67 @@ public final class SyncGroup implements ConfigExchange {
      * Decides what to serve at start: {@code fromFile}, or the configuration persisted in {@code
      * dir} when the file has not changed since this instance last read it.
      */
-    public SyncGroup(GslbConfig fromFile, Path dir, Clock clock) throws SettingsException {
-        this.instance = fromFile.instance().name();
+    public SyncGroup(GroupConfiguration<C> configs, C fromFile, Path dir, Clock clock) throws SettingsException {
+        this.configs = configs;
+        this.folder = new ConfigFolder(dir, configs);
+        this.instance = configs.instance(fromFile);
         this.dir = dir;
-        this.syncOn = fromFile.configSync();
+        this.syncOn = configs.syncOn(fromFile);
         this.clock = clock;
-        SharedConfig file = SharedConfig.of(fromFile.source());
-        Persisted p = readPersisted();
-        GslbConfig start = fromFile;
-        SharedConfig startShared = file;
+        SharedContent file = configs.shared(fromFile);
+        ConfigFolder.Persisted p = folder.readPersisted();
+        C start = fromFile;
+        SharedContent startShared = file;
         ConfigVersion v = new ConfigVersion(0, instance, file.digest());
         if (p != null && p.fileDigest().equals(file.digest())) {
             v = new ConfigVersion(p.generation(), p.origin(), p.digest());
             if (!p.digest().equals(file.digest())) {
                 try {
-                    Path at = sharedDir(p.digest());
-                    SharedConfig kept = SharedConfig.readFrom(at);
+                    Path at = folder.sharedDir(p.digest());
+                    SharedContent kept = configs.readFrom(at);
                     if (!kept.digest().equals(p.digest())) {
                         throw new IOException("its files do not match its digest");
                     }
-                    start = new PeerBundle(kept, at).over(fromFile, "configuration generation " + v);
+                    start = configs.over(kept, at, fromFile, "configuration generation " + v);
                     startShared = kept;
                     log.info(
                             "serving configuration generation {} kept in {} (newer than {})",
                             v,
                             dir,
-                            fromFile.source().label());
+                            configs.label(fromFile));
                 } catch (IOException | SettingsException e) {
                     log.warn(
                             "the configuration kept in {} cannot be served ({}); serving {}",
                             dir,
                             e.getMessage(),
-                            fromFile.source().label());
+                            configs.label(fromFile));
                     v = new ConfigVersion(p.generation() + 1, instance, file.digest());
                 }
             }
         } else if (p != null) {
             try { // what was loaded at run time stays, as it does across a reload
-                startShared = file.withLoadsOf(SharedConfig.readFrom(sharedDir(p.digest())));
+                startShared = file.withLoadsOf(configs.readFrom(folder.sharedDir(p.digest())));
             } catch (IOException e) {
                 log.debug("no run-time topology loads kept: {}", e.toString());
             }
             v = new ConfigVersion(p.generation() + 1, instance, startShared.digest());
-            log.info(
-                    "{} changed while the server was stopped: it is generation {}",
-                    fromFile.source().label(),
-                    v);
+            log.info("{} changed while the server was stopped: it is generation {}", configs.label(fromFile), v);
         }
         this.running = start;
         this.shared = startShared;
         this.version = v;
         this.zipped = startShared.zip();
         this.fileDigest = file.digest();
-        persist(startShared);
+        folder.persist(startShared, version, fileDigest);
     }
 
     /** The configuration to build the server from. */
-    public synchronized GslbConfig running() {
+    public synchronized C running() {
         return running;
     }
 
     /** Wires the running server and peer sync in: set before peers connect. */
-    public void attach(Applier applier, Runnable publish, Runnable tell) {
+    public void attach(Applier<C> applier, Runnable publish, Runnable tell) {
         this.applier = applier;
         this.publish = publish;
         this.tell = tell;
@@ -160,15 +145,15 @@ public final class SyncGroup implements ConfigExchange {
      * generation, sent to the peers. Otherwise only the local part is taken and the shared
      * configuration in service stays (it may be a peer's, newer than this file).
      */
-    public synchronized ConfigVersion reloaded(GslbConfig fromFile) throws SettingsException {
-        SharedConfig file = SharedConfig.of(fromFile.source());
+    public synchronized ConfigVersion reloaded(C fromFile) throws SettingsException {
+        SharedContent file = configs.shared(fromFile);
         if (file.digest().equals(fileDigest)) {
-            GslbConfig next = fromFile.withShared(running);
+            C next = configs.withShared(fromFile, running);
             applier.apply(next, shared.loads());
             running = next;
             return version;
         }
-        SharedConfig content = file.withLoadsOf(shared);
+        SharedContent content = file.withLoadsOf(shared);
         applier.apply(fromFile, content.loads());
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
         log.info("configuration changed here: generation {}", next);
@@ -185,7 +170,7 @@ public final class SyncGroup implements ConfigExchange {
      * sent to the peers; the load itself is in service already.
      */
     public synchronized ConfigVersion topologyLoaded(LiveTopology.Load load) {
-        SharedConfig content = shared.withLoad(load.texts(), load.region());
+        SharedContent content = shared.withLoad(load.texts(), load.region());
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
         log.info("topology loaded here: configuration generation {}", next);
         serve(running, content, next);
@@ -200,14 +185,14 @@ public final class SyncGroup implements ConfigExchange {
         return shared.loads();
     }
 
-    private void serve(GslbConfig config, SharedConfig content, ConfigVersion v) {
+    private void serve(C config, SharedContent content, ConfigVersion v) {
         running = config;
         shared = content;
         zipped = content.zip();
         version = v;
         refused = null;
         refusal = "";
-        persist(content);
+        folder.persist(content, version, fileDigest);
     }
 
     @Override
@@ -219,10 +204,10 @@ public final class SyncGroup implements ConfigExchange {
     public void received(String peer, Offer offer) {
         long now = clock.millis();
         PeerConfig before = peers.get(peer);
-        SharedConfig content = before == null ? null : before.content();
+        SharedContent content = before == null ? null : before.content();
         if (offer.bundle().length > 0) {
             try {
-                content = SharedConfig.unzip(offer.bundle());
+                content = configs.unzip(offer.bundle());
             } catch (IOException e) {
                 log.warn("peer {} sent a configuration that cannot be read: {}", peer, e.getMessage());
                 return;
@@ -240,12 +225,12 @@ public final class SyncGroup implements ConfigExchange {
     }
 
     /** A peer's configuration with its content: applied when newer than the one in service. */
-    private synchronized void take(String peer, ConfigVersion theirs, SharedConfig content) {
+    private synchronized void take(String peer, ConfigVersion theirs, SharedContent content) {
         ConfigVersion ours = version;
         if (theirs.digest().equals(ours.digest())) {
             if (theirs.newerThan(ours)) { // the same content: take its name, so both say the same
                 version = theirs;
-                persist(shared);
+                folder.persist(shared, version, fileDigest);
             }
             return;
         }
@@ -262,10 +247,10 @@ public final class SyncGroup implements ConfigExchange {
         if (theirs.equals(refused)) {
             return; // refused already; the peer was told
         }
-        Path at = sharedDir(content.digest());
+        Path at = folder.sharedDir(content.digest());
         try {
-            write(content, at);
-            GslbConfig next = new PeerBundle(content, at).over(running, "configuration generation " + theirs);
+            folder.write(content, at);
+            C next = configs.over(content, at, running, "configuration generation " + theirs);
             applier.apply(next, content.loads());
             if (theirs.generation() == ours.generation()) {
                 log.warn(
@@ -279,7 +264,7 @@ public final class SyncGroup implements ConfigExchange {
             serve(next, content, theirs);
         } catch (SettingsException | IOException | RuntimeException e) {
             refused = theirs;
-            refusal = new PeerBundle(content, at).refusal(e); // no path of this host travels
+            refusal = configs.refusal(content, at, e); // no path of this host travels
             log.warn(
                     "configuration generation {} from {} refused; generation {} stays in service:\n{}",
                     theirs,
@@ -288,83 +273,13 @@ public final class SyncGroup implements ConfigExchange {
                     refusal);
             if (!content.digest().equals(shared.digest())) {
                 try {
-                    deleteTree(at);
+                    ConfigFolder.deleteTree(at);
                 } catch (IOException ignored) {
                     // removed with the next change
                 }
             }
         }
         tell.run();
-    }
-
-    /** Each configuration's files live in their own folder, named by digest: the one in service is never touched. */
-    private Path sharedDir(String digest) {
-        return dir.resolve("shared-" + digest.substring(0, 16));
-    }
-
-    /** Writes {@code content} to {@code at} unless it is there already; a half-written copy never takes its name. */
-    private static void write(SharedConfig content, Path at) throws IOException {
-        if (Files.isDirectory(at) && digestOf(at).equals(content.digest())) {
-            return;
-        }
-        Path tmp = at.resolveSibling(at.getFileName() + ".tmp");
-        deleteTree(tmp);
-        deleteTree(at);
-        content.writeTo(tmp);
-        Files.move(tmp, at, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    /** Keeps what is served in the state folder; a failure is logged, the change still holds. */
-    private void persist(SharedConfig content) {
-        try {
-            Files.createDirectories(dir);
-            Path at = sharedDir(content.digest());
-            write(content, at);
-            StateFile.writePrivate(
-                    dir.resolve("version.json"),
-                    JSON.writeValueAsBytes(
-                            new Persisted(version.generation(), version.origin(), version.digest(), fileDigest)));
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path old : s.filter(f -> f.getFileName().toString().startsWith("shared-") && !f.equals(at))
-                        .toList()) {
-                    deleteTree(old);
-                }
-            }
-        } catch (IOException e) {
-            log.warn("could not keep the configuration in {}: {}; a restart serves the file", dir, e.getMessage());
-        }
-    }
-
-    private static String digestOf(Path shared) {
-        try {
-            return SharedConfig.readFrom(shared).digest();
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    private Persisted readPersisted() {
-        Path f = dir.resolve("version.json");
-        if (!Files.isRegularFile(f)) {
-            return null;
-        }
-        try {
-            return JSON.readValue(f.toFile(), Persisted.class);
-        } catch (IOException e) {
-            log.warn("{} cannot be read ({}); serving the file", f, e.getMessage());
-            return null;
-        }
-    }
-
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(f);
-            }
-        }
     }
 
     /**
@@ -397,22 +312,22 @@ public final class SyncGroup implements ConfigExchange {
         return why.isEmpty() ? null : String.join("; ", why);
     }
 
-    public ConfigStatus status(List<String> pairedPeers) {
+    public GroupStatus status(List<String> pairedPeers) {
         ConfigVersion v = version;
         Set<String> names = new LinkedHashSet<>(pairedPeers);
-        List<ConfigStatus.Peer> out = new ArrayList<>();
+        List<GroupStatus.Peer> out = new ArrayList<>();
         boolean all = true;
         for (String name : names) {
             PeerConfig pc = peers.get(name);
             if (pc == null) {
                 all = false;
-                out.add(new ConfigStatus.Peer(name, null, null, null, null, false, null, null));
+                out.add(new GroupStatus.Peer(name, null, null, null, null, false, null, null));
                 continue;
             }
             Offer o = pc.offer();
             boolean same = o.version().digest().equals(v.digest());
             all &= same;
-            out.add(new ConfigStatus.Peer(
+            out.add(new GroupStatus.Peer(
                     name,
                     o.version().generation(),
                     o.version().origin(),
@@ -423,7 +338,7 @@ public final class SyncGroup implements ConfigExchange {
                     Instant.ofEpochMilli(pc.heardAt()).toString()));
         }
         ConfigVersion r = refused;
-        return new ConfigStatus(
+        return new GroupStatus(
                 instance,
                 v.generation(),
                 v.origin(),
@@ -443,46 +358,16 @@ public final class SyncGroup implements ConfigExchange {
         if (pc == null || pc.content() == null) {
             throw new IllegalArgumentException("nothing was heard of " + peer + "'s configuration yet");
         }
-        SharedConfig ours;
+        SharedContent ours;
         synchronized (this) {
             ours = shared;
         }
-        Map<String, byte[]> here = ours.entries();
-        Map<String, byte[]> there = pc.content().entries();
-        Set<String> names = new LinkedHashSet<>(here.keySet()); // the YAML first, then the files by name
-        names.addAll(new java.util.TreeSet<>(there.keySet()));
-        List<String> out = new ArrayList<>();
-        for (String name : names) {
-            String a = text(here.get(name));
-            String b = text(there.get(name));
-            if (a.equals(b)) {
-                continue;
-            }
-            out.add("--- " + name + " here (generation " + version + ")");
-            out.add("+++ " + name + " on " + peer + " (generation " + pc.offer().version() + ")");
-            List<String> linesHere = a.lines().toList();
-            List<String> linesThere = b.lines().toList();
-            Set<String> inThere = new java.util.HashSet<>(linesThere);
-            Set<String> inHere = new java.util.HashSet<>(linesHere);
-            int n = 0;
-            for (String l : linesHere) {
-                if (!inThere.contains(l) && n++ < maxLines) {
-                    out.add("-" + l);
-                }
-            }
-            for (String l : linesThere) {
-                if (!inHere.contains(l) && n++ < maxLines) {
-                    out.add("+" + l);
-                }
-            }
-            if (n > maxLines) {
-                out.add("... " + (n - maxLines) + " more line(s)");
-            }
-        }
-        return out;
-    }
-
-    private static String text(byte[] b) {
-        return b == null ? "" : new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        return SharedDiff.lines(
+                ours.entries(),
+                pc.content().entries(),
+                version,
+                peer,
+                pc.offer().version(),
+                maxLines);
     }
 }
