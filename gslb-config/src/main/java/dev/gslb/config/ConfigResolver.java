@@ -24,8 +24,8 @@ import java.util.List;
  * and builds the {@link GslbConfig}; each error points at the name that is wrong.
  */
 final class ConfigResolver extends Sections {
-    private final LinkSection linkSection = new LinkSection(this);
-    private final ServerSection servers = new ServerSection(this);
+    private final LinkBinder linkBinder = new LinkBinder(this);
+    private final ServerBinder servers = new ServerBinder(this);
 
     ConfigResolver(SettingsFile<ConfigFile> file, Path base) {
         super(file, base);
@@ -38,8 +38,8 @@ final class ConfigResolver extends Sections {
                 throw file.error("data center " + name + " is defined twice or empty", "datacenters", i);
             }
         }
-        ZoneSection zoneSection = new ZoneSection(this);
-        List<Zone> zones = zoneSection.zones();
+        ZoneBinder zoneBinder = new ZoneBinder(this);
+        List<Zone> zones = zoneBinder.zones();
         var programs = new ProgramAllowList(requireNonNullElse(c.monitorPrograms(), base.resolve("monitor-programs")));
         for (int i = 0; i < c.monitors().size(); i++) {
             MonitorSpec m;
@@ -53,7 +53,7 @@ final class ConfigResolver extends Sections {
             }
         }
         for (int i = 0; i < c.links().size(); i++) {
-            linkSection.link(c.links().get(i), i);
+            linkBinder.link(c.links().get(i), i);
         }
         for (int i = 0; i < c.virtualServers().size(); i++) {
             servers.virtualServer(c.virtualServers().get(i), i);
@@ -61,7 +61,7 @@ final class ConfigResolver extends Sections {
         for (int i = 0; i < c.pools().size(); i++) {
             servers.pool(c.pools().get(i), i);
         }
-        List<WideIpSpec> wideIps = zoneSection.wideIps(new Zones(zones));
+        List<WideIpSpec> wideIps = zoneBinder.wideIps(new Zones(zones));
         Probing probing = c.probe() == null ? Probing.defaults(base) : c.probe();
         SyncSettings sync = c.sync() == null ? SyncSettings.defaults(base) : c.sync();
         if (!file.has("sync", "path-ttl")) { // the README: paths are sent with the proximity table's TTL
@@ -77,7 +77,7 @@ final class ConfigResolver extends Sections {
                 zones,
                 wideIps,
                 requireNonNullElse(c.loadBalancing(), GslbConfig.LoadBalancing.DEFAULTS),
-                new TopologySection(this).topology(),
+                new TopologyBinder(this).topology(),
                 probing,
                 List.copyOf(healthTargets),
                 List.copyOf(links.values()),

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The {@code topology:} section: the data files and the records that score regions and CIDRs per data center. */
-final class TopologySection extends Sections {
-    TopologySection(Sections shared) {
+final class TopologyBinder extends Sections {
+    TopologyBinder(Sections shared) {
         super(shared);
     }
 

@@ -20,8 +20,8 @@ import java.util.Set;
 import org.xbill.DNS.Name;
 
 /** The {@code zones:} and {@code wide-ips:} sections: the zone files served and the wide IPs inside them. */
-final class ZoneSection extends Sections {
-    ZoneSection(Sections shared) {
+final class ZoneBinder extends Sections {
+    ZoneBinder(Sections shared) {
         super(shared);
     }
 

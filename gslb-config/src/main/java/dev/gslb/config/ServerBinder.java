@@ -21,8 +21,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /** The {@code virtual-servers:} and {@code pools:} sections: servers in data centers behind links, pools of them with their methods. */
-final class ServerSection extends Sections {
-    ServerSection(Sections shared) {
+final class ServerBinder extends Sections {
+    ServerBinder(Sections shared) {
         super(shared);
     }
 

@@ -18,8 +18,8 @@ import java.time.Duration;
 import java.util.List;
 
 /** The {@code links:} section: each ISP link with its limits, traffic source, gateways and monitors. */
-final class LinkSection extends Sections {
-    LinkSection(Sections shared) {
+final class LinkBinder extends Sections {
+    LinkBinder(Sections shared) {
         super(shared);
     }
 
