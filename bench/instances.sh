@@ -15,7 +15,7 @@ wait_port() { # port
 paired_configs() { # probe-port
   ln -sfn "$here/zones" "$work/zones"
   ln -sfn "$here/topology-data" "$work/topology-data"
-  default="$here/gslb-cli/src/main/resources/default-config.yaml"
+  default="$here/gslb-config/src/main/resources/default-config.yaml"
   local probe="probe: {exclude: [], protocols: [dns_dot], dns-port: $1, udp-port: $1}"
   { sed 's/^  datacenter: CNC$/  datacenter: CNC\n  name: bench-cnc/' "$default"; echo "$probe"; } >"$work/ours.yaml"
   { sed 's/^  datacenter: CNC$/  datacenter: TEL\n  name: bench-tel/' "$default"; echo "$probe"; } >"$work/peer.yaml"

@@ -17,7 +17,7 @@ server=""
 state="$(mktemp -d)"
 sed -e "s#file: zones/#file: $here/zones/#" -e "s#data: \[topology-data/#data: [$here/topology-data/#" \
   -e "s#127.0.0.1:5353#127.0.0.1:$port#" -e "s#127.0.0.1:8053#127.0.0.1:$admin#" \
-  "$here/gslb-cli/src/main/resources/default-config.yaml" >"$state/gslb.yaml"
+  "$here/gslb-config/src/main/resources/default-config.yaml" >"$state/gslb.yaml"
 printf 'probe:\n  exclude: []   # this test probes 127.0.0.77-79\n' >>"$state/gslb.yaml"
 printf 'sync:\n  listen: ["127.0.0.1:%s"]\n' "$sync" >>"$state/gslb.yaml"
 export GSLB_TOKEN_FILE="$state/var/admin.token"

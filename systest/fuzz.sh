@@ -14,8 +14,8 @@ targets=(
   "gslb-dns ZoneFileFuzzTest"
   "gslb-topology TopologyLoaderFuzzTest"
   "gslb-topology BindViewsFuzzTest"
-  "gslb-cli ConfigFuzzTest"
-  "gslb-cli AdminRequestFuzzTest"
+  "gslb-config ConfigFuzzTest"
+  "gslb-server AdminRequestFuzzTest"
   "gslb-sync FrameFuzzTest"
   "gslb-sync SyncHelloFuzzTest"
 )

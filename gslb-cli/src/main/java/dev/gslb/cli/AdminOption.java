@@ -1,7 +1,7 @@
 package dev.gslb.cli;
 
-import dev.gslb.server.admin.AdminSettings;
-import dev.gslb.server.admin.AdminToken;
+import dev.gslb.config.admin.AdminSettings;
+import dev.gslb.config.admin.AdminToken;
 import dev.gslb.settings.HostPort;
 import java.io.IOException;
 import java.net.InetSocketAddress;

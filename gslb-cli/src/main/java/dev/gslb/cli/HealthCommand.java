@@ -1,7 +1,7 @@
 package dev.gslb.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.api.ServerStatus;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,7 +21,7 @@ final class HealthCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return AdminReply.print(
-                admin.client().get("/health/servers"), json, new TypeReference<List<HealthMonitor.Status>>() {}, r -> {
+                admin.client().get("/health/servers"), json, new TypeReference<List<ServerStatus>>() {}, r -> {
                     System.out.printf(
                             "%-16s %-40s %-6s %-8s %-25s %-11s %s%n",
                             "SERVER", "ADDRESS", "DC", "STATE", "LAST CHECK", "SWITCH-OVER", "REASON");

@@ -6,8 +6,8 @@ import dev.gslb.api.Joined;
 import dev.gslb.api.Json;
 import dev.gslb.api.PairRequest;
 import dev.gslb.api.PairingView;
+import dev.gslb.api.PeerStatus;
 import dev.gslb.api.Removed;
-import dev.gslb.sync.PeerSync;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -155,7 +155,7 @@ final class PeerCommand {
         @Override
         public Integer call() throws Exception {
             return AdminReply.print(
-                    admin.client().get("/peer/list"), json, new TypeReference<List<PeerSync.Status>>() {}, r -> {
+                    admin.client().get("/peer/list"), json, new TypeReference<List<PeerStatus>>() {}, r -> {
                         if (r.isEmpty()) {
                             System.out.println("no peers: pair with `gslb peer pair` on one instance, then its command"
                                     + " on the other");

@@ -1,6 +1,6 @@
 package dev.gslb.cli;
 
-import dev.gslb.dns.wideip.Explanation;
+import dev.gslb.api.Explanation;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,8 +1,8 @@
 package dev.gslb.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.gslb.dns.wideip.AnswerStatistics;
-import dev.gslb.dns.wideip.LdnsSeen;
+import dev.gslb.api.LdnsStats;
+import dev.gslb.api.WideIpStats;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -39,18 +39,17 @@ final class StatsCommand implements Callable<Integer> {
             return printLdns();
         }
         String path = wideIp == null ? "/stats" : "/stats?wide-ip=" + URLEncoder.encode(wideIp, StandardCharsets.UTF_8);
-        int exit = AdminReply.print(
-                admin.client().get(path), json, new TypeReference<List<AnswerStatistics.WideIpView>>() {}, r -> {
-                    if (r.isEmpty()) {
-                        System.out.println("no wide-IP answers counted yet");
-                    }
-                    for (AnswerStatistics.WideIpView w : r) {
-                        System.out.println(w.name());
-                        print("last minute", w.lastMinute());
-                        print("last hour", w.lastHour());
-                        print("since start", w.sinceStart());
-                    }
-                });
+        int exit = AdminReply.print(admin.client().get(path), json, new TypeReference<List<WideIpStats>>() {}, r -> {
+            if (r.isEmpty()) {
+                System.out.println("no wide-IP answers counted yet");
+            }
+            for (WideIpStats w : r) {
+                System.out.println(w.name());
+                print("last minute", w.lastMinute());
+                print("last hour", w.lastHour());
+                print("since start", w.sinceStart());
+            }
+        });
         if (exit != 0 || json || wideIp != null) {
             return exit;
         }
@@ -58,7 +57,7 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     private int printLdns() throws Exception {
-        return AdminReply.print(admin.client().get("/stats/ldns"), json, AnswerStatistics.LdnsView.class, v -> {
+        return AdminReply.print(admin.client().get("/stats/ldns"), json, LdnsStats.class, v -> {
             System.out.println("LDNS");
             printLdns("last minute", v.lastMinute());
             printLdns("last hour", v.lastHour());
@@ -66,14 +65,14 @@ final class StatsCommand implements Callable<Integer> {
         });
     }
 
-    private static void printLdns(String label, LdnsSeen.Split s) {
+    private static void printLdns(String label, LdnsStats.Split s) {
         System.out.printf("  %-12s %8d LDNS      sent to: %s%n", label, s.ldns(), counts(s.dataCenters()));
         if (s.ldns() > 0) {
             System.out.printf("  %-12s %8s           in regions: %s%n", "", "", counts(s.regions()));
         }
     }
 
-    private static String counts(List<LdnsSeen.Count> counts) {
+    private static String counts(List<LdnsStats.Count> counts) {
         return counts.isEmpty()
                 ? "-"
                 : counts.stream()
@@ -81,7 +80,7 @@ final class StatsCommand implements Callable<Integer> {
                         .collect(Collectors.joining(", "));
     }
 
-    private static void print(String label, AnswerStatistics.Window w) {
+    private static void print(String label, WideIpStats.Window w) {
         System.out.printf("  %-12s %8d answers   data centers: %s%n", label, w.answers(), split(w.dataCenters()));
         if (w.answers() > 0) {
             System.out.printf(
@@ -91,7 +90,7 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     /** "CNC 62 %, TEL 38 %", as the source's statistics list. */
-    private static String split(List<AnswerStatistics.Share> shares) {
+    private static String split(List<WideIpStats.Share> shares) {
         return shares.isEmpty()
                 ? "-"
                 : shares.stream()

@@ -2,9 +2,9 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.config.admin.AdminLimits;
 import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
-import dev.gslb.server.admin.AdminLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

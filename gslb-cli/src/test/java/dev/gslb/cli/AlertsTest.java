@@ -3,11 +3,11 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.gslb.api.Event;
 import dev.gslb.config.ConfigLoader;
+import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.server.GslbServer;
-import dev.gslb.server.alert.AlertSpec;
 import dev.gslb.server.alert.Alerts;
-import dev.gslb.server.alert.Event;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.SharedConfig;
+import dev.gslb.config.admin.AdminToken;
 import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
-import dev.gslb.server.admin.AdminToken;
 import dev.gslb.sync.ConfigExchange;
 import dev.gslb.sync.ConfigVersion;
 import java.net.ServerSocket;

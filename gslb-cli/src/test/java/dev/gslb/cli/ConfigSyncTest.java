@@ -3,11 +3,11 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gslb.api.ConfigStatus;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.server.GslbServer;
 import dev.gslb.settings.SettingsException;
+import dev.gslb.sync.GroupStatus;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -102,7 +102,7 @@ class ConfigSyncTest {
         return (System.nanoTime() - start) / 1_000_000;
     }
 
-    static ConfigStatus status(GslbServer s) {
+    static GroupStatus status(GslbServer s) {
         return s.syncGroup()
                 .status(s.sync().status().stream().map(p -> p.name()).toList());
     }

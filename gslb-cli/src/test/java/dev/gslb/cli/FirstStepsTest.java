@@ -162,7 +162,7 @@ class FirstStepsTest {
     @Test
     void configCheckRefusesWhatServeRefuses() throws Exception {
         Path lists = Files.createDirectory(dir.resolve("lists"));
-        String yaml = Files.readString(Path.of("src/main/resources/default-config.yaml"))
+        String yaml = Files.readString(Path.of("../gslb-config/src/main/resources/default-config.yaml"))
                 .replace("topology-data/china-operator-ip", lists.toString());
         Files.writeString(lists.resolve("lab.txt"), "198.18.0.0/15\n");
         Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));

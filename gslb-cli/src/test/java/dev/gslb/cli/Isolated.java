@@ -47,6 +47,6 @@ final class Isolated {
 
     /** The admin token of a server made by {@link #of}, as a header value. */
     static String bearer(GslbServer server) throws Exception {
-        return "Bearer " + dev.gslb.server.admin.AdminToken.read(Path.of(System.getProperty("gslb.token-file")));
+        return "Bearer " + dev.gslb.config.admin.AdminToken.read(Path.of(System.getProperty("gslb.token-file")));
     }
 }

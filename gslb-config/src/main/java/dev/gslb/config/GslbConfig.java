@@ -1,0 +1,164 @@
+package dev.gslb.config;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.gslb.config.admin.AdminSettings;
+import dev.gslb.config.alert.AlertSpec;
+import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.MethodSettings;
+import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.dns.wideip.StatisticsSettings;
+import dev.gslb.dns.zone.Zone;
+import dev.gslb.probe.Probing;
+import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.Site;
+import dev.gslb.sync.SyncSettings;
+import dev.gslb.topology.LiveTopology;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A whole deployment, validated: what {@code gslb serve} runs. */
+public record GslbConfig(
+        InstanceIdentity instance,
+        ListenerSettings dns,
+        AnswerSettings answers,
+        AdminSettings admin,
+        List<DataCenter> dataCenters,
+        List<Zone> zones,
+        List<WideIpSpec> wideIps,
+        LoadBalancing loadBalancing,
+        Topology topology,
+        Probing probing,
+        List<HealthTarget> health,
+        List<LinkSpec> links,
+        SyncSettings sync,
+        List<AlertSpec> alerts,
+        StatisticsSettings statistics,
+        ConfigText source,
+        boolean configSync) {
+
+    /** Where a configuration was read from: what config sync shares a part of. */
+    public record ConfigText(String label, String text, Path base) {}
+
+    /**
+     * Load balancing shared by all pools (README "Load balancing").
+     *
+     * @param methods            each method's own settings record
+     * @param unknownIsAvailable a virtual server no check has judged yet may be answered
+     */
+    @JsonDeserialize(using = LoadBalancingBinder.class)
+    public record LoadBalancing(MethodSettings methods, boolean unknownIsAvailable) {
+        public static final LoadBalancing DEFAULTS = new LoadBalancing(MethodSettings.DEFAULTS, true);
+    }
+
+    /** The site model: the virtual servers in ordinal order and the links. */
+    public Site site() {
+        return new Site(
+                health.stream().map(HealthTarget::server).toList(),
+                links.stream().map(LinkSpec::link).toList());
+    }
+
+    /** The zones and wide IPs with their methods bound to the running server's tables. */
+    public Authority authority(MethodRegistry registry) {
+        return new Authority(zones, wideIps.stream().map(w -> w.build(registry)).toList());
+    }
+
+    /**
+     * Builds the topology table from the configured lists and records: what {@code serve} does at
+     * start and {@code config check} does too, so that both refuse the same configurations.
+     */
+    public LiveTopology loadTopology() throws dev.gslb.topology.TopologyException {
+        return new LiveTopology(topology.spec());
+    }
+
+    /** The same deployment on other listen addresses (command-line overrides, tests). */
+    public GslbConfig withListeners(ListenerSettings dns, InetSocketAddress adminListen) {
+        return with(dns, admin.withListen(adminListen), probing, sync);
+    }
+
+    /** The same deployment with the admin API's limits otherwise (tests). */
+    public GslbConfig withAdminLimits(dev.gslb.config.admin.AdminLimits limits) {
+        return with(dns, admin.withLimits(limits), probing, sync);
+    }
+
+    /** The same deployment with peer sync listening elsewhere and its peers in another file (tests). */
+    public GslbConfig withSync(SyncSettings sync) {
+        return with(dns, admin, probing, sync);
+    }
+
+    /** The same deployment with its proximity table in another H2 file; nothing else moves. */
+    public GslbConfig withStore(Path store) {
+        return withProbing(probing.withStore(store));
+    }
+
+    /**
+     * The same deployment with all its state in {@code dir}: the proximity table ({@code proximity}),
+     * the peers file ({@code peers}) with the sync identity beside it, and the admin token unless
+     * the config turned it off.
+     */
+    public GslbConfig withStateDir(Path dir) {
+        AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
+        return with(dns, a, probing.withStore(dir.resolve("proximity")), sync.withPeersFile(dir.resolve("peers")));
+    }
+
+    /** The same deployment probing otherwise (tests that probe loopback LDNS). */
+    public GslbConfig withProbing(Probing probing) {
+        return with(dns, admin, probing, sync);
+    }
+
+    /** The one copy the overrides above make: only what runs where changes, never the deployment. */
+    private GslbConfig with(ListenerSettings dns, AdminSettings admin, Probing probing, SyncSettings sync) {
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                admin,
+                dataCenters,
+                zones,
+                wideIps,
+                loadBalancing,
+                topology,
+                probing,
+                health,
+                links,
+                sync,
+                alerts,
+                statistics,
+                source,
+                configSync);
+    }
+
+    /**
+     * This instance's local part (who and where it is, listeners, admin, probing, sync, alerts,
+     * statistics, overrides included) with the shared part of {@code shared}: what a configuration
+     * taken from a peer runs as here.
+     */
+    public GslbConfig withShared(GslbConfig shared) {
+        return new GslbConfig(
+                instance,
+                dns,
+                answers,
+                admin,
+                shared.dataCenters,
+                shared.zones,
+                shared.wideIps,
+                shared.loadBalancing,
+                shared.topology,
+                probing,
+                shared.health,
+                shared.links,
+                sync,
+                alerts,
+                statistics,
+                source,
+                configSync);
+    }
+
+    /** What the topology table is built from, and whether file changes reload it. */
+    public record Topology(LiveTopology.Spec spec, boolean watch) {}
+}

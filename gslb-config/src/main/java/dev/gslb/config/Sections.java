@@ -1,0 +1,91 @@
+package dev.gslb.config;
+
+import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.health.MonitorSpec;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.settings.SettingsException;
+import dev.gslb.settings.SettingsFile;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one configuration file defines so far, shared by the binders of its sections while the
+ * file is resolved (each section names what an earlier one defined), and the checks they share.
+ */
+class Sections {
+    final SettingsFile<ConfigFile> file;
+    final ConfigFile c;
+    final Path base;
+    final Map<String, DataCenter> dataCenters;
+    final Map<String, MonitorSpec> monitors;
+    final Map<String, LinkSpec> links;
+    final Map<String, VirtualServer> virtualServers;
+    final Map<String, PoolSpec> pools;
+    final List<HealthTarget> healthTargets;
+
+    Sections(SettingsFile<ConfigFile> file, Path base) {
+        this.file = file;
+        this.c = file.value();
+        this.base = base;
+        this.dataCenters = new LinkedHashMap<>();
+        this.monitors = new LinkedHashMap<>();
+        this.links = new LinkedHashMap<>();
+        this.virtualServers = new LinkedHashMap<>();
+        this.pools = new LinkedHashMap<>();
+        this.healthTargets = new ArrayList<>();
+    }
+
+    /** A binder of one section over the same file and the names defined so far. */
+    Sections(Sections shared) {
+        this.file = shared.file;
+        this.c = shared.c;
+        this.base = shared.base;
+        this.dataCenters = shared.dataCenters;
+        this.monitors = shared.monitors;
+        this.links = shared.links;
+        this.virtualServers = shared.virtualServers;
+        this.pools = shared.pools;
+        this.healthTargets = shared.healthTargets;
+    }
+
+    /** The monitors a server or link names, each defined under 'monitors:'. */
+    List<MonitorSpec> monitorsNamed(List<String> given, String section, int i) throws SettingsException {
+        List<String> names = ConfigFile.orEmpty(given);
+        List<MonitorSpec> specs = new ArrayList<>();
+        for (int m = 0; m < names.size(); m++) {
+            MonitorSpec spec = monitors.get(names.get(m));
+            if (spec == null) {
+                throw file.error(
+                        "monitor " + names.get(m) + " is not defined under 'monitors:'; defined: " + monitors.keySet(),
+                        section,
+                        i,
+                        "monitors",
+                        m);
+            }
+            specs.add(spec);
+        }
+        return specs;
+    }
+
+    DataCenter dataCenter(String name, Object... path) throws SettingsException {
+        DataCenter dc = dataCenters.get(name);
+        if (dc == null) {
+            throw file.error(
+                    "data center " + name + " is not defined under 'datacenters:'; defined: " + dataCenters.keySet(),
+                    path);
+        }
+        return dc;
+    }
+
+    /** A key a section cannot do without: its absence is an error at the section. */
+    void required(Object value, String what, String key, Object... path) throws SettingsException {
+        if (value == null) {
+            throw file.error(what + " needs '" + key + ":'", path);
+        }
+    }
+}

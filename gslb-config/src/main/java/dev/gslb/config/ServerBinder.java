@@ -1,0 +1,138 @@
+package dev.gslb.config;
+
+import static java.util.Objects.requireNonNullElse;
+
+import dev.gslb.config.ConfigFile.PoolEntry;
+import dev.gslb.config.ConfigFile.VirtualServerEntry;
+import dev.gslb.dns.method.LoadBalancingMethod;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.MethodSettings;
+import dev.gslb.dns.method.QualityOfService;
+import dev.gslb.dns.wideip.Pool;
+import dev.gslb.probe.health.HealthTarget;
+import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.settings.Bounds;
+import dev.gslb.settings.SettingsException;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** The {@code virtual-servers:} and {@code pools:} sections: servers in data centers behind links, pools of them with their methods. */
+final class ServerBinder extends Sections {
+    ServerBinder(Sections shared) {
+        super(shared);
+    }
+
+    void virtualServer(VirtualServerEntry v, int i) throws SettingsException {
+        required(v.name(), "virtual server", "name", "virtual-servers", i);
+        required(v.address(), "virtual server", "address", "virtual-servers", i);
+        required(v.datacenter(), "virtual server", "datacenter", "virtual-servers", i);
+        DataCenter dc = dataCenter(v.datacenter(), "virtual-servers", i, "datacenter");
+        String link = linkOf(v, dc, i);
+        VirtualServer vs;
+        try {
+            vs = new VirtualServer(
+                    v.name(),
+                    v.address(),
+                    dc,
+                    Bounds.within("ratio", requireNonNullElse(v.ratio(), 1), 0, 1_000_000),
+                    Bounds.within("order", requireNonNullElse(v.order(), 0), 0, 1_000_000),
+                    link,
+                    virtualServers.size());
+        } catch (IllegalArgumentException e) {
+            throw file.error(e.getMessage(), "virtual-servers", i);
+        }
+        if (virtualServers.put(v.name(), vs) != null) {
+            throw file.error("virtual server " + v.name() + " is defined twice", "virtual-servers", i);
+        }
+        healthTargets.add(new HealthTarget(vs, monitorsNamed(v.monitors(), "virtual-servers", i)));
+    }
+
+    /** The link a server names, or else the only link of its data center, or null. */
+    private String linkOf(VirtualServerEntry v, DataCenter dc, int i) throws SettingsException {
+        if (v.link() == null) {
+            List<LinkSpec> own = links.values().stream()
+                    .filter(l -> l.dataCenter().equals(dc.name()))
+                    .toList();
+            return own.size() == 1 ? own.getFirst().name() : null;
+        }
+        LinkSpec l = links.get(v.link());
+        if (l == null) {
+            throw file.error(
+                    "link " + v.link() + " is not defined under 'links:'; defined: " + links.keySet(),
+                    "virtual-servers",
+                    i,
+                    "link");
+        }
+        if (!l.dataCenter().equals(dc.name())) {
+            throw file.error(
+                    "virtual server " + v.name() + " is in " + dc.name() + " but link " + l.name() + " is in "
+                            + l.dataCenter(),
+                    "virtual-servers",
+                    i,
+                    "link");
+        }
+        return l.name();
+    }
+
+    void pool(PoolEntry p, int i) throws SettingsException {
+        required(p.name(), "pool", "name", "pools", i);
+        required(p.members(), "pool", "members", "pools", i);
+        List<VirtualServer> members = new ArrayList<>();
+        for (int m = 0; m < p.members().size(); m++) {
+            VirtualServer vs = virtualServers.get(p.members().get(m));
+            if (vs == null) {
+                throw file.error(
+                        "pool " + p.name() + " names virtual server "
+                                + p.members().get(m) + ", which is not defined; defined: "
+                                + virtualServers.keySet(),
+                        "pools",
+                        i,
+                        "members",
+                        m);
+            }
+            members.add(vs);
+        }
+        if (members.isEmpty()) {
+            throw file.error("pool " + p.name() + " has no members", "pools", i);
+        }
+        List<String> given = Arrays.asList(p.preferred(), p.alternate(), p.fallback());
+        MethodSettings own = MethodSettings.DEFAULTS;
+        if (p.qos() != null) { // the pool's coefficients over the global ones
+            try {
+                own = MethodSettings.of(p.qos()
+                        .over(requireNonNullElse(c.loadBalancing(), GslbConfig.LoadBalancing.DEFAULTS)
+                                .methods()
+                                .orDefault(QualityOfService.Settings.DEFAULTS)));
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "pools", i, "qos");
+            }
+        }
+        List<String> methods = new ArrayList<>();
+        List<LoadBalancingMethod> trial = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            String method = requireNonNullElse(given.get(t), MethodRegistry.DEFAULT_CHAIN.get(t));
+            try {
+                trial.add(ConfigLoader.UNBOUND_METHODS.create(method, own));
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "pools", i, Pool.TIER_NAMES.get(t));
+            }
+            methods.add(method);
+        }
+        List<InetAddress> fallback = ConfigFile.orEmpty(p.fallbackIp());
+        long ttl = p.ttl() == null ? -1 : p.ttl().toSeconds();
+        int maxAnswers;
+        try { // the pool's own rules (the alternate tier reads no path metrics), checked where they live
+            maxAnswers = Bounds.within("max-answers", requireNonNullElse(p.maxAnswers(), 1), 1, 16);
+            new Pool(p.name(), members, trial, maxAnswers, ttl, fallback);
+        } catch (IllegalArgumentException e) {
+            throw file.error(e.getMessage(), "pools", i);
+        }
+        if (pools.put(p.name(), new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own)) != null) {
+            throw file.error("pool " + p.name() + " is defined twice", "pools", i);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.gslb.config;
+
+import static java.util.Objects.requireNonNullElse;
+
+import dev.gslb.config.ConfigFile.WideIpEntry;
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.wideip.Failure;
+import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.dns.zone.Zone;
+import dev.gslb.dns.zone.ZoneException;
+import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.dns.zone.Zones;
+import dev.gslb.settings.Bounds;
+import dev.gslb.settings.SettingsException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.xbill.DNS.Name;
+
+/** The {@code zones:} and {@code wide-ips:} sections: the zone files served and the wide IPs inside them. */
+final class ZoneBinder extends Sections {
+    ZoneBinder(Sections shared) {
+        super(shared);
+    }
+
+    List<Zone> zones() throws SettingsException {
+        if (c.zones().isEmpty()) {
+            throw file.error("no zones: add at least one under 'zones:' (file: path/to/zone)");
+        }
+        List<Zone> zones = new ArrayList<>();
+        for (int i = 0; i < c.zones().size(); i++) {
+            var z = c.zones().get(i);
+            if (z.file() == null) {
+                throw file.error("zone needs 'file:' (path to an RFC 1035 zone file)", "zones", i);
+            }
+            if (!Files.isRegularFile(z.file())) {
+                throw file.error("zone file " + z.file() + " does not exist", "zones", i, "file");
+            }
+            try {
+                zones.add(ZoneFile.load(z.file(), z.origin()));
+            } catch (ZoneException e) { // where the zone is configured, then the zone file's own file:line
+                throw file.error(
+                        "zone " + (z.origin() == null ? z.file().getFileName() : z.origin()) + ": " + e.getMessage(),
+                        "zones",
+                        i);
+            }
+        }
+        return List.copyOf(zones);
+    }
+
+    List<WideIpSpec> wideIps(Zones served) throws SettingsException {
+        List<WideIpSpec> wideIps = new ArrayList<>();
+        Set<Name> names = new HashSet<>();
+        for (int i = 0; i < c.wideIps().size(); i++) {
+            WideIpEntry w = c.wideIps().get(i);
+            required(w.name(), "wide IP", "name", "wide-ips", i);
+            required(w.pools(), "wide IP", "pools", "wide-ips", i);
+            List<PoolSpec> wipPools = new ArrayList<>();
+            for (int p = 0; p < w.pools().size(); p++) {
+                PoolSpec pool = pools.get(w.pools().get(p));
+                if (pool == null) {
+                    throw file.error(
+                            "wide IP " + w.name() + " names pool " + w.pools().get(p)
+                                    + ", which is not defined; defined: " + pools.keySet(),
+                            "wide-ips",
+                            i,
+                            "pools",
+                            p);
+                }
+                wipPools.add(pool);
+            }
+            try {
+                Authority.checkPlacement(served, w.name());
+                if (!names.add(w.name())) {
+                    throw new IllegalArgumentException("wide IP " + w.name() + " is defined twice");
+                }
+                wideIps.add(new WideIpSpec(
+                        w.name(),
+                        wipPools,
+                        requireNonNullElse(w.poolMethod(), WideIp.PoolMethod.GLOBAL_AVAILABILITY),
+                        w.ttl() == null ? WideIp.DEFAULT_TTL : w.ttl().toSeconds(),
+                        requireNonNullElse(w.failure(), Failure.DEFAULT),
+                        Boolean.TRUE.equals(w.decisionLog()),
+                        w.persistenceTtl() == null
+                                ? 0
+                                : Bounds.within(
+                                        "persistence-ttl (seconds)",
+                                        (int) Math.min(
+                                                Integer.MAX_VALUE,
+                                                w.persistenceTtl().toSeconds()),
+                                        0,
+                                        7 * 86_400)));
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "wide-ips", i);
+            }
+        }
+        return List.copyOf(wideIps);
+    }
+}

@@ -1,0 +1,340 @@
+package dev.gslb.server;
+
+import dev.gslb.config.GslbConfig;
+import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.answer.DnsMetrics;
+import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.method.StaticPersistence;
+import dev.gslb.dns.server.DnsServer;
+import dev.gslb.dns.wideip.AnswerStatistics;
+import dev.gslb.dns.wideip.PersistenceTable;
+import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.server.admin.AdminServer;
+import dev.gslb.server.admin.ConfigApi;
+import dev.gslb.server.admin.LdnsApi;
+import dev.gslb.server.admin.LinkApi;
+import dev.gslb.server.admin.PeerApi;
+import dev.gslb.server.admin.Replies;
+import dev.gslb.server.admin.ResolveApi;
+import dev.gslb.server.admin.ServiceApi;
+import dev.gslb.server.admin.StatsApi;
+import dev.gslb.server.admin.StatusPage;
+import dev.gslb.server.admin.TopologyApi;
+import dev.gslb.server.alert.Alerts;
+import dev.gslb.server.alert.StateChanges;
+import dev.gslb.settings.SettingsException;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.SitePublisher;
+import dev.gslb.sync.PeerSync;
+import dev.gslb.sync.SyncGroup;
+import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.TopologyWatcher;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running instance, wired from a {@link GslbConfig}: DNS listeners, topology table, LDNS
+ * proximity table with its probers, scheduler and H2 store ({@link ProbeSide}), health monitors,
+ * peer sync and the sync group, admin API. Reloads go through {@link Reconfiguration}.
+ */
+public final class GslbServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
+
+    private final GslbConfig config;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final LiveTopology topology;
+    private final ProbeSide probes;
+    private final PeerSync sync;
+    private final SyncGroup<GslbConfig> group;
+    private final SitePublisher site;
+    private final Alerts alerts;
+    private StateChanges alertSources;
+    private final MethodRegistry methods;
+    private final WideIpResolver resolver;
+    private final Responder responder;
+    private final Reconfiguration reconfiguration;
+    private final DnsServer dns;
+    private final AdminServer admin;
+    private TopologyWatcher watcher;
+
+    public GslbServer(GslbConfig fromFile) throws IOException, TopologyException, SQLException {
+        this.group = syncGroup(fromFile);
+        GslbConfig config = group.running();
+        this.config = config;
+        this.topology = config.loadTopology();
+        if (!group.loads().isEmpty()) { // what `gslb topology load` added, kept with the configuration
+            topology.prepare(config.topology().spec(), group.loads()).commit();
+        }
+        this.probes = new ProbeSide(config, registry);
+        this.site = sitePublisher(config, probes);
+        this.sync = peerSync(config);
+        GslbConfig.LoadBalancing lb = config.loadBalancing();
+        this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
+        this.methods = new MethodRegistry(new MethodRegistry.Services(
+                probes.proximity,
+                topology::table,
+                config.probing().proximity().pathTtl().toMillis(),
+                lb.methods()));
+        this.resolver = new WideIpResolver(
+                site::state,
+                probes.scheduler,
+                registry,
+                new AnswerStatistics(config.statistics().maxWideIps()),
+                new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
+        SharedPersistence.share(resolver.persistence(), sync);
+        DnsMetrics metrics = new DnsMetrics(registry);
+        this.responder =
+                new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
+        this.reconfiguration = new Reconfiguration(group, () -> fromFile, topology, methods, responder, probes, site);
+        group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
+        this.dns = new DnsServer(config.dns(), responder, metrics);
+        this.admin = new AdminServer(config.admin(), adminRoutes(), registry);
+        probes.registerLdnsCounters(registry);
+        LinkGauges.register(config.links(), site, registry);
+    }
+
+    /**
+     * The one place that decides availability: it hears every monitor and link event (the peers'
+     * come through peer sync) and starts from what the monitors know now.
+     */
+    private static SitePublisher sitePublisher(GslbConfig config, ProbeSide probes) {
+        SitePublisher site =
+                new SitePublisher(config.site(), config.loadBalancing().unknownIsAvailable(), Clock.systemUTC());
+        probes.health.onChange(site::localHealth);
+        probes.links.onChange(site::localLink);
+        site.resite(config.site(), probes.health::state, probes.links::local);
+        return site;
+    }
+
+    private static SyncGroup<GslbConfig> syncGroup(GslbConfig fromFile) throws IOException {
+        try {
+            return new SyncGroup<>(
+                    new SyncedConfiguration(),
+                    fromFile,
+                    fromFile.sync().peersFile().toAbsolutePath().getParent().resolve("config"),
+                    Clock.systemUTC());
+        } catch (SettingsException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** Peer sync over the probe side's tables, with the sync group's configuration exchange. */
+    private PeerSync peerSync(GslbConfig config) throws IOException {
+        PeerSync peers = new PeerSync(
+                config.sync(),
+                config.instance().name(),
+                config.instance().dataCenter(),
+                probes.proximity,
+                probes.health,
+                probes.links,
+                probes.scheduler,
+                site,
+                () -> dataCenterNames(group.running()), // a reload may change them
+                Clock.systemUTC(),
+                registry);
+        peers.exchangeConfig(group);
+        return peers;
+    }
+
+    private static Set<String> dataCenterNames(GslbConfig config) {
+        return config.dataCenters().stream().map(DataCenter::name).collect(Collectors.toSet());
+    }
+
+    /** Every route of the admin API, each in the API class of its concept. */
+    private List<AdminServer.Route> adminRoutes() {
+        List<AdminServer.Route> routes = new ArrayList<>();
+        routes.addAll(new ServiceApi(
+                        config.instance().name(),
+                        config.instance().dataCenter(),
+                        this::authority,
+                        this::failures,
+                        registry::scrape)
+                .routes());
+        routes.addAll(new TopologyApi(topology, group::topologyLoaded).routes());
+        LdnsApi ldnsApi = new LdnsApi(probes.proximity, probes.scheduler, dataCenterNames(config));
+        routes.addAll(ldnsApi.routes());
+        ResolveApi resolveApi = new ResolveApi(this::authority, resolver);
+        routes.addAll(resolveApi.routes());
+        routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
+        routes.addAll(new PeerApi(sync).routes());
+        StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority);
+        routes.addAll(statsApi.routes());
+        LinkApi linkApi = new LinkApi(probes.links, site::state, this::authority);
+        routes.addAll(linkApi.routes());
+        routes.addAll(new StatusPage(new StatusPage.Sources(
+                        config.instance().name(),
+                        config.instance().dataCenter(),
+                        config.dataCenters().stream().map(DataCenter::name).toList(),
+                        this::authority,
+                        linkApi::statuses,
+                        statsApi::serverStatuses,
+                        sync,
+                        this::configStatus,
+                        probes.proximity,
+                        ldnsApi,
+                        resolveApi,
+                        resolver::statistics,
+                        topology))
+                .routes());
+        return routes;
+    }
+
+    private dev.gslb.api.ConfigStatus configStatus() {
+        return Replies.config(
+                group.status(sync.status().stream().map(PeerSync.Status::name).toList()));
+    }
+
+    public Authority authority() {
+        return responder.authority();
+    }
+
+    /**
+     * Re-reads the configuration file: a change of its shared part is a change made here (the
+     * next generation, applied and sent to the peers, README "Sync group"); a configuration that
+     * does not load changes nothing. Listeners, probing and links keep their start-up settings
+     * (a restart applies those).
+     */
+    public dev.gslb.api.Reloaded reload() throws SettingsException {
+        return reconfiguration.reload();
+    }
+
+    public SyncGroup<GslbConfig> syncGroup() {
+        return group;
+    }
+
+    /** Where a reload reads the configuration from (the --config file, or the embedded default). */
+    @FunctionalInterface
+    public interface ConfigSource {
+        GslbConfig get() throws SettingsException;
+    }
+
+    public void reloadFrom(ConfigSource source) {
+        reconfiguration.from(source);
+    }
+
+    public void start() throws InterruptedException, IOException {
+        DescriptorBudget descriptors = DescriptorBudget.of(config);
+        if (!descriptors.fits()) {
+            log.warn(descriptors.warning());
+        }
+        var t = topology.table();
+        log.info(
+                "topology: {} regions, {} prefixes, {} records{}",
+                t.regions().size(),
+                t.prefixCount(),
+                t.records().size(),
+                t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
+        if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
+            watcher = new TopologyWatcher(topology);
+        }
+        probes.startHousekeeping(config);
+        Map<String, String> serverDc = new HashMap<>();
+        config.health().forEach(target -> serverDc.put(target.name(), target.dataCenter()));
+        alertSources = new StateChanges(
+                alerts,
+                probes.health,
+                serverDc::get,
+                probes.links,
+                config.instance().dataCenter(),
+                sync,
+                group::drift,
+                Duration.ofSeconds(1));
+        probes.health.start();
+        probes.links.start();
+        sync.start();
+        dns.start();
+        admin.start();
+    }
+
+    /** The listeners that cannot go on, a line each (empty while all serve): /health says "degraded". */
+    public List<String> failures() {
+        List<String> failures = new ArrayList<>(dns.health().failures());
+        failures.addAll(sync.listenerFailures());
+        if (admin.failure() != null) {
+            failures.add(admin.failure());
+        }
+        return failures;
+    }
+
+    /**
+     * Runs {@code action} when no DNS listener is left serving: the serve command then exits
+     * non-zero, so systemd (Restart=on-failure) or the container runtime starts it again.
+     */
+    public void onNothingServing(Runnable action) {
+        dns.health().onNothingServing(action);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    public DnsServer dns() {
+        return dns;
+    }
+
+    public AdminServer admin() {
+        return admin;
+    }
+
+    public LiveTopology topology() {
+        return topology;
+    }
+
+    public ProximityTable proximity() {
+        return probes.proximity;
+    }
+
+    public PeerSync sync() {
+        return sync;
+    }
+
+    public ProbeScheduler scheduler() {
+        return probes.scheduler;
+    }
+
+    /** A counter's value (0 when it was never registered): for tests and figures. */
+    public double metric(String name, String tag, String value) {
+        var c = registry.find(name).tag(tag, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        dns.close();
+        responder.close();
+        probes.health.close();
+        probes.links.close();
+        sync.close();
+        site.close();
+        if (alertSources != null) {
+            alertSources.close();
+        }
+        alerts.close();
+        probes.close();
+        if (watcher != null) {
+            try {
+                watcher.close();
+            } catch (IOException e) {
+                log.debug("closing the topology watcher: {}", e.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.gslb.server;
+
+import dev.gslb.config.GslbConfig;
+import dev.gslb.probe.Prober;
+import dev.gslb.probe.Probing;
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.probers.DnsProber;
+import dev.gslb.probe.probers.IcmpProber;
+import dev.gslb.probe.probers.TcpProber;
+import dev.gslb.probe.probers.UdpProber;
+import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.probe.store.ProximityStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What this instance measures, built from the configuration: the LDNS proximity table with its
+ * probers, scheduler and H2 store, the virtual servers' health monitors and the ISP links.
+ */
+final class ProbeSide implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
+
+    final ProximityTable proximity;
+    final ProximityStore store;
+    final IcmpProber icmp;
+    final ProbeScheduler scheduler;
+    final HealthMonitor health;
+    final LinkMonitor links;
+    private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("housekeeping").factory());
+
+    ProbeSide(GslbConfig config, MeterRegistry registry) throws SQLException {
+        Probing probing = config.probing();
+        this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
+        this.store = new ProximityStore(probing.store(), proximity);
+        ProbeSettings ps = probing.probes();
+        this.icmp = new IcmpProber(ps.source());
+        List<Prober> probers = List.of(
+                DnsProber.dot(ps.source(), ps.dnsPort()),
+                DnsProber.rev(ps.source(), ps.dnsPort()),
+                new UdpProber(ps.source(), ps.udpPort()),
+                new TcpProber(ps.source(), ps.dnsPort()),
+                icmp);
+        this.scheduler = new ProbeScheduler(
+                proximity, ps, config.instance().dataCenter(), config.instance().name(), probers, registry);
+        this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
+        this.links = new LinkMonitor(
+                config.links(),
+                config.instance().dataCenter(),
+                config.instance().name(),
+                Clock.systemUTC(),
+                registry);
+    }
+
+    /** The proximity table's admissions, evictions and refusals as counters. */
+    void registerLdnsCounters(MeterRegistry registry) {
+        for (var c : List.<Map.Entry<String, ToDoubleFunction<ProximityTable>>>of(
+                Map.entry("admitted", ProximityTable::admitted),
+                Map.entry("evicted", ProximityTable::evicted),
+                Map.entry("refused", ProximityTable::refused))) {
+            FunctionCounter.builder("ldns_entries", proximity, c.getValue())
+                    .tag("outcome", c.getKey())
+                    .description("New LDNS in the proximity table: admitted, evicted when full, refused")
+                    .register(registry);
+        }
+    }
+
+    /** The store's flushing and the hourly expiry of inactive LDNS. */
+    void startHousekeeping(GslbConfig config) {
+        store.startFlushing(config.probing().flushInterval());
+        housekeeping.scheduleWithFixedDelay(this::expireInactiveLdns, 1, 1, TimeUnit.HOURS);
+    }
+
+    private void expireInactiveLdns() {
+        int removed = proximity.expireInactive();
+        if (removed > 0) {
+            log.info(
+                    "removed {} LDNS inactive for {}",
+                    removed,
+                    proximity.settings().inactiveTtl());
+        }
+    }
+
+    /** The scheduler, housekeeping, ICMP socket and the store (its last flush); the monitors close first. */
+    @Override
+    public void close() {
+        scheduler.close();
+        housekeeping.shutdownNow();
+        icmp.close();
+        try {
+            store.close(); // the last flush: a clean stop loses nothing
+        } catch (SQLException e) {
+            log.warn("proximity store: last flush failed: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.gslb.server.admin;
+
+import dev.gslb.api.ConfigDiff;
+import dev.gslb.api.ConfigStatus;
+import dev.gslb.api.Refusal;
+import dev.gslb.api.Reloaded;
+import dev.gslb.settings.SettingsException;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * POST /config/reload (re-read the configuration file), GET /config/status (the generation in
+ * service and each peer's) and GET /config/diff?peer=NAME (how a peer's shared part differs).
+ */
+public final class ConfigApi {
+    /** The server's log, as before the route had a class of its own. */
+    private static final Logger log = LoggerFactory.getLogger("dev.gslb.server.GslbServer");
+
+    /** Re-reads the configuration file and applies it. */
+    @FunctionalInterface
+    public interface Reload {
+        Reloaded reload() throws SettingsException;
+    }
+
+    private final Reload reload;
+    private final Supplier<ConfigStatus> status;
+    private final BiFunction<String, Integer, List<String>> diff;
+
+    public ConfigApi(Reload reload, Supplier<ConfigStatus> status, BiFunction<String, Integer, List<String>> diff) {
+        this.reload = reload;
+        this.status = status;
+        this.diff = diff;
+    }
+
+    public List<AdminServer.Route> routes() {
+        return List.of(
+                new AdminServer.Route("POST", "/config/reload", r -> reload()),
+                new AdminServer.Route("GET", "/config/status", r -> AdminServer.Response.ok(status.get())),
+                new AdminServer.Route("GET", "/config/diff", r -> {
+                    String peer = r.param("peer");
+                    if (peer == null || peer.isBlank()) {
+                        throw new IllegalArgumentException("give ?peer=NAME");
+                    }
+                    List<String> lines = diff.apply(peer, 200);
+                    return AdminServer.Response.ok(new ConfigDiff(peer, lines.isEmpty(), lines));
+                }));
+    }
+
+    private AdminServer.Response reload() {
+        try {
+            return AdminServer.Response.ok(reload.reload());
+        } catch (SettingsException | IllegalArgumentException e) {
+            log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
+            return AdminServer.Response.refused(
+                    new Refusal(e.getMessage().lines().toList(), "the configuration in service is the previous one"));
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.gslb.server.admin;
+
+import dev.gslb.api.ConfigStatus;
+import dev.gslb.api.Explanation;
+import dev.gslb.api.LdnsStats;
+import dev.gslb.api.PeerStatus;
+import dev.gslb.api.ServerStatus;
+import dev.gslb.api.WideIpStats;
+import dev.gslb.dns.wideip.AnswerStatistics;
+import dev.gslb.dns.wideip.LdnsSeen;
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.sync.GroupStatus;
+import dev.gslb.sync.PeerSync;
+import java.util.List;
+
+/**
+ * The modules' own values as the admin API's records (gslb-api), which the command reads: the
+ * same fields in the same order, so the JSON is what the modules' records would write.
+ */
+public final class Replies {
+    private Replies() {}
+
+    public static ServerStatus server(HealthMonitor.Status s) {
+        return new ServerStatus(
+                s.name(),
+                s.address(),
+                s.dataCenter(),
+                state(s.state()),
+                s.lastCheck(),
+                s.reason(),
+                s.monitors().stream()
+                        .map(m -> new ServerStatus.Monitor(
+                                m.monitor(), state(m.state()), m.successes(), m.failures(), m.lastCheck(), m.reason()))
+                        .toList(),
+                s.switchOverSeconds());
+    }
+
+    public static List<ServerStatus> servers(List<HealthMonitor.Status> all) {
+        return all.stream().map(Replies::server).toList();
+    }
+
+    private static ServerStatus.State state(dev.gslb.site.HealthState s) {
+        return s == null ? null : ServerStatus.State.valueOf(s.name());
+    }
+
+    public static List<PeerStatus> peers(List<PeerSync.Status> all) {
+        return all.stream()
+                .map(p -> new PeerStatus(
+                        p.name(),
+                        p.dataCenter(),
+                        p.addresses(),
+                        p.inUse(),
+                        p.state(),
+                        p.lastHeartbeat(),
+                        p.itemsSent(),
+                        p.itemsReceived(),
+                        p.dropped(),
+                        p.queued(),
+                        p.lagMillis(),
+                        p.fingerprint()))
+                .toList();
+    }
+
+    public static Explanation explanation(dev.gslb.dns.wideip.Explanation x) {
+        var by = x.decidedBy();
+        return new Explanation(
+                x.name(),
+                x.type(),
+                x.ldns(),
+                x.ecs(),
+                x.steps().stream()
+                        .map(s -> new Explanation.Step(s.topic(), s.detail()))
+                        .toList(),
+                by == null
+                        ? null
+                        : new Explanation.DecidedBy(
+                                by.pool(),
+                                by.tier(),
+                                by.method(),
+                                by.outcome() == null
+                                        ? null
+                                        : Explanation.Outcome.valueOf(
+                                                by.outcome().name())),
+                x.failure(),
+                x.answers().stream()
+                        .map(a -> new Explanation.Answer(a.server(), a.address(), a.dataCenter()))
+                        .toList(),
+                x.ttl(),
+                x.ecsScope());
+    }
+
+    public static List<WideIpStats> wideIps(List<AnswerStatistics.WideIpView> all) {
+        return all.stream()
+                .map(w ->
+                        new WideIpStats(w.name(), window(w.lastMinute()), window(w.lastHour()), window(w.sinceStart())))
+                .toList();
+    }
+
+    private static WideIpStats.Window window(AnswerStatistics.Window w) {
+        return w == null
+                ? null
+                : new WideIpStats.Window(
+                        w.answers(),
+                        shares(w.dataCenters()),
+                        shares(w.servers()),
+                        shares(w.pools()),
+                        shares(w.methods()));
+    }
+
+    private static List<WideIpStats.Share> shares(List<AnswerStatistics.Share> all) {
+        return all.stream()
+                .map(s -> new WideIpStats.Share(s.name(), s.answers(), s.percent()))
+                .toList();
+    }
+
+    public static LdnsStats ldns(AnswerStatistics.LdnsView v) {
+        return new LdnsStats(split(v.lastMinute()), split(v.lastHour()), split(v.sinceStart()));
+    }
+
+    private static LdnsStats.Split split(LdnsSeen.Split s) {
+        return s == null ? null : new LdnsStats.Split(s.ldns(), counts(s.dataCenters()), counts(s.regions()));
+    }
+
+    private static List<LdnsStats.Count> counts(List<LdnsSeen.Count> all) {
+        return all.stream()
+                .map(c -> new LdnsStats.Count(c.name(), c.ldns(), c.percent()))
+                .toList();
+    }
+
+    public static ConfigStatus config(GroupStatus s) {
+        return new ConfigStatus(
+                s.instance(),
+                s.generation(),
+                s.origin(),
+                s.digest(),
+                s.sync(),
+                s.inSync(),
+                s.refused(),
+                s.peers().stream()
+                        .map(p -> new ConfigStatus.Peer(
+                                p.name(),
+                                p.generation(),
+                                p.origin(),
+                                p.digest(),
+                                p.sync(),
+                                p.sameConfiguration(),
+                                p.refusedOurs(),
+                                p.heard()))
+                        .toList());
+    }
+}
