@@ -121,7 +121,9 @@ public final class SpoofedFloodFigures {
                 }
                 Thread.onSpinWait();
             }
-            Thread.sleep(500); // the last answers in flight
+            // kept: a figures class; under a flood the kernel may drop datagrams, so no count tells when the last
+            // answer has landed: half a second lets those in flight arrive before the figures are read
+            Thread.sleep(500);
             double s = seconds;
             System.out.printf(
                     "%-44s %10.0f %10.0f %12.0f %13.2fx   (%d sent, %d answered in full, %.0f rate-limited)%n",
