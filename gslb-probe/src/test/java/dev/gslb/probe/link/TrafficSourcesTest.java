@@ -87,7 +87,7 @@ class TrafficSourcesTest {
     static TrafficSource.Counters readAfterChange(TrafficSource c, TrafficSource.Counters before) throws Exception {
         return Awaits.until(
                 "the counters to move",
-                Duration.ofSeconds(10),
+                Duration.ofSeconds(20),
                 () -> {
                     try {
                         return c.read(TIMEOUT);

@@ -40,7 +40,7 @@ class ProbersTest {
         unboundPort = unbound.port;
         Awaits.until(
                 "unbound answering on port " + unboundPort,
-                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
                 () -> DnsProber.dot(ANY, unboundPort).sample(LOOPBACK, TIMEOUT).replied());
         blackHole = new DroppingNamespace("gslbt-probe", 91);
     }
