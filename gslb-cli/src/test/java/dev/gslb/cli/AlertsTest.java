@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.gslb.api.Event;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.alert.AlertSpec;
+import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
 import dev.gslb.server.alert.Alerts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,14 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot be reached is counted as failed and not retried; a flapping source is capped per minute.
  */
 class AlertsTest {
+    static final Duration LIMIT = Duration.ofSeconds(10);
+
     @TempDir
     Path dir;
-
-    static void await(BooleanSupplier c) throws InterruptedException {
-        for (int i = 0; i < 200 && !c.getAsBoolean(); i++) {
-            Thread.sleep(50);
-        }
-    }
 
     @Test
     void eachServerChangeReachesTheProgramAndTheWebhookOnce() throws Exception {
@@ -82,26 +78,28 @@ class AlertsTest {
         ServerSocket service = FailoverEndToEndTest.listen("127.0.1.1", port);
         try (GslbServer s = new GslbServer(ConfigLoader.load(dir.resolve("gslb.yaml")))) {
             s.start();
-            Thread.sleep(500); // up from the first check: no alert for a server first found UP
+            // up from the first check: no alert for a server first found UP (were there one, it would be
+            // posted before the server-down below, which the assertions on posted.get(0) would see)
+            Awaits.until("cnc found UP", LIMIT, () -> s.metric("health_state_changes", "to", "up") >= 1);
             assertThat(posted).isEmpty();
 
             service.close();
-            await(() -> posted.size() == 1);
+            Awaits.until("the server-down posted", LIMIT, () -> posted.size() == 1);
             service = FailoverEndToEndTest.listen("127.0.1.1", port);
-            await(() -> posted.size() == 2);
-            Thread.sleep(500); // nothing more comes: each change once
+            Awaits.until("the server-up posted", LIMIT, () -> posted.size() == 2);
+            // nothing more comes: each change once; every delivery the two changes owe has been made
+            // (program and webhook for both, the unreachable webhook for the down)
+            Awaits.until("five deliveries made or failed", LIMIT, () -> deliveries(s) >= 5);
             assertThat(posted).hasSize(2);
             assertThat(posted.get(0))
                     .contains("\"event\":\"server-down\"", "\"subject\":\"cnc\"", "\"dataCenter\":\"CNC\"");
             assertThat(posted.get(0)).contains("\"instance\":\"gslb-test\"");
             assertThat(posted.get(1)).contains("\"event\":\"server-up\"");
-            await(() -> lines(log) == 2);
+            Awaits.until("two lines from the program", LIMIT, () -> lines(log) == 2);
             assertThat(Files.readAllLines(log))
                     .as("the program got the same JSON on its standard input")
                     .containsExactlyElementsOf(
                             posted.stream().map(String::strip).toList());
-            await(() -> s.metric("alerts", "result", "failed") >= 1);
-            Thread.sleep(300);
             assertThat(s.metric("alerts", "result", "failed"))
                     .as("the unreachable webhook: one failure for its one event, never retried")
                     .isEqualTo(1);
@@ -110,6 +108,10 @@ class AlertsTest {
             service.close();
             hook.stop(0);
         }
+    }
+
+    static double deliveries(GslbServer s) {
+        return s.metric("alerts", "result", "sent") + s.metric("alerts", "result", "failed");
     }
 
     static int lines(Path p) {
@@ -128,7 +130,12 @@ class AlertsTest {
                 Set.of(Event.Kind.PEER_LOST), List.of("/bin/sleep", "2"), null, 10_000, Duration.ofSeconds(5));
         try (Alerts alerts = new Alerts(List.of(stuck), "a", Clock.systemUTC(), registry)) {
             alerts.raise(Event.Kind.PEER_LOST, "b", "TEL", "first");
-            Thread.sleep(300); // the sender has taken it and waits for the program
+            Awaits.until( // the sender has taken it and waits for the program
+                    "/bin/sleep started",
+                    LIMIT,
+                    () -> ProcessHandle.current()
+                            .descendants()
+                            .anyMatch(p -> p.info().command().orElse("").endsWith("sleep")));
             for (int i = 0; i < 1500; i++) {
                 alerts.raise(Event.Kind.PEER_LOST, "b", "TEL", "flood " + i);
             }
@@ -152,8 +159,11 @@ class AlertsTest {
                 alerts.raise(Event.Kind.LINK_DOWN, "CNC-1", "CNC", "flap " + i);
             }
             alerts.raise(Event.Kind.SERVER_DOWN, "vs", "CNC", "not listened for");
-            await(() -> lines(log) == 2);
-            Thread.sleep(300);
+            // the two admitted are both sent (the other three were dropped at once): nothing is left to write
+            Awaits.until(
+                    "both admitted alerts sent",
+                    LIMIT,
+                    () -> registry.get("alerts").tag("result", "sent").counter().count() >= 2);
             assertThat(Files.readAllLines(log)).hasSize(2);
             assertThat(registry.get("alerts").tag("result", "dropped").counter().count())
                     .isEqualTo(3);

@@ -3,9 +3,11 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.ConfigLoader;
+import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -105,9 +107,13 @@ class BindViewsImportTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("named.log").toFile())
                 .start();
-        for (int i = 0; i < 100 && !Files.readString(dir.resolve("named.log")).contains("running"); i++) {
-            Thread.sleep(100);
-        }
+        Awaits.until("BIND running", Duration.ofSeconds(20), () -> {
+            try {
+                return Files.readString(dir.resolve("named.log")).contains("running");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
         assertThat(Files.readString(dir.resolve("named.log")))
                 .as("BIND started")
                 .contains("running");

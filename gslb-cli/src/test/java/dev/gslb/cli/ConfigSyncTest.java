@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.GroupStatus;
@@ -13,9 +14,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,16 +91,12 @@ class ConfigSyncTest {
         }
     }
 
-    /** How long {@code c} took to hold, polling; -1 when it did not within {@code limit}. */
-    static long await(BooleanSupplier c, Duration limit) throws InterruptedException {
-        long start = System.nanoTime();
-        while (!c.getAsBoolean()) {
-            if (System.nanoTime() - start > limit.toNanos()) {
-                return -1;
-            }
-            Thread.sleep(20);
-        }
-        return (System.nanoTime() - start) / 1_000_000;
+    /** True once {@code s} has heard from {@code peer} after {@code t}. */
+    static boolean heardAfter(GslbServer s, String peer, Instant t) {
+        return s.sync().status().stream()
+                .anyMatch(p -> p.name().equals(peer)
+                        && p.lastHeartbeat() != null
+                        && Instant.parse(p.lastHeartbeat()).isAfter(t));
     }
 
     static GroupStatus status(GslbServer s) {
@@ -117,8 +114,7 @@ class ConfigSyncTest {
     void pair() throws Exception {
         String token = a.sync().pair(List.of()).token();
         b.sync().join(token);
-        assertThat(await(() -> connected(a) && connected(b), Duration.ofSeconds(10)))
-                .isNotNegative();
+        Awaits.until("A and B connected", Duration.ofSeconds(10), () -> connected(a) && connected(b));
     }
 
     static boolean connected(GslbServer s) {
@@ -137,9 +133,8 @@ class ConfigSyncTest {
         a = start(fa);
         b = start(fb);
         pair();
-        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10)))
-                .as("two files alike: the same digest, generation 0 on both")
-                .isNotNegative();
+        Awaits.until(
+                "two files alike: the same digest, generation 0 on both", Duration.ofSeconds(10), () -> inSync(a, b));
         assertThat(a.syncGroup().version().generation()).isZero();
 
         // a wide IP added on A: B answers it within one heartbeat
@@ -148,13 +143,19 @@ class ConfigSyncTest {
                   - {name: api2.example.com, pools: [www]}
                 """);
         assertThat(a.reload().generation()).isEqualTo(1);
-        long took = await(() -> answers(b, "api2.example.com.", "127.0.1.1"), HEARTBEAT);
+        long added = System.nanoTime();
+        Awaits.until(
+                "B answers the new wide IP within one heartbeat",
+                HEARTBEAT,
+                () -> answers(b, "api2.example.com.", "127.0.1.1"));
         System.out.printf(
-                "a wide IP added on A was answered by B after %d ms (heartbeat %d ms)%n", took, HEARTBEAT.toMillis());
-        assertThat(took).as("B answers the new wide IP within one heartbeat").isNotNegative();
+                "a wide IP added on A was answered by B after %d ms (heartbeat %d ms)%n",
+                (System.nanoTime() - added) / 1_000_000, HEARTBEAT.toMillis());
         // B serves the change before it records its version (applied first, then named): a moment apart
-        assertThat(await(() -> b.syncGroup().version().equals(a.syncGroup().version()), HEARTBEAT))
-                .isNotNegative();
+        Awaits.until(
+                "B naming A's version",
+                HEARTBEAT,
+                () -> b.syncGroup().version().equals(a.syncGroup().version()));
         assertThat(b.syncGroup().version().origin()).isEqualTo("gslb-a");
 
         // a bad change on A: refused there, nothing changes on either
@@ -163,7 +164,15 @@ class ConfigSyncTest {
         assertThatThrownBy(() -> a.reload())
                 .isInstanceOf(SettingsException.class)
                 .hasMessageContaining("nobody");
-        Thread.sleep(HEARTBEAT.toMillis());
+        Instant refused = Instant.now(); // then each side hears from the other: whatever A sent before has arrived
+        Awaits.until(
+                "B hearing from A after the refused change",
+                HEARTBEAT.multipliedBy(3),
+                () -> heardAfter(b, "gslb-a", refused));
+        Awaits.until(
+                "A hearing from B after the refused change",
+                HEARTBEAT.multipliedBy(3),
+                () -> heardAfter(a, "gslb-b", refused));
         assertThat(a.syncGroup().version().generation()).isEqualTo(1);
         assertThat(b.syncGroup().version().generation()).isEqualTo(1);
         assertThat(answers(b, "www.example.com.", "127.0.1.1")).isTrue();
@@ -175,8 +184,10 @@ class ConfigSyncTest {
                         .replace("  - {name: tel, address: 127.0.1.2, datacenter: TEL}\n", "")
                         .replace("members: [cnc, tel]", "members: [cnc]"));
         assertThat(a.reload().generation()).isEqualTo(2);
-        assertThat(await(() -> status(a).peers().getFirst().refusedOurs() != null, Duration.ofSeconds(10)))
-                .isNotNegative();
+        Awaits.until(
+                "A told B refused generation 2",
+                Duration.ofSeconds(10),
+                () -> status(a).peers().getFirst().refusedOurs() != null);
         assertThat(status(a).peers().getFirst().refusedOurs()).contains("TEL");
         assertThat(status(a).inSync()).isFalse();
         assertThat(b.syncGroup().version().generation())
@@ -188,7 +199,7 @@ class ConfigSyncTest {
         // A puts it right (generation 3); then B stops, A changes again (generation 4), B comes back
         Files.writeString(fa, good);
         assertThat(a.reload().generation()).isEqualTo(3);
-        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10))).isNotNegative();
+        Awaits.until("A and B in sync on generation 3", Duration.ofSeconds(10), () -> inSync(a, b));
         int bPort = syncPort(b);
         b.close();
         Files.writeString(fa, good + """
@@ -205,12 +216,14 @@ class ConfigSyncTest {
         b = restarted;
         b.reloadFrom(() -> ConfigLoader.load(fb));
         b.start();
-        assertThat(await(() -> answers(b, "api3.example.com.", "127.0.1.1"), Duration.ofSeconds(15)))
-                .as("B catches up on reconnect")
-                .isNotNegative();
-        assertThat(await(() -> b.syncGroup().version().generation() == 4, HEARTBEAT))
-                .as("B names generation 4 once it serves it")
-                .isNotNegative();
+        Awaits.until(
+                "B catches up on reconnect",
+                Duration.ofSeconds(15),
+                () -> answers(b, "api3.example.com.", "127.0.1.1"));
+        Awaits.until(
+                "B names generation 4 once it serves it",
+                HEARTBEAT,
+                () -> b.syncGroup().version().generation() == 4);
 
         // B's own file, still generation 0's text, reloaded: not a change, generation 4 stays
         assertThat(b.reload().generation()).isEqualTo(4);
@@ -228,9 +241,7 @@ class ConfigSyncTest {
         var rb = CompletableFuture.supplyAsync(() -> reloaded(b));
         ra.join();
         rb.join();
-        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10)))
-                .as("both serve one configuration")
-                .isNotNegative();
+        Awaits.until("both serve one configuration", Duration.ofSeconds(10), () -> inSync(a, b));
         boolean fromA = answers(a, "from-a.example.com.", "127.0.1.1");
         boolean fromB = answers(a, "from-b.example.com.", "127.0.1.1");
         assertThat(fromA ^ fromB).as("one of the two changes, not a mix").isTrue();
@@ -255,11 +266,10 @@ class ConfigSyncTest {
         pair();
         Files.writeString(fa, Files.readString(fa) + "  - {name: api2.example.com, pools: [www]}\n");
         assertThat(a.reload().generation()).isEqualTo(1);
-        assertThat(await(
-                        () -> status(b).peers().stream()
-                                .anyMatch(p -> Long.valueOf(1).equals(p.generation())),
-                        Duration.ofSeconds(10)))
-                .isNotNegative();
+        Awaits.until(
+                "B knowing A's generation 1",
+                Duration.ofSeconds(10),
+                () -> status(b).peers().stream().anyMatch(p -> Long.valueOf(1).equals(p.generation())));
         assertThat(answers(b, "api2.example.com.", "127.0.1.1"))
                 .as("B opted out")
                 .isFalse();
@@ -289,7 +299,7 @@ class ConfigSyncTest {
         a = start(file("gslb-a", "CNC", 0, shared));
         b = start(file("gslb-b", "TEL", 0, shared));
         pair();
-        assertThat(await(() -> inSync(a, b), Duration.ofSeconds(10))).isNotNegative();
+        Awaits.until("A and B in sync", Duration.ofSeconds(10), () -> inSync(a, b));
         for (int net = 60; net < 64; net++) {
             String first = answerFrom(a, "127.0." + net + ".1", "www.example.com.");
             for (int i = 0; i < 3; i++) {
@@ -300,17 +310,14 @@ class ConfigSyncTest {
             // B may answer the network before A's entry arrives: the two then settle on one server
             // (the lesser name, on both), so the test waits for agreement, not for A's first pick
             int n = net;
-            assertThat(await(
-                            () -> {
-                                try {
-                                    return answerFrom(b, "127.0." + n + ".9", "www.example.com.")
-                                            .equals(answerFrom(a, "127.0." + n + ".10", "www.example.com."));
-                                } catch (Exception e) {
-                                    return false;
-                                }
-                            },
-                            Duration.ofSeconds(5)))
-                    .isNotNegative();
+            Awaits.until("B and A answering the network alike", Duration.ofSeconds(5), () -> {
+                try {
+                    return answerFrom(b, "127.0." + n + ".9", "www.example.com.")
+                            .equals(answerFrom(a, "127.0." + n + ".10", "www.example.com."));
+                } catch (Exception e) {
+                    return false;
+                }
+            });
             String agreed = answerFrom(a, "127.0." + net + ".11", "www.example.com.");
             for (int i = 0; i < 4; i++) {
                 assertThat(answerFrom(b, "127.0." + net + "." + (20 + i), "www.example.com."))
@@ -339,10 +346,10 @@ class ConfigSyncTest {
                 "http://" + a.admin().address());
         assertThat(load.exit()).as(load.err()).isZero();
         assertThat(a.syncGroup().version().generation()).isEqualTo(1);
-        assertThat(await(
-                        () -> b.topology().table().lookup(InetAddress.ofLiteral("198.18.64.1")) != null,
-                        Duration.ofSeconds(5)))
-                .isNotNegative();
+        Awaits.until(
+                "B serving the loaded list",
+                Duration.ofSeconds(5),
+                () -> b.topology().table().lookup(InetAddress.ofLiteral("198.18.64.1")) != null);
         assertThat(b.topology()
                         .table()
                         .lookup(InetAddress.ofLiteral("198.18.64.1"))

@@ -3,6 +3,7 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.ConfigLoader;
+import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.DClass;
@@ -28,6 +30,8 @@ import org.xbill.DNS.Type;
  * behaviour; a member that passes again comes back. Config reload swaps answers, a bad one does not.
  */
 class FailoverEndToEndTest {
+    static final Duration LIMIT = Duration.ofSeconds(10);
+
     @TempDir
     Path dir;
 
@@ -53,13 +57,15 @@ class FailoverEndToEndTest {
         return r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
     }
 
-    static Message await(GslbServer s, Predicate<Message> until) throws Exception {
-        Message m = ask(s);
-        for (int i = 0; i < 100 && !until.test(m); i++) {
-            Thread.sleep(50);
-            m = ask(s);
-        }
-        return m;
+    /** {@link #ask} for {@link Awaits}: a failure to get an answer ends the wait, as it ends the test. */
+    static Supplier<Message> asking(GslbServer s) {
+        return () -> {
+            try {
+                return ask(s);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
     }
 
     static Predicate<Message> answers(String address) {
@@ -97,20 +103,20 @@ class FailoverEndToEndTest {
         try (GslbServer s = new GslbServer(ConfigLoader.load(file))) {
             s.reloadFrom(() -> ConfigLoader.load(file));
             s.start();
-            assertThat(await(s, answers("127.0.1.1"))
+            assertThat(Awaits.until("an answer of 127.0.1.1", LIMIT, asking(s), answers("127.0.1.1"))
                             .getSection(Section.ANSWER)
                             .getFirst()
                             .rdataToString())
                     .isEqualTo("127.0.1.1");
 
             cnc.close();
-            Message second = await(s, answers("127.0.1.2"));
+            Message second = Awaits.until("an answer of 127.0.1.2", LIMIT, asking(s), answers("127.0.1.2"));
             assertThat(second.getSection(Section.ANSWER))
                     .singleElement()
                     .satisfies(r -> assertThat(r.rdataToString()).isEqualTo("127.0.1.2"));
 
             tel.close();
-            Message failed = await(s, m -> m.getRcode() == Rcode.SERVFAIL);
+            Message failed = Awaits.until("SERVFAIL", LIMIT, asking(s), m -> m.getRcode() == Rcode.SERVFAIL);
             assertThat(failed.getRcode())
                     .as("both down: the wide IP's failure rcode")
                     .isEqualTo(Rcode.SERVFAIL);
@@ -130,7 +136,7 @@ class FailoverEndToEndTest {
                     .isEqualTo("198.18.9.9");
 
             cnc = listen("127.0.1.1", port);
-            assertThat(await(s, answers("127.0.1.1"))
+            assertThat(Awaits.until("an answer of 127.0.1.1", LIMIT, asking(s), answers("127.0.1.1"))
                             .getSection(Section.ANSWER)
                             .getFirst()
                             .rdataToString())
@@ -141,7 +147,7 @@ class FailoverEndToEndTest {
             try (ServerSocket telOther = listen("127.0.1.2", 0)) {
                 Files.writeString(file, config(telOther.getLocalPort(), "{rcode: servfail, ttl: 5}"));
                 s.reload();
-                assertThat(await(s, answers("127.0.1.2"))
+                assertThat(Awaits.until("an answer of 127.0.1.2", LIMIT, asking(s), answers("127.0.1.2"))
                                 .getSection(Section.ANSWER)
                                 .getFirst()
                                 .rdataToString())

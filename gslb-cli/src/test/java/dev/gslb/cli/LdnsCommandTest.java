@@ -2,6 +2,7 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
 import dev.gslb.topology.Address;
 import java.net.InetAddress;
@@ -47,13 +48,11 @@ class LdnsCommandTest {
                 r.send(Message.newQuery(Record.newRecord(Name.fromString("www.example.com."), Type.A, DClass.IN)));
         assertThat(answer.getSection(1)).isNotEmpty();
         var key = Address.of(ldns);
-        for (int i = 0;
-                i < 100
-                        && (server.proximity().get(key) == null
-                                || server.proximity().get(key).path("CNC") == null);
-                i++) {
-            Thread.sleep(50);
-        }
+        Awaits.until(
+                "127.0.0.44 probed",
+                Duration.ofSeconds(10),
+                () -> server.proximity().get(key) != null
+                        && server.proximity().get(key).path("CNC") != null);
         assertThat(server.proximity().get(key).path("CNC"))
                 .as("probed by this data center")
                 .isNotNull();

@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gslb.api.Json;
+import dev.gslb.probe.Awaits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * back heals it, and what was measured meanwhile arrives.
  */
 class PairAcrossTwoLinksTest {
+    static final Duration LIMIT = Duration.ofSeconds(60); // each look is a run of the CLI: a JVM started
     static final String A = "gslbt-dca";
     static final String B = "gslbt-dcb";
 
@@ -123,31 +127,54 @@ class PairAcrossTwoLinksTest {
         return Json.MAPPER.readTree(run(ns, "peer", "list", "--json"));
     }
 
-    JsonNode await(String ns, Predicate<JsonNode> until) throws Exception {
-        JsonNode n = peers(ns);
-        for (int i = 0; i < 40 && !until.test(n); i++) {
-            Thread.sleep(250);
-            n = peers(ns);
-        }
-        return n;
+    /** The peer list of the instance in {@code ns}, for {@link Awaits}. */
+    Supplier<JsonNode> peerList(String ns) {
+        return () -> {
+            try {
+                return peers(ns);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+    }
+
+    /** The instance in {@code ns}'s entry for {@code ldns}, null while it has none. */
+    Supplier<JsonNode> ldnsShown(String ns, String ldns) {
+        return () -> {
+            try {
+                return Json.MAPPER.readTree(run(ns, "ldns", "show", ldns, "--json"));
+            } catch (IllegalStateException notYet) {
+                return null;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+    }
+
+    static boolean measuredByCnc(JsonNode ldns) {
+        return ldns != null && ldns.path("paths").toString().contains("CNC");
     }
 
     /** Waits until the instance in {@code ns} answers its admin API; if it does not, fails with its log. */
     void awaitUp(String ns, Process server, String log) throws Exception {
-        for (int i = 0; i < 60; i++) {
-            try {
-                peers(ns);
-                return;
-            } catch (IllegalStateException e) {
-                if (!server.isAlive()) {
-                    break;
+        try {
+            Awaits.until("the instance in " + ns + " answering its admin API", LIMIT, () -> {
+                try {
+                    peers(ns);
+                    return true;
+                } catch (IllegalStateException | IOException e) {
+                    if (!server.isAlive()) {
+                        throw new AssertionError("exited " + server.exitValue(), e);
+                    }
+                    return false;
                 }
-                Thread.sleep(250);
-            }
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    "the instance in " + ns + " did not come up (" + e.getMessage() + "); its log:\n"
+                            + Files.readString(dir.resolve(log)),
+                    e);
         }
-        throw new AssertionError("the instance in " + ns + " did not come up ("
-                + (server.isAlive() ? "running" : "exited " + server.exitValue()) + "); its log:\n"
-                + Files.readString(dir.resolve(log)));
     }
 
     static Predicate<JsonNode> connectedVia(String prefix) {
@@ -189,54 +216,56 @@ class PairAcrossTwoLinksTest {
         assertThat(run(B, "peer", "join", "--join-token-file", tokenFile.toString()))
                 .contains("paired with gslb-cnc");
 
-        assertThat(await(A, connectedVia("198.18.41.")).get(0).path("name").asText())
+        assertThat(Awaits.until(A + " connected via 198.18.41.", LIMIT, peerList(A), connectedVia("198.18.41."))
+                        .get(0)
+                        .path("name")
+                        .asText())
                 .isEqualTo("gslb-tel");
-        assertThat(await(B, connectedVia("198.18.41.")).get(0).path("inUse").asText())
+        assertThat(Awaits.until(B + " connected via 198.18.41.", LIMIT, peerList(B), connectedVia("198.18.41."))
+                        .get(0)
+                        .path("inUse")
+                        .asText())
                 .isEqualTo("198.18.41.1:8054");
         assertThat(peers(A).toString()).doesNotContain("key");
 
         sh("ip", "-n", A, "link", "set", "gslbt-a1", "down"); // the first ISP link fails
-        assertThat(await(A, connectedVia("198.18.42.")).get(0).path("inUse").asText())
+        assertThat(Awaits.until(A + " connected via 198.18.42.", LIMIT, peerList(A), connectedVia("198.18.42."))
+                        .get(0)
+                        .path("inUse")
+                        .asText())
                 .isEqualTo("198.18.42.2:8054");
-        assertThat(await(B, connectedVia("198.18.42.")).get(0).path("inUse").asText())
+        assertThat(Awaits.until(B + " connected via 198.18.42.", LIMIT, peerList(B), connectedVia("198.18.42."))
+                        .get(0)
+                        .path("inUse")
+                        .asText())
                 .isEqualTo("198.18.42.1:8054");
         run(A, "ldns", "probe", "198.18.42.2", "--protocol", "tcp");
-        JsonNode synced = null;
-        for (int i = 0; i < 40; i++) {
-            try {
-                synced = Json.MAPPER.readTree(run(B, "ldns", "show", "198.18.42.2", "--json"));
-                if (synced.path("paths").toString().contains("CNC")) {
-                    break;
-                }
-            } catch (IllegalStateException e) {
-                // not there yet
-            }
-            Thread.sleep(250);
-        }
+        JsonNode synced = Awaits.until(
+                "B holding CNC's path to 198.18.42.2",
+                LIMIT,
+                ldnsShown(B, "198.18.42.2"),
+                PairAcrossTwoLinksTest::measuredByCnc);
         assertThat(synced).isNotNull();
         assertThat(synced.path("paths").get(0).path("measuredBy").asText()).isEqualTo("gslb-cnc");
 
         sh("ip", "-n", A, "link", "set", "gslbt-a2", "down"); // both links: a partition
-        assertThat(await(A, n -> !n.get(0).path("state").asText().equals("connected"))
+        assertThat(Awaits.until(
+                                "A's peer no longer connected",
+                                LIMIT,
+                                peerList(A),
+                                n -> !n.get(0).path("state").asText().equals("connected"))
                         .get(0)
                         .path("state")
                         .asText())
                 .isNotEqualTo("connected");
         run(A, "ldns", "probe", "127.0.0.1", "--protocol", "tcp"); // measured during the partition
         sh("ip", "-n", A, "link", "set", "gslbt-a1", "up"); // heal
-        await(B, connectedVia("198.18.41."));
-        JsonNode healed = null;
-        for (int i = 0; i < 40; i++) {
-            try {
-                healed = Json.MAPPER.readTree(run(B, "ldns", "show", "127.0.0.1", "--json"));
-                if (healed.path("paths").toString().contains("CNC")) {
-                    break;
-                }
-            } catch (IllegalStateException e) {
-                // not there yet
-            }
-            Thread.sleep(250);
-        }
+        Awaits.until(B + " connected via 198.18.41.", LIMIT, peerList(B), connectedVia("198.18.41."));
+        JsonNode healed = Awaits.until(
+                "B holding CNC's path to 127.0.0.1",
+                LIMIT,
+                ldnsShown(B, "127.0.0.1"),
+                PairAcrossTwoLinksTest::measuredByCnc);
         assertThat(healed)
                 .as("the snapshot after the heal carries what was measured meanwhile")
                 .isNotNull();

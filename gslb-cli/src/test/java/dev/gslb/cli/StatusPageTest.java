@@ -3,6 +3,7 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.ConfigLoader;
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.server.GslbServer;
@@ -143,13 +144,11 @@ class StatusPageTest {
                 ask(server, "127.0.0." + i);
             }
             Address ldns = Address.parse("127.0.0.61");
-            for (int i = 0;
-                    i < 100
-                            && (server.proximity().get(ldns) == null
-                                    || server.proximity().get(ldns).path("CNC") == null);
-                    i++) {
-                Thread.sleep(100);
-            }
+            Awaits.until(
+                    "127.0.0.61 probed",
+                    Duration.ofSeconds(10),
+                    () -> server.proximity().get(ldns) != null
+                            && server.proximity().get(ldns).path("CNC") != null);
             assertThat(server.proximity().get(ldns).path("CNC")).as("probed").isNotNull();
 
             browser = browser(1280, 800);
@@ -207,8 +206,9 @@ class StatusPageTest {
             shot("server-down");
             assertThat(consoleErrors()).as("no console errors").isEmpty();
 
+            long wide = (Long) ((JavascriptExecutor) browser).executeScript("return window.innerWidth;");
             browser.manage().window().setSize(new Dimension(390, 844)); // a phone
-            Thread.sleep(500);
+            waiting(10).until(d -> (Long) ((JavascriptExecutor) d).executeScript("return window.innerWidth;") < wide);
             long overflow = (Long) ((JavascriptExecutor) browser)
                     .executeScript("return document.documentElement.scrollWidth - window.innerWidth;");
             assertThat(overflow)

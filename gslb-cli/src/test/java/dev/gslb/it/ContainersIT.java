@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Ulimit;
+import dev.gslb.probe.Awaits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -109,16 +110,21 @@ class ContainersIT {
         started.add(unbound);
         unbound.start();
 
-        String answer = eventually("the wide IP through unbound", Duration.ofSeconds(30), () -> ask(unbound));
+        String answer = Awaits.until(
+                "the wide IP through unbound", Duration.ofSeconds(30), () -> ask(unbound), Objects::nonNull);
         assertThat(answer).isIn("198.19.53.110", "198.19.53.120");
 
         // each instance measured its own path to the resolver and got the other's by sync
         for (GenericContainer<?> c : List.of(cnc, tel)) {
-            String paths = eventually("both paths on " + c.getContainerName(), Duration.ofSeconds(60), () -> {
-                ask(unbound);
-                String json = quiet(c, "gslb", "ldns", "show", UNBOUND_IP, "--json");
-                return json.contains("\"CNC\"") && json.contains("\"TEL\"") ? json : null;
-            });
+            String paths = Awaits.until(
+                    "both paths on " + c.getContainerName(),
+                    Duration.ofSeconds(60),
+                    () -> {
+                        ask(unbound);
+                        String json = quiet(c, "gslb", "ldns", "show", UNBOUND_IP, "--json");
+                        return json.contains("\"CNC\"") && json.contains("\"TEL\"") ? json : null;
+                    },
+                    Objects::nonNull);
             assertThat(paths).contains("rttMicros");
         }
 
@@ -138,14 +144,14 @@ class ContainersIT {
         // answers keep coming, from TEL's instance: unbound may fail the query in flight when CNC
         // goes (the clients of a resolver retry); from the first answer on, every one is answered
         long t1 = System.nanoTime();
-        eventually("an answer with CNC stopped", Duration.ofSeconds(20), () -> ask(unbound));
+        Awaits.until("an answer with CNC stopped", Duration.ofSeconds(20), () -> ask(unbound), Objects::nonNull);
         System.out.printf(
                 "ContainersIT: first answer through unbound %d ms after CNC stopped%n",
                 (System.nanoTime() - t1) / 1_000_000);
         List<String> answers = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             answers.add(String.valueOf(ask(unbound)));
-            Thread.sleep(1000);
+            Thread.sleep(1000); // kept: the pace of the traffic under test, ten queries over ten seconds
         }
         long answered = answers.stream().filter(a -> !a.equals("null")).count();
         System.out.printf("ContainersIT: then %d of 10 queries answered, one a second: %s%n", answered, answers);
@@ -175,17 +181,5 @@ class ContainersIT {
         } catch (Exception e) {
             return "";
         }
-    }
-
-    static String eventually(String what, Duration limit, Supplier<String> probe) throws InterruptedException {
-        long end = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < end) {
-            String v = probe.get();
-            if (v != null) {
-                return v;
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError(what + ": not within " + limit.toSeconds() + " s");
     }
 }

@@ -1,13 +1,14 @@
 package dev.gslb.it;
 
-import static dev.gslb.it.ContainersIT.eventually;
 import static dev.gslb.it.ContainersIT.quiet;
 import static dev.gslb.it.ContainersIT.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Awaits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
@@ -62,11 +63,15 @@ class DebianPackageIT {
                     "-c",
                     "runuser -u gslb -- /usr/bin/gslb serve --config /etc/gslb/gslb.yaml"
                             + " --state-dir /var/lib/gslb >/tmp/gslb.log 2>&1 &");
-            String a = eventually("an answer from the packaged server", Duration.ofSeconds(60), () -> {
-                String out = quiet(root, "dig", "+short", "@127.0.0.1", "www.example.com", "A")
-                        .strip();
-                return out.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") ? out : null;
-            });
+            String a = Awaits.until(
+                    "an answer from the packaged server",
+                    Duration.ofSeconds(60),
+                    () -> {
+                        String out = quiet(root, "dig", "+short", "@127.0.0.1", "www.example.com", "A")
+                                .strip();
+                        return out.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") ? out : null;
+                    },
+                    Objects::nonNull);
             assertThat(a).isIn("202.106.83.177", "219.17.66.100");
             assertThat(run(root, "gslb", "health"))
                     .as("the CLI finds the token in the state folder")

@@ -51,7 +51,7 @@ public final class DelayingResponder implements AutoCloseable {
             Duration d = delays.getOrDefault(to.getAddress(), Duration.ZERO);
             Thread.ofVirtual().start(() -> {
                 try {
-                    Thread.sleep(d);
+                    Thread.sleep(d); // kept: the delay this responder exists to add (a slow path)
                     socket.send(new DatagramPacket(reply, reply.length, to));
                 } catch (IOException | InterruptedException e) {
                     // closed

@@ -22,10 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The receiving side of peer sync: reads the items an authenticated peer sends and merges them by
  * the rules of design.md. A path has one writer, the instance in its data center (the sender's,
- * stamped from the pairing; never ours); a peer's health view is kept for {@link #peerView} with
- * its TTL, and so is its measurement of a link of its own data center (a link, like a path, has
- * one writer: the instance on it); a probe request goes to the local scheduler and is never forwarded. Each peer is held
- * to its {@link PeerGuard} (rate, clock skew, new-LDNS budget).
+ * stamped from the pairing; never ours); a peer's health view goes to the {@link SitePublisher}
+ * with its TTL, and so does its measurement of a link of its own data center (a link, like a
+ * path, has one writer: the instance on it); a probe request goes to the local scheduler and is
+ * never forwarded. Each peer is held to its {@link PeerGuard} (rate, clock skew, new-LDNS budget).
  */
 final class Inbox {
     /** Per-peer receiving side: statistics, and the connection in use. */

@@ -2,6 +2,7 @@ package dev.gslb.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.link.Bandwidth;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.probe.link.TrafficSource;
@@ -82,10 +83,11 @@ class LinkSyncTest {
         try (Node a = node("a", "CNC", "127.0.0.2", dir, aLinks);
                 Node b = node("b", "TEL", "127.0.0.3", dir, bLinks)) {
             Node.pair(a, b);
-            Node.await(
+            Awaits.until(
+                    "b holding CNC-1 over its limit",
+                    Duration.ofSeconds(5),
                     () -> b.site.state().link("CNC-1") != null
-                            && b.site.state().link("CNC-1").overLimit(),
-                    Duration.ofSeconds(5));
+                            && b.site.state().link("CNC-1").overLimit());
             LinkState seen = b.site.state().link("CNC-1");
             assertThat(seen.measuredBy()).isEqualTo("a");
             assertThat(seen.overLimitReason()).matches("link CNC-1 over limit: in \\d+\\.\\d Mbit/s > 8\\.00 Mbit/s");
@@ -95,11 +97,17 @@ class LinkSyncTest {
             assertThat(a.links.local("TEL-1"))
                     .as("a does not measure TEL's link")
                     .isNull();
-            Node.await(() -> a.site.state().link("TEL-1") != null, Duration.ofSeconds(5));
+            Awaits.until(
+                    "a holding TEL-1",
+                    Duration.ofSeconds(5),
+                    () -> a.site.state().link("TEL-1") != null);
             assertThat(a.site.state().link("TEL-1").measuredBy()).isEqualTo("b");
 
             cncTraffic.bitsPerSecond = 80_000; // under resume
-            Node.await(() -> !b.site.state().link("CNC-1").overLimit(), Duration.ofSeconds(5));
+            Awaits.until(
+                    "b holding CNC-1 back under its limit",
+                    Duration.ofSeconds(5),
+                    () -> !b.site.state().link("CNC-1").overLimit());
             assertThat(b.site.state().link("CNC-1").inBps()).isLessThan(1_000_000);
         }
     }
@@ -133,10 +141,11 @@ class LinkSyncTest {
                                                 "gateway 198.18.3.1: no echo reply",
                                                 now,
                                                 30_000))));
-                Node.await(
+                Awaits.until(
+                        "TEL-1 DOWN on a",
+                        Duration.ofSeconds(3),
                         () -> a.site.state().link("TEL-1") != null
-                                && a.site.state().link("TEL-1").state() == HealthState.DOWN,
-                        Duration.ofSeconds(3));
+                                && a.site.state().link("TEL-1").state() == HealthState.DOWN);
                 assertThat(a.site.state().link("TEL-1").state()).isEqualTo(HealthState.DOWN);
                 assertThat(a.site.state().link("TEL-1").overLimit()).isTrue();
                 assertThat(a.site.state().link("TEL-1").reason()).isEqualTo("gateway 198.18.3.1: no echo reply");

@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthTarget;
@@ -39,6 +40,8 @@ final class Node implements AutoCloseable {
     final PeerSync sync;
     final Path peersFile;
     final Path identityFile;
+    /** The sync's clock: the system's, moved on by a test that needs time to pass (a join token's expiry). */
+    final Shifted clock = new Shifted();
 
     Node(String name, String dc, String source, int ldnsPort, Path dir, List<HealthTarget> targets) throws Exception {
         this(
@@ -121,7 +124,7 @@ final class Node implements AutoCloseable {
                         targets.stream().map(HealthTarget::server).toList(),
                         links.stream().map(LinkSpec::link).toList()),
                 true,
-                Clock.systemUTC());
+                clock);
         health.onChange(site::localHealth);
         this.links.onChange(site::localLink);
         site.resite(site.state().site(), health::state, this.links::local);
@@ -159,17 +162,7 @@ final class Node implements AutoCloseable {
                 d.maxClockSkew(),
                 1_000_000));
         this.sync = new PeerSync(
-                settings,
-                name,
-                dc,
-                table,
-                health,
-                this.links,
-                scheduler,
-                site,
-                () -> DATA_CENTERS,
-                Clock.systemUTC(),
-                registry);
+                settings, name, dc, table, health, this.links, scheduler, site, () -> DATA_CENTERS, clock, registry);
         sync.start();
         this.links.start();
     }
@@ -216,13 +209,39 @@ final class Node implements AutoCloseable {
     /** Pairs two nodes as an operator would: pair on one, join with its token on the other. */
     static void pair(Node first, Node second) throws Exception {
         second.sync.join(first.sync.pair(List.of()).token()); // returns once connected and authenticated
-        await(() -> first.connectedTo(second.name) && second.connectedTo(first.name), Duration.ofSeconds(10));
+        Awaits.until(
+                first.name + " and " + second.name + " connected both ways",
+                Duration.ofSeconds(10),
+                () -> first.connectedTo(second.name) && second.connectedTo(first.name));
     }
 
-    static void await(java.util.function.BooleanSupplier c, Duration max) throws InterruptedException {
-        long end = System.nanoTime() + max.toNanos();
-        while (!c.getAsBoolean() && System.nanoTime() < end) {
-            Thread.sleep(20);
+    /** The system clock plus an offset a test moves on, instead of sleeping. */
+    static final class Shifted extends Clock {
+        private final java.util.concurrent.atomic.AtomicLong offsetMillis =
+                new java.util.concurrent.atomic.AtomicLong();
+
+        void advance(Duration d) {
+            offsetMillis.addAndGet(d.toMillis());
+        }
+
+        @Override
+        public long millis() {
+            return System.currentTimeMillis() + offsetMillis.get();
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return java.time.Instant.ofEpochMilli(millis());
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
         }
     }
 }

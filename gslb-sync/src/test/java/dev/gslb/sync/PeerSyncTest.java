@@ -3,6 +3,7 @@ package dev.gslb.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.DelayingResponder;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.HealthTarget;
@@ -41,12 +42,13 @@ class PeerSyncTest {
             long start = System.nanoTime();
             // A meets an LDNS it has no entry for; answers, never waits
             a.scheduler.ldnsQueried(LDNS, System.currentTimeMillis());
-            Node.await(
+            Awaits.until(
+                    "both instances holding both paths to 127.0.0.50",
+                    Duration.ofSeconds(5),
                     () -> a.hasPath("127.0.0.50", "CNC")
                             && a.hasPath("127.0.0.50", "TEL")
                             && b.hasPath("127.0.0.50", "CNC")
-                            && b.hasPath("127.0.0.50", "TEL"),
-                    Duration.ofSeconds(5));
+                            && b.hasPath("127.0.0.50", "TEL"));
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf("source flow: both instances hold both paths %.2f s after the first query%n", seconds);
             for (Node n : List.of(a, b)) {
@@ -77,14 +79,23 @@ class PeerSyncTest {
             b.table.recordPath(k, Path.of("TEL", 2000, 10000, 0, ProbeProtocol.TCP, now, "b"));
             c.table.recordPath(k, Path.of("CMCC", 3000, 10000, 0, ProbeProtocol.TCP, now, "c"));
             for (Node n : List.of(a, b, c)) {
-                Node.await(() -> n.entry("198.18.7.7").paths().length == 3, Duration.ofSeconds(5));
+                Awaits.until(
+                        "three paths to 198.18.7.7 on " + n.name,
+                        Duration.ofSeconds(5),
+                        () -> n.entry("198.18.7.7").paths().length == 3);
                 assertThat(n.entry("198.18.7.7").pathList())
                         .extracting(Path::dataCenter)
                         .containsExactlyInAnyOrder("CNC", "TEL", "CMCC");
             }
             // b claims a CNC path: only CNC's instance writes CNC paths, so nobody takes it
             b.table.recordPath(k, Path.of("CNC", 1, 10000, 0, ProbeProtocol.TCP, now + 1000, "b"));
-            Thread.sleep(500);
+            // then a path b does write: once a and c hold it, they have taken (or not) what b sent before it
+            Address later = Address.parse("198.18.7.8");
+            b.table.recordPath(later, Path.of("TEL", 2000, 10000, 0, ProbeProtocol.TCP, now, "b"));
+            for (Node n : List.of(a, c)) {
+                Awaits.until(
+                        "b's later path on " + n.name, Duration.ofSeconds(5), () -> n.hasPath("198.18.7.8", "TEL"));
+            }
             assertThat(a.entry("198.18.7.7").path("CNC").rttMicros()).isEqualTo(1000);
             assertThat(c.entry("198.18.7.7").path("CNC").rttMicros()).isEqualTo(1000);
         }
@@ -102,7 +113,7 @@ class PeerSyncTest {
                             .reply())
                     .as("no application data is exchanged")
                     .isInstanceOf(IOException.class);
-            Node.await(() -> refused(a) > before, Duration.ofSeconds(2));
+            Awaits.until("the stranger refused", Duration.ofSeconds(2), () -> refused(a) > before);
             assertThat(refused(a)).isEqualTo(before + 1);
             assertThat(a.connectedTo("b")).as("the real peer stays connected").isTrue();
 
@@ -128,7 +139,8 @@ class PeerSyncTest {
             assertThat(c.sync.status()).isEmpty();
 
             String late = a.sync.pair(List.of()).token();
-            Thread.sleep(1500);
+            a.clock.advance(Duration.ofMillis(1500)); // past the 1 s TTL on the issuer and the joiner
+            c.clock.advance(Duration.ofMillis(1500));
             assertThatThrownBy(() -> c.sync.join(late))
                     .as("expired")
                     .isInstanceOf(IllegalArgumentException.class)
@@ -152,7 +164,7 @@ class PeerSyncTest {
             try (Session s = Session.open(a, bId, new Hello(Wire.PROTOCOL_VERSION, "b", "CNC", List.of(), null))) {
                 assertThat(s.closed()).as("b claiming a's data center").isTrue();
             }
-            Node.await(() -> refused(a) > before, Duration.ofSeconds(2));
+            Awaits.until("the claim of a's data center refused", Duration.ofSeconds(2), () -> refused(a) > before);
             assertThat(refused(a)).isEqualTo(before + 1);
 
             long now = System.currentTimeMillis();
@@ -171,7 +183,7 @@ class PeerSyncTest {
                                                 Address.parse("198.18.40.2"),
                                                 Path.of("TEL", 5, 10000, 0, ProbeProtocol.TCP, now - 10_000, "b"),
                                                 2_000))));
-                Node.await(() -> a.hasPath("198.18.40.1", "TEL"), Duration.ofSeconds(2));
+                Awaits.until("the clamped path taken", Duration.ofSeconds(2), () -> a.hasPath("198.18.40.1", "TEL"));
                 assertThat(a.entry("198.18.40.1").path("TEL").measuredAt())
                         .as("a future time is clamped to now")
                         .isBetween(now, now + 5_000);
@@ -211,7 +223,7 @@ class PeerSyncTest {
                 sockets.add(s);
             }
             for (int round = 0; round < 6; round++) { // one byte each every half second: SO_TIMEOUT alone never fires
-                Thread.sleep(500);
+                Thread.sleep(500); // kept: the trickle's pace is the slow client under test
                 for (Socket s : sockets) {
                     try {
                         s.getOutputStream().write(0);
@@ -268,7 +280,10 @@ class PeerSyncTest {
                     Session s = Session.open(proxy.address(), a.sync.fingerprint(), bId, hello)) {
                 s.reply();
                 s.send(Wire.Type.PATHS, paths);
-                Node.await(() -> a.hasPath("198.18.50.1", "TEL"), Duration.ofSeconds(2));
+                Awaits.until(
+                        "the genuine session's path taken",
+                        Duration.ofSeconds(2),
+                        () -> a.hasPath("198.18.50.1", "TEL"));
                 assertThat(a.hasPath("198.18.50.1", "TEL"))
                         .as("the genuine session is taken")
                         .isTrue();
@@ -541,11 +556,11 @@ class PeerSyncTest {
                     old, Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now - 3_000_000, "a")); // past the TTL
             b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of()); // same peers file: reconnects by itself
             Node b2 = b;
-            Node.await(() -> b2.table.size() >= 100, Duration.ofSeconds(10));
+            Awaits.until("100 paths on the restarted b", Duration.ofSeconds(10), () -> b2.table.size() >= 100);
             assertThat(b.table.size()).as("all fresh paths, none expired").isEqualTo(100);
             assertThat(b.entry("198.18.21.1")).isNull();
             a.table.recordPath(Address.parse("198.18.22.1"), Path.of("CNC", 7, 10000, 0, ProbeProtocol.UDP, now, "a"));
-            Node.await(() -> b2.hasPath("198.18.22.1", "CNC"), Duration.ofSeconds(5));
+            Awaits.until("the delta after the snapshot", Duration.ofSeconds(5), () -> b2.hasPath("198.18.22.1", "CNC"));
             assertThat(b.hasPath("198.18.22.1", "CNC")).as("then deltas").isTrue();
         } finally {
             a.close();
@@ -563,11 +578,12 @@ class PeerSyncTest {
             Node.pair(a, b);
             long now = System.currentTimeMillis();
             b.table.recordPath(Address.parse("198.18.30.1"), Path.of("TEL", 9, 10000, 0, ProbeProtocol.UDP, now, "b"));
-            Node.await(() -> a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(3));
+            Awaits.until("the path received", Duration.ofSeconds(3), () -> a.hasPath("198.18.30.1", "TEL"));
             assertThat(a.hasPath("198.18.30.1", "TEL"))
                     .as("received while fresh")
                     .isTrue();
-            Node.await(() -> !a.hasPath("198.18.30.1", "TEL"), Duration.ofSeconds(5));
+            Awaits.until(
+                    "the path dropped at its expiry", Duration.ofSeconds(5), () -> !a.hasPath("198.18.30.1", "TEL"));
             assertThat(a.hasPath("198.18.30.1", "TEL"))
                     .as("dropped when it expired")
                     .isFalse();
@@ -603,10 +619,11 @@ class PeerSyncTest {
             b.health.start();
             Node.pair(a, b);
             Node.pair(a, c);
-            Node.await(
+            Awaits.until(
+                    "c and b holding a's UP view",
+                    Duration.ofSeconds(5),
                     () -> c.site.state().peerHealth("vs1") == HealthState.UP
-                            && b.site.state().peerHealth("vs1") == HealthState.UP,
-                    Duration.ofSeconds(5));
+                            && b.site.state().peerHealth("vs1") == HealthState.UP);
             assertThat(c.health.state("vs1")).isEqualTo(HealthState.UNKNOWN);
             assertThat(c.site.state().peerHealth("vs1")).as("fills unknown").isEqualTo(HealthState.UP);
             assertThat(b.health.state("vs1")).isEqualTo(HealthState.DOWN);

@@ -1,12 +1,12 @@
 package dev.gslb.sync;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.topology.Address;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,12 +28,8 @@ public final class ScaleFigures {
         System.exit(0);
     }
 
-    static long usedHeap() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(100);
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    static long usedHeap() {
+        return dev.gslb.probe.proximity.ProximityMemoryTest.usedHeap();
     }
 
     private static Address ldns(int i) {
@@ -75,8 +71,8 @@ public final class ScaleFigures {
             long start = System.nanoTime();
             Node.pair(a, b);
             Node.pair(c, b);
-            Node.await(() -> b.table.size() >= n, Duration.ofMinutes(10));
-            Node.await(() -> withPaths(b.table, 2) >= n, Duration.ofMinutes(10));
+            Awaits.until("all entries on b", Duration.ofMinutes(10), () -> b.table.size() >= n);
+            Awaits.until("two paths in every entry on b", Duration.ofMinutes(10), () -> withPaths(b.table, 2) >= n);
             long done = System.nanoTime();
             System.out.printf(
                     "snapshot: a fresh peer joined two instances of %,d LDNS each and held %,d LDNS with 2 paths"

@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.topology.Address;
@@ -12,13 +13,18 @@ import java.util.List;
  * its peer on loopback, and the bytes per path update on the wire. Run: bash bench/sync-bench.sh
  */
 public final class SyncFigures {
+    static boolean heard(Node n) {
+        return n.sync.status().stream().allMatch(s -> s.lastHeartbeat() != null);
+    }
+
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         java.nio.file.Path dir = Files.createTempDirectory("gslb-sync-bench");
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
                 Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
             Node.pair(a, b);
-            Thread.sleep(500); // let the snapshots and first heartbeats pass
+            Awaits.until( // the snapshots and first heartbeats passed
+                    "each side has heard the other", Duration.ofSeconds(10), () -> heard(a) && heard(b));
             long bytesBefore = a.sync.bytesSent();
             long now = System.currentTimeMillis();
             long start = System.nanoTime();
@@ -28,7 +34,7 @@ public final class SyncFigures {
                         Path.of("CNC", 1000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "a"));
             }
             long made = System.nanoTime();
-            Node.await(() -> b.table.size() >= n, Duration.ofSeconds(60));
+            Awaits.until("all entries on b", Duration.ofSeconds(60), () -> b.table.size() >= n);
             long done = System.nanoTime();
             long bytes = a.sync.bytesSent() - bytesBefore;
             System.out.printf(

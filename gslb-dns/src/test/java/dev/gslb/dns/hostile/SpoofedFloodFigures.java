@@ -5,6 +5,8 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.ExampleDeployment;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.probe.Awaits;
+import dev.gslb.probe.UdpDrops;
 import dev.gslb.topology.CidrSet;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
@@ -12,6 +14,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
@@ -121,7 +124,20 @@ public final class SpoofedFloodFigures {
                 }
                 Thread.onSpinWait();
             }
-            Thread.sleep(500); // the last answers in flight
+            // every query dealt with (or dropped by the kernel at the server's socket), then every answer
+            // sent received (or dropped at the victim's): the figures are read once nothing is in flight
+            int server = d.address().getPort();
+            int port = ((InetSocketAddress) victim.getLocalAddress()).getPort();
+            long asked = sent;
+            Awaits.until(
+                    "the server deals with every query",
+                    Duration.ofSeconds(60),
+                    () -> HostileTrafficTest.counted(d) + UdpDrops.at(server) >= asked);
+            double out = HostileTrafficTest.counted(d) - d.counter("dns_rate_limited", "action", "dropped");
+            Awaits.until(
+                    "the victim receives every answer sent",
+                    Duration.ofSeconds(60),
+                    () -> answers.get() + truncated.get() + UdpDrops.at(port) >= out);
             double s = seconds;
             System.out.printf(
                     "%-44s %10.0f %10.0f %12.0f %13.2fx   (%d sent, %d answered in full, %.0f rate-limited)%n",

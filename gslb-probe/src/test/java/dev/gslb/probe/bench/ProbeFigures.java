@@ -1,5 +1,6 @@
 package dev.gslb.probe.bench;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.proximity.Path;
@@ -94,14 +95,13 @@ public final class ProbeFigures {
                 s.ldnsQueried(
                         InetAddress.ofLiteral("127.30." + (i >> 8) + "." + (i & 0xFF)), System.currentTimeMillis());
             }
-            int done;
-            do {
-                Thread.sleep(100);
-                done = 0;
+            Awaits.until("every LDNS probed", Duration.ofMinutes(10), () -> {
+                int done = 0;
                 for (var e : table.entries()) {
                     done += e.getValue().path("CNC") != null ? 1 : 0;
                 }
-            } while (done < ldns);
+                return done >= ldns;
+            });
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf(
                     "probe rate: %d LDNS x 3 samples = %d probes in %.2f s = %.0f probes/s (cap %d/s)%n",

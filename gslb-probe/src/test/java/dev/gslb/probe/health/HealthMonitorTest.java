@@ -3,6 +3,7 @@ package dev.gslb.probe.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.gslb.probe.Awaits;
 import dev.gslb.site.HealthState;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,12 +24,6 @@ class HealthMonitorTest {
 
     @TempDir
     Path dir;
-
-    static void await(BooleanSupplier condition) throws InterruptedException {
-        for (int i = 0; i < 100 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(50);
-        }
-    }
 
     static HealthMonitor monitor(SimpleMeterRegistry registry, Check check, int up, int down) {
         return monitor(registry, new MonitorSpec("m", check, FAST, Duration.ofMillis(50), up, down));
@@ -59,10 +53,10 @@ class HealthMonitorTest {
                     .as("nothing is up before a check says so")
                     .isEqualTo(HealthState.UNKNOWN);
             m.start();
-            await(() -> m.state("vs1") == HealthState.UP);
+            Awaits.until("vs1 UP", Duration.ofSeconds(5), () -> m.state("vs1") == HealthState.UP);
             assertThat(m.state("vs1")).isEqualTo(HealthState.UP);
             listener.close();
-            await(() -> m.state("vs1") == HealthState.DOWN);
+            Awaits.until("vs1 DOWN", Duration.ofSeconds(5), () -> m.state("vs1") == HealthState.DOWN);
             assertThat(m.state("vs1")).isEqualTo(HealthState.DOWN);
             assertThat(m.statuses().getFirst().monitors().getFirst().failures()).isGreaterThanOrEqualTo(3);
             assertThat(m.statuses().getFirst().reason()).contains("tcp " + port);
@@ -88,8 +82,7 @@ class HealthMonitorTest {
         MonitorSpec spec = new MonitorSpec("m", new ExternalCheck(List.of("flap.sh"), script), slowest, slowest, 2, 2);
         try (HealthMonitor m = monitor(registry, spec)) {
             m.start();
-            dev.gslb.probe.Awaits.until(
-                    "eight runs of the script", Duration.ofSeconds(30), () -> readQuietly(counter) >= 8);
+            Awaits.until("eight runs of the script", Duration.ofSeconds(30), () -> readQuietly(counter) >= 8);
             assertThat(m.state("vs1"))
                     .as("first check passed, no two failures in a row since")
                     .isEqualTo(HealthState.UP);

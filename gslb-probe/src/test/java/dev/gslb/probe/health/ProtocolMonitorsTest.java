@@ -2,6 +2,7 @@ package dev.gslb.probe.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.Unbound;
 import dev.gslb.site.HealthState;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -63,14 +64,13 @@ class ProtocolMonitorsTest {
                 .redirectOutput(dir.resolve(command[command.length - 1].replace('/', '_') + ".log")
                         .toFile())
                 .start());
-        for (int i = 0; i < 100; i++) {
+        Awaits.until(String.join(" ", command) + " listening on " + port, Duration.ofSeconds(10), () -> {
             try (Socket s = new Socket(LOOPBACK, port)) {
-                return;
+                return true;
             } catch (java.io.IOException e) {
-                Thread.sleep(100);
+                return false;
             }
-        }
-        throw new AssertionError(String.join(" ", command) + " did not listen on " + port);
+        });
     }
 
     /** A one-connection-at-a-time server that greets, then answers each line with {@code reply}. */
@@ -230,11 +230,11 @@ class ProtocolMonitorsTest {
         int port = unbound.port;
         Check www = monitor("{name: m, type: dns, port: %d, query-name: www.gslb.test, expect-answer: 198.18.2.10}"
                 .formatted(port));
-        CheckResult r = null;
-        for (int i = 0; i < 50 && (r == null || !r.ok()); i++) {
-            r = www.run(LOOPBACK, Duration.ofMillis(300));
-            Thread.sleep(r.ok() ? 0 : 100);
-        }
+        CheckResult r = Awaits.until(
+                "unbound answering www.gslb.test",
+                Duration.ofSeconds(20),
+                () -> www.run(LOOPBACK, Duration.ofMillis(300)),
+                CheckResult::ok);
         assertThat(r.ok()).as(r.reason()).isTrue();
         assertThat(monitor("{name: m, type: dns, port: %d, query-name: www.gslb.test, expect-answer: 198.18.3.10}"
                                 .formatted(port))
@@ -262,7 +262,10 @@ class ProtocolMonitorsTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (HealthMonitor m = new HealthMonitor(List.of(a, b), Clock.systemUTC(), registry)) {
             m.start();
-            HealthMonitorTest.await(() -> m.state("a") == HealthState.UP && m.state("b") == HealthState.UP);
+            Awaits.until(
+                    "a and b UP",
+                    Duration.ofSeconds(5),
+                    () -> m.state("a") == HealthState.UP && m.state("b") == HealthState.UP);
             HealthTarget bMoved = new HealthTarget("b", InetAddress.ofLiteral("127.0.0.2"), "CNC", List.of());
             HealthTarget c = new HealthTarget("c", LOOPBACK, "TEL", List.of(fast));
             assertThat(m.reconfigure(List.of(a, bMoved, c)))
@@ -270,7 +273,7 @@ class ProtocolMonitorsTest {
                     .isEqualTo(2);
             assertThat(m.state("a")).as("unchanged: keeps its state").isEqualTo(HealthState.UP);
             assertThat(m.state("b")).as("changed: starts again").isEqualTo(HealthState.UNKNOWN);
-            HealthMonitorTest.await(() -> m.state("c") == HealthState.UP);
+            Awaits.until("c UP", Duration.ofSeconds(5), () -> m.state("c") == HealthState.UP);
             assertThat(m.state("c")).isEqualTo(HealthState.UP);
             assertThat(m.reconfigure(List.of(c))).isEqualTo(2);
             assertThat(m.targets()).containsExactly("c");

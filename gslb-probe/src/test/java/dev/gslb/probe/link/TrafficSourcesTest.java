@@ -3,6 +3,7 @@ package dev.gslb.probe.link;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.probe.Awaits;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -66,10 +67,17 @@ class TrafficSourcesTest {
                 .redirectOutput(dir.resolve("snmpd.out").toFile());
         pb.environment().put("SNMP_PERSISTENT_DIR", dir.resolve("persist").toString());
         snmpd = pb.start();
-        for (int i = 0; i < 100 && !Files.exists(dir.resolve("snmpd.pid")); i++) {
-            Thread.sleep(50);
+        try (SnmpCounters c =
+                new SnmpCounters(new InetSocketAddress(LOOPBACK, port), "gslb-test", null, "lo", 0, false)) {
+            Awaits.until("snmpd answering on port " + port, Duration.ofSeconds(10), () -> {
+                try {
+                    c.read(Duration.ofMillis(200));
+                    return true;
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
         }
-        Thread.sleep(200);
     }
 
     /**
@@ -77,14 +85,17 @@ class TrafficSourcesTest {
      * routers do, so one reading right after the traffic may still show the old values.
      */
     static TrafficSource.Counters readAfterChange(TrafficSource c, TrafficSource.Counters before) throws Exception {
-        for (int i = 0; i < 40; i++) {
-            TrafficSource.Counters now = c.read(TIMEOUT);
-            if (now.inOctets() != before.inOctets() || now.epoch() != before.epoch()) {
-                return now;
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("the counters did not move in 10 s");
+        return Awaits.until(
+                "the counters to move",
+                Duration.ofSeconds(20),
+                () -> {
+                    try {
+                        return c.read(TIMEOUT);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                now -> now.inOctets() != before.inOctets() || now.epoch() != before.epoch());
     }
 
     static void sendOnLoopback(int octets) throws IOException {

@@ -2,6 +2,7 @@ package dev.gslb.probe.probers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.Awaits;
 import dev.gslb.probe.DroppingNamespace;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.Sample;
@@ -37,14 +38,10 @@ class ProbersTest {
                 module-config: "iterator"
                 """);
         unboundPort = unbound.port;
-        for (int i = 0;
-                i < 50
-                        && !DnsProber.dot(ANY, unboundPort)
-                                .sample(LOOPBACK, TIMEOUT)
-                                .replied();
-                i++) {
-            Thread.sleep(100);
-        }
+        Awaits.until(
+                "unbound answering on port " + unboundPort,
+                Duration.ofSeconds(30),
+                () -> DnsProber.dot(ANY, unboundPort).sample(LOOPBACK, TIMEOUT).replied());
         blackHole = new DroppingNamespace("gslbt-probe", 91);
     }
 

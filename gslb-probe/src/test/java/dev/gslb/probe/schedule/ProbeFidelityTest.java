@@ -119,12 +119,13 @@ class ProbeFidelityTest {
                     List.of(DnsProber.dot(source, ldns.port())),
                     registry)) {
                 s.ldnsQueried(LDNS, System.currentTimeMillis()); // the LDNS asks once: it is in use, and measured
-                awaitRtt(table, rtt -> rtt >= 80_000);
+                Awaits.until(
+                        "an RTT of 80 ms or more (us)", Duration.ofSeconds(30), () -> rtt(table), rtt -> rtt >= 80_000);
                 assertThat(rtt(table)).isGreaterThanOrEqualTo(80_000);
 
                 ldns.delay(source, Duration.ofMillis(5)); // the route changes; no query comes
                 long changed = System.nanoTime();
-                awaitRtt(table, rtt -> rtt < 40_000);
+                Awaits.until("an RTT under 40 ms (us)", Duration.ofSeconds(30), () -> rtt(table), rtt -> rtt < 40_000);
                 double took = (System.nanoTime() - changed) / 1e9;
                 System.out.printf("refresh (1 s) followed the delay change, without a query, in %.2f s%n", took);
                 assertThat(rtt(table)).as("re-measured by the refresh alone").isLessThan(40_000);
@@ -144,12 +145,5 @@ class ProbeFidelityTest {
         LdnsEntry e = table.get(Address.of(LDNS));
         Path p = e == null ? null : e.path("CNC");
         return p == null ? -1 : p.rttMicros();
-    }
-
-    static void awaitRtt(ProximityTable table, java.util.function.IntPredicate ok) throws InterruptedException {
-        Awaits.until(
-                "the path's RTT to change (now " + rtt(table) + " us)",
-                Duration.ofSeconds(30),
-                () -> ok.test(rtt(table)));
     }
 }

@@ -27,6 +27,12 @@ class ProbeSchedulerTest {
 
     /** A real UDP prober whose sends are timestamped, so the rate can be checked from outside. */
     record Counting(Prober inner, ConcurrentLinkedQueue<Long> sends) implements Prober {
+        /**
+         * Not counted: the LDNS a test requests last, whose probe proves the workers took all that
+         * was queued before it (the queue is first in, first out).
+         */
+        static final InetAddress MARKER = InetAddress.ofLiteral("127.0.0.99");
+
         @Override
         public ProbeProtocol protocol() {
             return inner.protocol();
@@ -34,9 +40,24 @@ class ProbeSchedulerTest {
 
         @Override
         public Sample sample(InetAddress target, Duration timeout) {
-            sends.add(System.nanoTime());
+            if (!target.equals(MARKER)) {
+                sends.add(System.nanoTime());
+            }
             return inner.sample(target, timeout);
         }
+    }
+
+    static void awaitProbed(ProximityTable table, InetAddress ldns) throws InterruptedException {
+        Awaits.until(ldns.getHostAddress() + " probed", Duration.ofSeconds(10), () -> {
+            LdnsEntry e = table.get(Address.of(ldns));
+            return e != null && e.state() == LdnsEntry.State.PROBED;
+        });
+    }
+
+    /** Requests the marker and waits until it is probed: whatever was queued before it has been sent. */
+    static void awaitMarker(ProbeScheduler s, ProximityTable table) throws InterruptedException {
+        s.ldnsQueried(Counting.MARKER, System.currentTimeMillis()); // awaitProbed fails loudly if it was not taken
+        awaitProbed(table, Counting.MARKER);
     }
 
     static int closedUdpPort() throws Exception {
@@ -153,12 +174,10 @@ class ProbeSchedulerTest {
             for (int i = 0; i < 1000; i++) {
                 s.ldnsQueried(ldns, System.currentTimeMillis());
             }
-            for (int i = 0; i < 50 && table.get(Address.of(ldns)).state() != LdnsEntry.State.PROBED; i++) {
-                Thread.sleep(20);
-            }
+            awaitProbed(table, ldns);
             assertThat(table.get(Address.of(ldns)).path("CNC")).isNotNull();
             assertThat(s.request(ldns, Address.of(ldns))).isEqualTo(ProbeScheduler.Skip.FRESH);
-            Thread.sleep(200);
+            awaitMarker(s, table);
         }
         assertThat(sends).as("one round of one sample for 1000 requests").hasSize(1);
     }
@@ -180,7 +199,7 @@ class ProbeSchedulerTest {
             assertThat(s.request(excluded, Address.of(excluded))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
             InetAddress multicast = InetAddress.ofLiteral("224.0.0.1");
             assertThat(s.request(multicast, Address.of(multicast))).isEqualTo(ProbeScheduler.Skip.EXCLUDED);
-            Thread.sleep(200);
+            awaitMarker(s, table);
         }
         assertThat(sends).isEmpty();
     }
