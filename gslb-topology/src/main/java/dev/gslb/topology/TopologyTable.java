@@ -1,9 +1,9 @@
 package dev.gslb.topology;
 
-import java.math.BigInteger;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -19,8 +19,6 @@ import java.util.Set;
  * {@link TopologyMatch} built in advance: no allocation, no lock.
  */
 public final class TopologyTable {
-    private static final BigInteger ONE = BigInteger.ONE;
-
     private final long[] startHi;
     private final long[] startLo;
     private final long[] endHi;
@@ -164,30 +162,24 @@ public final class TopologyTable {
      * each prefix as a whole: its first address says which.
      */
     private TopologyTable withNegated(List<Negated> negated) {
-        List<List<BigInteger[]>> ranges = new ArrayList<>();
-        for (Negated n : negated) {
-            List<BigInteger[]> r = new ArrayList<>();
-            n.outside().stream().sorted().forEach(c -> r.add(new BigInteger[] {c.first(), c.last()}));
-            ranges.add(r);
-        }
+        List<PrefixSet> applies =
+                negated.stream().map(n -> PrefixSet.of(n.outside()).negate()).toList();
         List<TopologyMatch.Score> all = negated.stream().map(Negated::score).toList();
         TopologyMatch gap = new TopologyMatch("(no prefix)", -1, "(no region)", sorted(all));
         Map<String, TopologyMatch> merged = new HashMap<>();
         Intervals out = new Intervals(startHi.length * 2 + 2);
-        BigInteger cursor = BigInteger.ZERO;
-        BigInteger top = ONE.shiftLeft(128).subtract(ONE);
+        PrefixSet gaps = PrefixSet.ofRanges(startHi, startLo, endHi, endLo).negate();
+        int g = 0;
         for (int i = 0; i < startHi.length; i++) {
-            BigInteger start = big(startHi[i], startLo[i]);
-            BigInteger end = big(endHi[i], endLo[i]);
-            if (cursor.compareTo(start) < 0) {
-                out.add(cursor, start.subtract(ONE), gap);
+            for (; g < gaps.rangeCount() && gaps.startsBefore(g, startHi[i], startLo[i]); g++) {
+                out.add(gaps, g, gap);
             }
             List<TopologyMatch.Score> extra = new ArrayList<>();
             StringBuilder key = new StringBuilder()
                     .append(System.identityHashCode(matches[i]))
                     .append(':');
             for (int k = 0; k < negated.size(); k++) {
-                if (!inside(start, ranges.get(k))) {
+                if (applies.get(k).contains(startHi[i], startLo[i])) {
                     extra.add(negated.get(k).score());
                     key.append(k).append(',');
                 }
@@ -201,37 +193,18 @@ public final class TopologyTable {
                     return new TopologyMatch(base.prefix(), base.prefixLength(), base.region(), sorted(sc));
                 });
             }
-            out.add(start, end, m);
-            cursor = end.add(ONE);
+            out.add(startHi[i], startLo[i], endHi[i], endLo[i], m);
         }
-        if (cursor.compareTo(top) <= 0) {
-            out.add(cursor, top, gap);
+        for (; g < gaps.rangeCount(); g++) {
+            out.add(gaps, g, gap);
         }
-        return new TopologyTable(
-                out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions, records, warnings);
+        return out.table(regions, records, warnings);
     }
 
     private static List<TopologyMatch.Score> sorted(List<TopologyMatch.Score> scores) {
         List<TopologyMatch.Score> l = new ArrayList<>(scores);
         l.sort(Comparator.comparingLong(TopologyMatch.Score::score).reversed());
         return l;
-    }
-
-    private static BigInteger big(long hi, long lo) {
-        return new BigInteger(Long.toUnsignedString(hi)).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(lo)));
-    }
-
-    /** Whether {@code a} is in one of {@code ranges} (sorted by start; nested ones allowed). */
-    private static boolean inside(BigInteger a, List<BigInteger[]> ranges) {
-        for (BigInteger[] r : ranges) { // negated sources are few and small; build time only
-            if (r[0].compareTo(a) <= 0 && a.compareTo(r[1]) <= 0) {
-                return true;
-            }
-            if (r[0].compareTo(a) > 0) {
-                break;
-            }
-        }
-        return false;
     }
 
     private static Cidr asCidr(String text) {
@@ -242,7 +215,25 @@ public final class TopologyTable {
         }
     }
 
-    private record Entry(Region.Prefix prefix, String region, BigInteger first, BigInteger last) {}
+    private record Entry(Region.Prefix prefix, String region) {
+        long lastHi() {
+            return prefix.cidr().lastHi();
+        }
+
+        long lastLo() {
+            return prefix.cidr().lastLo();
+        }
+
+        /** Whether this prefix ends before {@code e} starts. */
+        boolean endsBefore(Entry e) {
+            return PrefixSet.compare(
+                            lastHi(),
+                            lastLo(),
+                            e.prefix.cidr().firstHi(),
+                            e.prefix.cidr().firstLo())
+                    < 0;
+        }
+    }
 
     private static TopologyTable flatten(
             List<Region> regions, List<TopologyRecord> records, Map<String, List<TopologyMatch.Score>> scores) {
@@ -250,7 +241,7 @@ public final class TopologyTable {
         List<Entry> entries = new ArrayList<>();
         for (Region r : regions) {
             for (Region.Prefix p : r.prefixes()) {
-                entries.add(new Entry(p, r.name(), p.cidr().first(), p.cidr().last()));
+                entries.add(new Entry(p, r.name()));
             }
         }
         entries.sort((a, b) -> a.prefix().cidr().compareTo(b.prefix().cidr())); // stable: load order on ties
@@ -262,7 +253,6 @@ public final class TopologyTable {
         Intervals out = new Intervals(entries.size() * 2 + 1);
         Deque<Entry> stack = new ArrayDeque<>();
         Map<Entry, TopologyMatch> matchOf = new HashMap<>();
-        BigInteger cur = BigInteger.ZERO;
         for (Entry e : entries) {
             matchOf.put(
                     e,
@@ -271,35 +261,27 @@ public final class TopologyTable {
                             e.prefix().cidr().length(),
                             e.region(),
                             scores.getOrDefault(e.region(), List.of())));
-            while (!stack.isEmpty() && stack.peek().last().compareTo(e.first()) < 0) {
+            while (!stack.isEmpty() && stack.peek().endsBefore(e)) {
                 Entry top = stack.pop();
-                if (cur.compareTo(top.last()) <= 0) {
-                    out.add(cur, top.last(), matchOf.get(top));
-                }
-                cur = top.last().add(ONE);
+                out.upTo(top.lastHi(), top.lastLo(), matchOf.get(top));
             }
             if (!stack.isEmpty()) {
-                if (cur.compareTo(e.first()) < 0) {
-                    out.add(cur, e.first().subtract(ONE), matchOf.get(stack.peek()));
-                }
+                Cidr c = e.prefix().cidr();
+                out.before(c.firstHi(), c.firstLo(), matchOf.get(stack.peek()));
                 if (!stack.peek().region().equals(e.region())) {
                     nested.merge(e.region() + " inside " + stack.peek().region(), 1, Integer::sum);
                 }
             }
-            cur = e.first();
+            out.from(e.prefix().cidr().firstHi(), e.prefix().cidr().firstLo());
             stack.push(e);
         }
         while (!stack.isEmpty()) {
             Entry top = stack.pop();
-            if (cur.compareTo(top.last()) <= 0) {
-                out.add(cur, top.last(), matchOf.get(top));
-            }
-            cur = top.last().add(ONE);
+            out.upTo(top.lastHi(), top.lastLo(), matchOf.get(top));
         }
         nested.forEach((pair, n) -> warnings.add(n + " prefix(es) of region "
                 + pair.replace(" inside ", " lie inside region ") + "; the longer match decides"));
-        return new TopologyTable(
-                out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions, records, warnings);
+        return out.table(regions, records, warnings);
     }
 
     /**
@@ -351,11 +333,17 @@ public final class TopologyTable {
         return out;
     }
 
-    /** Growable primitive arrays for the intervals while building. */
+    /**
+     * Growable primitive arrays for the intervals while building, and the cursor of a sweep: the
+     * first address not yet given an interval (none once the top of the space is given).
+     */
     private static final class Intervals {
         private long[] sh, sl, eh, el;
         private TopologyMatch[] m;
         private int n;
+        private long curHi;
+        private long curLo;
+        private boolean past;
 
         Intervals(int capacity) {
             sh = new long[capacity];
@@ -365,32 +353,53 @@ public final class TopologyTable {
             m = new TopologyMatch[capacity];
         }
 
-        void add(BigInteger start, BigInteger end, TopologyMatch match) {
-            sh[n] = start.shiftRight(64).longValue();
-            sl[n] = start.longValue();
-            eh[n] = end.shiftRight(64).longValue();
-            el[n] = end.longValue();
+        void add(long startHi, long startLo, long endHi, long endLo, TopologyMatch match) {
+            sh[n] = startHi;
+            sl[n] = startLo;
+            eh[n] = endHi;
+            el[n] = endLo;
             m[n++] = match;
         }
 
-        long[] startHi() {
-            return java.util.Arrays.copyOf(sh, n);
+        /** Adds range {@code i} of {@code set}. */
+        void add(PrefixSet set, int i, TopologyMatch match) {
+            add(set.bound(i, 0), set.bound(i, 1), set.bound(i, 2), set.bound(i, 3), match);
         }
 
-        long[] startLo() {
-            return java.util.Arrays.copyOf(sl, n);
+        /** The sweep goes on at {@code hi:lo}. */
+        void from(long hi, long lo) {
+            curHi = hi;
+            curLo = lo;
+            past = false;
         }
 
-        long[] endHi() {
-            return java.util.Arrays.copyOf(eh, n);
+        /** The cursor up to {@code hi:lo} goes to {@code match}; the sweep goes on after it. */
+        void upTo(long hi, long lo, TopologyMatch match) {
+            if (!past && PrefixSet.compare(curHi, curLo, hi, lo) <= 0) {
+                add(curHi, curLo, hi, lo, match);
+            }
+            past = hi == -1 && lo == -1;
+            curLo = lo + 1;
+            curHi = curLo == 0 ? hi + 1 : hi;
         }
 
-        long[] endLo() {
-            return java.util.Arrays.copyOf(el, n);
+        /** The cursor up to just before {@code hi:lo} goes to {@code match}. */
+        void before(long hi, long lo, TopologyMatch match) {
+            if (!past && PrefixSet.compare(curHi, curLo, hi, lo) < 0) {
+                add(curHi, curLo, lo == 0 ? hi - 1 : hi, lo - 1, match);
+            }
         }
 
-        TopologyMatch[] matches() {
-            return java.util.Arrays.copyOf(m, n);
+        TopologyTable table(List<Region> regions, List<TopologyRecord> records, List<String> warnings) {
+            return new TopologyTable(
+                    Arrays.copyOf(sh, n),
+                    Arrays.copyOf(sl, n),
+                    Arrays.copyOf(eh, n),
+                    Arrays.copyOf(el, n),
+                    Arrays.copyOf(m, n),
+                    regions,
+                    records,
+                    warnings);
         }
     }
 
@@ -416,22 +425,17 @@ public final class TopologyTable {
         int found = -1;
         while (low <= high) {
             int mid = (low + high) >>> 1;
-            if (compare(startHi[mid], startLo[mid], hi, lo) <= 0) {
+            if (PrefixSet.compare(startHi[mid], startLo[mid], hi, lo) <= 0) {
                 found = mid;
                 low = mid + 1;
             } else {
                 high = mid - 1;
             }
         }
-        if (found < 0 || compare(hi, lo, endHi[found], endLo[found]) > 0) {
+        if (found < 0 || PrefixSet.compare(hi, lo, endHi[found], endLo[found]) > 0) {
             return null;
         }
         return matches[found];
-    }
-
-    private static int compare(long ah, long al, long bh, long bl) {
-        int c = Long.compareUnsigned(ah, bh);
-        return c != 0 ? c : Long.compareUnsigned(al, bl);
     }
 
     public List<Region> regions() {
