@@ -16,7 +16,7 @@ import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.server.alert.AlertSpec;
 import dev.gslb.sync.SyncSettings;
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.ConfigExchange;
 import dev.gslb.sync.ConfigVersion;
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
