@@ -98,7 +98,7 @@ public final class GslbServer implements AutoCloseable {
         if (!group.loads().isEmpty()) { // what `gslb topology load` added, kept with the configuration
             topology.prepare(config.topology().spec(), group.loads()).commit();
         }
-        dev.gslb.probe.Probing probing = config.probing();
+        dev.gslb.probe.schedule.Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
         this.store = new ProximityStore(probing.store(), proximity);
         ProbeSettings ps = probing.probes();
