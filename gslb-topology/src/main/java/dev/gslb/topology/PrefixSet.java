@@ -38,6 +38,11 @@ public final class PrefixSet {
         return new PrefixSet(new long[] {c.firstHi(), c.firstLo(), c.lastHi(), c.lastLo()});
     }
 
+    /** The addresses from {@code first} to {@code last}, both included ({@code first <= last}). */
+    public static PrefixSet range(Address first, Address last) {
+        return new PrefixSet(new long[] {first.hi(), first.lo(), last.hi(), last.lo()});
+    }
+
     /** The addresses of any of {@code cidrs}. */
     public static PrefixSet of(Collection<Cidr> cidrs) {
         Builder b = new Builder(cidrs.size());

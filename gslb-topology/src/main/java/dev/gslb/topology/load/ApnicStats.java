@@ -1,10 +1,10 @@
 package dev.gslb.topology.load;
 
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
+import dev.gslb.topology.PrefixSet;
 import dev.gslb.topology.Region;
 import dev.gslb.topology.TopologyException;
-import inet.ipaddr.ipv4.IPv4Address;
-import java.math.BigInteger;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -80,16 +80,15 @@ final class ApnicStats {
         if (!(ip instanceof java.net.Inet4Address)) {
             throw new IllegalArgumentException("'" + start + "' is not an IPv4 address");
         }
-        long first = new BigInteger(1, ip.getAddress()).longValue();
+        Address from = Address.of(ip);
+        long first = from.lo() & 0xFFFF_FFFFL;
         long last = first + count - 1;
         if (last >= (1L << 32)) {
             throw new IllegalArgumentException(start + " + " + count + " runs past 255.255.255.255");
         }
-        List<Cidr> out = new ArrayList<>();
-        for (IPv4Address block : new IPv4Address((int) first).spanWithPrefixBlocks(new IPv4Address((int) last))) {
-            out.add(Cidr.parse(block.toCanonicalString()));
-        }
-        return out;
+        return PrefixSet.range(from, new Address(from.hi(), from.lo() + count - 1)).prefixes().stream()
+                .map(c -> Cidr.parse(c.toString())) // refused as any prefix is (0.0.0.0/0)
+                .toList();
     }
 
     private ApnicStats() {}
