@@ -1,64 +1,52 @@
 package dev.gslb.topology;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
  * A set of addresses of both families, for the arithmetic of prefixes: union, intersection,
- * subtraction and negation. It is held as sorted, disjoint, non-adjacent ranges of the shared
- * 128-bit space of {@link Cidr} (IPv4 as ::ffff:a.b.c.d), each bound as two longs, so both
- * families take the same code; {@link #prefixes()} turns it back into the fewest prefixes.
- * Immutable, and built when a table is built, never on the query path.
+ * subtraction and negation, and back to the fewest prefixes. Each family is kept apart, as an
+ * address-match list and the ipaddress library see them: the IPv4 part within IPv4's space, the
+ * IPv6 part as its prefixes are written (::/3 is all of ::/3, the IPv4-mapped addresses in it
+ * too). Both are ranges of the shared 128-bit space of {@link Cidr}, each bound as two longs, so
+ * both families take the same code. Immutable, and built when a table is built, never on the
+ * query path.
  */
 public final class PrefixSet {
-    private static final long V4_FIRST = Cidr.V4_MAPPED_LO;
-    private static final long V4_LAST = Cidr.V4_MAPPED_LO | 0xFFFF_FFFFL;
-
-    public static final PrefixSet EMPTY = new PrefixSet(new long[0]);
+    public static final PrefixSet EMPTY = new PrefixSet(Ranges.EMPTY, Ranges.EMPTY);
+    /** Every IPv4 address ({@code 0.0.0.0/0}). */
+    public static final PrefixSet IPV4 = new PrefixSet(Ranges.V4, Ranges.EMPTY);
+    /** Every IPv6 address ({@code ::/0}). */
+    public static final PrefixSet IPV6 = new PrefixSet(Ranges.EMPTY, Ranges.FULL);
     /** Every address of both families. */
-    public static final PrefixSet ALL = new PrefixSet(new long[] {0, 0, -1, -1});
-    /** Every IPv4 address (::ffff:0.0.0.0/96 of the shared space). */
-    public static final PrefixSet IPV4 = new PrefixSet(new long[] {0, V4_FIRST, 0, V4_LAST});
-    /** Every IPv6 address: the shared space less {@link #IPV4}. */
-    public static final PrefixSet IPV6 = IPV4.negate();
+    public static final PrefixSet ALL = new PrefixSet(Ranges.V4, Ranges.FULL);
 
-    /** startHi, startLo, endHi, endLo of each range, in order; ends inclusive. */
-    private final long[] r;
+    private final Ranges v4;
+    private final Ranges v6;
 
-    private PrefixSet(long[] ranges) {
-        this.r = ranges;
+    private PrefixSet(Ranges v4, Ranges v6) {
+        this.v4 = v4;
+        this.v6 = v6;
     }
 
-    /** The addresses of one prefix (its whole range in the shared space). */
+    /** The addresses of one prefix. */
     public static PrefixSet of(Cidr c) {
-        return new PrefixSet(new long[] {c.firstHi(), c.firstLo(), c.lastHi(), c.lastLo()});
-    }
-
-    /** The addresses from {@code first} to {@code last}, both included ({@code first <= last}). */
-    public static PrefixSet range(Address first, Address last) {
-        return new PrefixSet(new long[] {first.hi(), first.lo(), last.hi(), last.lo()});
+        return c.ipv4() ? new PrefixSet(Ranges.of(c), Ranges.EMPTY) : new PrefixSet(Ranges.EMPTY, Ranges.of(c));
     }
 
     /** The addresses of any of {@code cidrs}. */
     public static PrefixSet of(Collection<Cidr> cidrs) {
-        Builder b = new Builder(cidrs.size());
-        cidrs.stream()
-                .sorted(Comparator.naturalOrder())
-                .forEach(c -> b.add(c.firstHi(), c.firstLo(), c.lastHi(), c.lastLo()));
-        return b.build();
+        return new PrefixSet(
+                Ranges.of(cidrs.stream().filter(Cidr::ipv4).toList()),
+                Ranges.of(cidrs.stream().filter(c -> !c.ipv4()).toList()));
     }
 
-    /** The set of ranges given in order, disjoint ({@code start[i]..end[i]}, 128-bit halves). */
-    static PrefixSet ofRanges(long[] startHi, long[] startLo, long[] endHi, long[] endLo) {
-        Builder b = new Builder(startHi.length);
-        for (int i = 0; i < startHi.length; i++) {
-            b.add(startHi[i], startLo[i], endHi[i], endLo[i]);
-        }
-        return b.build();
+    /** The addresses from {@code first} to {@code last}, both included, of {@code first}'s family. */
+    public static PrefixSet range(Address first, Address last) {
+        Ranges r = Ranges.range(first, last);
+        return first.ipv4() ? new PrefixSet(r, Ranges.EMPTY) : new PrefixSet(Ranges.EMPTY, r);
     }
 
     /** The addresses in any of {@code sets}. */
@@ -68,209 +56,56 @@ public final class PrefixSet {
 
     /** The addresses in this set or in {@code o}. */
     public PrefixSet union(PrefixSet o) {
-        Builder b = new Builder(rangeCount() + o.rangeCount());
-        int i = 0;
-        int j = 0;
-        while (i < rangeCount() || j < o.rangeCount()) {
-            boolean mine = j >= o.rangeCount()
-                    || i < rangeCount() && compare(r[4 * i], r[4 * i + 1], o.r[4 * j], o.r[4 * j + 1]) <= 0;
-            long[] from = mine ? r : o.r;
-            int k = 4 * (mine ? i++ : j++);
-            b.add(from[k], from[k + 1], from[k + 2], from[k + 3]);
-        }
-        return b.build();
+        return new PrefixSet(v4.union(o.v4), v6.union(o.v6));
     }
 
     /** The addresses in both this set and {@code o}. */
     public PrefixSet intersect(PrefixSet o) {
-        Builder b = new Builder(rangeCount() + o.rangeCount());
-        int i = 0;
-        int j = 0;
-        while (i < rangeCount() && j < o.rangeCount()) {
-            long[] a = r;
-            long[] c = o.r;
-            int x = 4 * i;
-            int y = 4 * j;
-            boolean laterStart = compare(a[x], a[x + 1], c[y], c[y + 1]) >= 0;
-            long sh = laterStart ? a[x] : c[y];
-            long sl = laterStart ? a[x + 1] : c[y + 1];
-            boolean mineEndsFirst = compare(a[x + 2], a[x + 3], c[y + 2], c[y + 3]) <= 0;
-            long eh = mineEndsFirst ? a[x + 2] : c[y + 2];
-            long el = mineEndsFirst ? a[x + 3] : c[y + 3];
-            if (compare(sh, sl, eh, el) <= 0) {
-                b.add(sh, sl, eh, el);
-            }
-            if (mineEndsFirst) {
-                i++;
-            } else {
-                j++;
-            }
-        }
-        return b.build();
+        return new PrefixSet(v4.intersect(o.v4), v6.intersect(o.v6));
     }
 
     /** The addresses in this set and not in {@code o}. */
     public PrefixSet subtract(PrefixSet o) {
-        return intersect(o.negate());
+        return new PrefixSet(v4.subtract(o.v4), v6.subtract(o.v6));
     }
 
     /** Every address of either family that is not in this set. */
     public PrefixSet negate() {
-        Builder b = new Builder(rangeCount() + 1);
-        long ch = 0;
-        long cl = 0;
-        for (int k = 0; k < r.length; k += 4) {
-            if (compare(ch, cl, r[k], r[k + 1]) < 0) {
-                b.add(ch, cl, r[k + 1] == 0 ? r[k] - 1 : r[k], r[k + 1] - 1);
-            }
-            if (r[k + 2] == -1 && r[k + 3] == -1) {
-                return b.build();
-            }
-            cl = r[k + 3] + 1;
-            ch = cl == 0 ? r[k + 2] + 1 : r[k + 2];
-        }
-        b.add(ch, cl, -1, -1);
-        return b.build();
-    }
-
-    /** Whether the address {@code hi:lo} (the 128-bit form) is in this set. */
-    public boolean contains(long hi, long lo) {
-        int low = 0;
-        int high = rangeCount() - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            int k = 4 * mid;
-            if (compare(hi, lo, r[k], r[k + 1]) < 0) {
-                high = mid - 1;
-            } else if (compare(hi, lo, r[k + 2], r[k + 3]) > 0) {
-                low = mid + 1;
-            } else {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    public boolean isEmpty() {
-        return r.length == 0;
+        return new PrefixSet(Ranges.V4.subtract(v4), v6.negate());
     }
 
     /**
-     * The fewest prefixes that hold exactly this set: IPv4 prefixes first, then IPv6, each in
-     * address order. IPv4 addresses always come out as IPv4 prefixes (a range is cut at the
-     * edges of {@link #IPV4}).
+     * Whether the address {@code hi:lo} (the 128-bit form) is in this set as the topology table
+     * sees it: an IPv4 address is also in an IPv6 prefix that spans its place in the shared space.
      */
+    public boolean contains(long hi, long lo) {
+        return v4.contains(hi, lo) || v6.contains(hi, lo);
+    }
+
+    public boolean isEmpty() {
+        return v4.isEmpty() && v6.isEmpty();
+    }
+
+    /** The fewest prefixes that hold exactly this set: IPv4 first, then IPv6, each in address order. */
     public List<Cidr> prefixes() {
         List<Cidr> out = new ArrayList<>();
-        intersect(IPV4).blocks(true, out);
-        subtract(IPV4).blocks(false, out);
+        v4.blocks(true, out);
+        v6.blocks(false, out);
         return out;
-    }
-
-    private void blocks(boolean ipv4, List<Cidr> out) {
-        for (int k = 0; k < r.length; k += 4) {
-            long sh = r[k];
-            long sl = r[k + 1];
-            long eh = r[k + 2];
-            long el = r[k + 3];
-            for (; ; ) {
-                int bits =
-                        sl != 0 ? Long.numberOfTrailingZeros(sl) : sh != 0 ? 64 + Long.numberOfTrailingZeros(sh) : 128;
-                while (bits > 0 && compare(sh | maskHi(bits), sl | maskLo(bits), eh, el) > 0) {
-                    bits--;
-                }
-                out.add(ipv4 ? new Cidr(sh, sl, 32 - bits, true) : new Cidr(sh, sl, 128 - bits, false));
-                long bh = sh | maskHi(bits);
-                long bl = sl | maskLo(bits);
-                if (bh == eh && bl == el) {
-                    break;
-                }
-                sl = bl + 1;
-                sh = sl == 0 ? bh + 1 : bh;
-            }
-        }
-    }
-
-    /** The high half of a mask of the {@code bits} lowest bits. */
-    private static long maskHi(int bits) {
-        return bits <= 64 ? 0 : bits == 128 ? -1L : (1L << (bits - 64)) - 1;
-    }
-
-    private static long maskLo(int bits) {
-        return bits >= 64 ? -1L : (1L << bits) - 1;
-    }
-
-    /** How many ranges the set holds, for walking them in order with {@link #bound}. */
-    int rangeCount() {
-        return r.length / 4;
-    }
-
-    /** Range {@code i}'s start (part 0: high half, 1: low half) or end (2, 3). */
-    long bound(int i, int part) {
-        return r[4 * i + part];
-    }
-
-    /** Whether range {@code i} starts before the address {@code hi:lo}. */
-    boolean startsBefore(int i, long hi, long lo) {
-        return compare(r[4 * i], r[4 * i + 1], hi, lo) < 0;
-    }
-
-    /** Unsigned order of two 128-bit values given as halves. */
-    static int compare(long ah, long al, long bh, long bl) {
-        int c = Long.compareUnsigned(ah, bh);
-        return c != 0 ? c : Long.compareUnsigned(al, bl);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PrefixSet s && Arrays.equals(r, s.r);
+        return o instanceof PrefixSet s && v4.equals(s.v4) && v6.equals(s.v6);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(r);
+        return 31 * v4.hashCode() + v6.hashCode();
     }
 
     @Override
     public String toString() {
         return prefixes().toString();
-    }
-
-    /** Ranges added in order of their starts; overlapping and adjacent ones are joined. */
-    private static final class Builder {
-        private long[] a;
-        private int n;
-
-        Builder(int capacity) {
-            a = new long[4 * Math.max(capacity, 1)];
-        }
-
-        void add(long sh, long sl, long eh, long el) {
-            if (n > 0) {
-                int k = 4 * (n - 1);
-                boolean lastIsTop = a[k + 2] == -1 && a[k + 3] == -1;
-                long nl = a[k + 3] + 1;
-                long nh = nl == 0 ? a[k + 2] + 1 : a[k + 2];
-                if (lastIsTop || compare(sh, sl, nh, nl) <= 0) { // overlaps or touches the last range
-                    if (compare(eh, el, a[k + 2], a[k + 3]) > 0) {
-                        a[k + 2] = eh;
-                        a[k + 3] = el;
-                    }
-                    return;
-                }
-            }
-            if (4 * n == a.length) {
-                a = Arrays.copyOf(a, a.length * 2);
-            }
-            a[4 * n] = sh;
-            a[4 * n + 1] = sl;
-            a[4 * n + 2] = eh;
-            a[4 * n + 3] = el;
-            n++;
-        }
-
-        PrefixSet build() {
-            return new PrefixSet(Arrays.copyOf(a, 4 * n));
-        }
     }
 }

@@ -123,14 +123,13 @@ final class TopologyBuilder {
      * each prefix as a whole: its first address says which.
      */
     private static TopologyTable withNegated(TopologyTable t, List<Negated> negated) {
-        List<PrefixSet> applies =
-                negated.stream().map(n -> PrefixSet.of(n.outside()).negate()).toList();
+        List<PrefixSet> outside =
+                negated.stream().map(n -> PrefixSet.of(n.outside())).toList();
         List<TopologyMatch.Score> all = negated.stream().map(Negated::score).toList();
         TopologyMatch gap = new TopologyMatch("(no prefix)", -1, "(no region)", sorted(all));
         Map<String, TopologyMatch> merged = new HashMap<>();
         Intervals out = new Intervals(t.startHi.length * 2 + 2);
-        PrefixSet gaps =
-                PrefixSet.ofRanges(t.startHi, t.startLo, t.endHi, t.endLo).negate();
+        Ranges gaps = Ranges.ofRanges(t.startHi, t.startLo, t.endHi, t.endLo).negate();
         int g = 0;
         for (int i = 0; i < t.startHi.length; i++) {
             for (; g < gaps.rangeCount() && gaps.startsBefore(g, t.startHi[i], t.startLo[i]); g++) {
@@ -141,7 +140,7 @@ final class TopologyBuilder {
                     .append(System.identityHashCode(t.matches[i]))
                     .append(':');
             for (int k = 0; k < negated.size(); k++) {
-                if (applies.get(k).contains(t.startHi[i], t.startLo[i])) {
+                if (!outside.get(k).contains(t.startHi[i], t.startLo[i])) {
                     extra.add(negated.get(k).score());
                     key.append(k).append(',');
                 }
@@ -188,7 +187,7 @@ final class TopologyBuilder {
 
         /** Whether this prefix ends before {@code e} starts. */
         boolean endsBefore(Entry e) {
-            return PrefixSet.compare(
+            return Ranges.compare(
                             lastHi(),
                             lastLo(),
                             e.prefix.cidr().firstHi(),
@@ -324,7 +323,7 @@ final class TopologyBuilder {
         }
 
         /** Adds range {@code i} of {@code set}. */
-        void add(PrefixSet set, int i, TopologyMatch match) {
+        void add(Ranges set, int i, TopologyMatch match) {
             add(set.bound(i, 0), set.bound(i, 1), set.bound(i, 2), set.bound(i, 3), match);
         }
 
@@ -337,7 +336,7 @@ final class TopologyBuilder {
 
         /** The cursor up to {@code hi:lo} goes to {@code match}; the sweep goes on after it. */
         void upTo(long hi, long lo, TopologyMatch match) {
-            if (!past && PrefixSet.compare(curHi, curLo, hi, lo) <= 0) {
+            if (!past && Ranges.compare(curHi, curLo, hi, lo) <= 0) {
                 add(curHi, curLo, hi, lo, match);
             }
             past = hi == -1 && lo == -1;
@@ -347,7 +346,7 @@ final class TopologyBuilder {
 
         /** The cursor up to just before {@code hi:lo} goes to {@code match}. */
         void before(long hi, long lo, TopologyMatch match) {
-            if (!past && PrefixSet.compare(curHi, curLo, hi, lo) < 0) {
+            if (!past && Ranges.compare(curHi, curLo, hi, lo) < 0) {
                 add(curHi, curLo, lo == 0 ? hi - 1 : hi, lo - 1, match);
             }
         }

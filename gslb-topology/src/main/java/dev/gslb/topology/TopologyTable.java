@@ -84,14 +84,14 @@ public final class TopologyTable {
         int found = -1;
         while (low <= high) {
             int mid = (low + high) >>> 1;
-            if (PrefixSet.compare(startHi[mid], startLo[mid], hi, lo) <= 0) {
+            if (Ranges.compare(startHi[mid], startLo[mid], hi, lo) <= 0) {
                 found = mid;
                 low = mid + 1;
             } else {
                 high = mid - 1;
             }
         }
-        if (found < 0 || PrefixSet.compare(hi, lo, endHi[found], endLo[found]) > 0) {
+        if (found < 0 || Ranges.compare(hi, lo, endHi[found], endLo[found]) > 0) {
             return null;
         }
         return matches[found];

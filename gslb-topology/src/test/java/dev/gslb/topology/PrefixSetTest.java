@@ -44,13 +44,24 @@ class PrefixSetTest {
     }
 
     @Test
-    void containsAnswersForOneAddress() {
-        PrefixSet s = set("10.0.0.0/8", "2001:db8::/32").negate();
-        Cidr in = Cidr.parse("192.0.2.1");
-        Cidr out = Cidr.parse("10.1.2.3");
-        assertThat(s.contains(in.hi(), in.lo())).isTrue();
-        assertThat(s.contains(out.hi(), out.lo())).isFalse();
-        assertThat(s.contains(-1, -1)).isTrue();
-        assertThat(s.contains(0, 0)).isTrue();
+    void theFamiliesAreKeptApart() {
+        assertThat(text(PrefixSet.IPV6.subtract(set("2001:db8::/32"))))
+                .as("an IPv6 prefix as written: the IPv4-mapped block is not cut out of ::/3")
+                .startsWith("::/3", "2000::/16");
+        assertThat(text(PrefixSet.IPV4.subtract(set("2001:db8::/32")))).containsExactly("0.0.0.0/0");
+        assertThat(PrefixSet.IPV6.union(PrefixSet.IPV4).negate()).isEqualTo(PrefixSet.EMPTY);
+    }
+
+    @Test
+    void containsAnswersAsTheTableLooksUp() {
+        Cidr v4 = Cidr.parse("192.0.2.1");
+        Cidr v6 = Cidr.parse("2001:db8::1");
+        assertThat(set("192.0.2.0/24").contains(v4.hi(), v4.lo())).isTrue();
+        assertThat(set("10.0.0.0/8", "2001:db8::/32").contains(v4.hi(), v4.lo()))
+                .isFalse();
+        assertThat(set("2001:db8::/32").contains(v6.hi(), v6.lo())).isTrue();
+        assertThat(set("::/3").contains(v4.hi(), v4.lo()))
+                .as("::/3 spans the IPv4 block of the shared space")
+                .isTrue();
     }
 }

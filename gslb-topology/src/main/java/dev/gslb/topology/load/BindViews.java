@@ -332,7 +332,7 @@ public final class BindViews {
             problems.add(t.file(), t.line(), "'" + w + "' is neither an address, a prefix nor a known acl");
             return List.of();
         }
-        return List.of(PrefixBlocks.addresses(a));
+        return List.of(PrefixSet.of(a));
     }
 
     // ---- token helpers ----

@@ -6,8 +6,8 @@ import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
 
 /**
- * Prefixes as BIND's address-match lists write them: an element read in BIND's forms, the
- * addresses it matches (for {@link PrefixSet}'s arithmetic), and back to text.
+ * Prefixes as BIND's address-match lists write them: an element read in BIND's forms, the sets
+ * of every address of a family, and back to text; the arithmetic is {@link PrefixSet}'s.
  */
 final class PrefixBlocks {
     private PrefixBlocks() {}
@@ -41,14 +41,6 @@ final class PrefixBlocks {
     static final Cidr ANY4 = new Cidr(0, 0xFFFF_0000_0000L, 0, true);
     /** Every IPv6 address, as BIND's {@code ::/0}. */
     static final Cidr ANY6 = new Cidr(0, 0, 0, false);
-
-    /**
-     * The addresses a prefix matches in an address-match list. An IPv6 prefix matches no IPv4
-     * client, so the IPv4 part of the shared space (::ffff:0:0/96) is not in it.
-     */
-    static PrefixSet addresses(Cidr c) {
-        return c.ipv4() ? PrefixSet.of(c) : PrefixSet.of(c).subtract(PrefixSet.IPV4);
-    }
 
     /** Whether {@code p} is every address of one family (BIND's {@code 0.0.0.0/0} or {@code ::/0}). */
     static boolean isFamily(PrefixSet p) {
