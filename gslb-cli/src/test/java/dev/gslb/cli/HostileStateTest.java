@@ -140,8 +140,8 @@ class HostileStateTest {
     @Test
     void measuredLdnsSurviveAFloodOfSpoofedSourcesOverRealSockets() throws Exception {
         GslbConfig c = Isolated.embedded();
-        dev.gslb.probe.Probing p = c.probing();
-        c = c.withProbing(new dev.gslb.probe.Probing(
+        dev.gslb.probe.schedule.Probing p = c.probing();
+        c = c.withProbing(new dev.gslb.probe.schedule.Probing(
                 p.probes(),
                 p.proximity().withMaxLdns(10_000).withNewPerNetwork(100_000, 100_000),
                 p.store(),
@@ -193,8 +193,8 @@ class HostileStateTest {
     @Test
     void byDefaultNoProbeLeavesForLoopbackLinkLocalOrThisHost() throws Exception {
         GslbConfig c = Isolated.embedded();
-        dev.gslb.probe.Probing p = c.probing();
-        c = c.withProbing(new dev.gslb.probe.Probing(
+        dev.gslb.probe.schedule.Probing p = c.probing();
+        c = c.withProbing(new dev.gslb.probe.schedule.Probing(
                 p.probes().withExclusions(dev.gslb.probe.schedule.ProbeSettings.DEFAULT_EXCLUDED),
                 p.proximity(),
                 p.store(),

@@ -38,8 +38,8 @@ final class Isolated {
         Path dir = Files.createTempDirectory("gslb");
         GslbConfig c = base.withListeners(base.dns().withAddresses(List.of(any), 1), any)
                 .withStateDir(dir);
-        dev.gslb.probe.Probing p = c.probing();
-        c = c.withProbing(new dev.gslb.probe.Probing(
+        dev.gslb.probe.schedule.Probing p = c.probing();
+        c = c.withProbing(new dev.gslb.probe.schedule.Probing(
                 p.probes().withExclusions(List.of()), p.proximity(), p.store(), p.flushInterval()));
         System.setProperty("gslb.token-file", c.admin().tokenFile().toString());
         return c.withSync(c.sync().listeningOn(List.of(any)));

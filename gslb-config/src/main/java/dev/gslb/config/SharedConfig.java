@@ -149,18 +149,18 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
     private static final String LOADS = "files/loads/";
 
     /** What `gslb topology load` added at run time, in order: it is shared like the lists the file names. */
-    public List<dev.gslb.topology.LiveTopology.Load> loads() {
-        SortedMap<String, dev.gslb.topology.LiveTopology.Load> byLoad = new TreeMap<>();
+    public List<dev.gslb.topology.load.LiveTopology.Load> loads() {
+        SortedMap<String, dev.gslb.topology.load.LiveTopology.Load> byLoad = new TreeMap<>();
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
             if (!e.getKey().startsWith(LOADS)) {
                 continue;
             }
             String[] parts = e.getKey().substring(LOADS.length()).split("/", 3);
             var load = byLoad.computeIfAbsent(
-                    parts[0], k -> new dev.gslb.topology.LiveTopology.Load(new java.util.LinkedHashMap<>(), null));
+                    parts[0], k -> new dev.gslb.topology.load.LiveTopology.Load(new java.util.LinkedHashMap<>(), null));
             String text = new String(e.getValue(), StandardCharsets.UTF_8);
             if (parts.length == 2 && parts[1].equals("region")) {
-                byLoad.put(parts[0], new dev.gslb.topology.LiveTopology.Load(load.texts(), text));
+                byLoad.put(parts[0], new dev.gslb.topology.load.LiveTopology.Load(load.texts(), text));
             } else if (parts.length == 3) {
                 load.texts().put(parts[2], text);
             }

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNullElse;
 
 import dev.gslb.config.ConfigFile.TopologyRecordEntry;
 import dev.gslb.settings.SettingsException;
-import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyRecord;
+import dev.gslb.topology.load.LiveTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,6 @@ package dev.gslb.server;
 
 import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.Prober;
-import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.probers.DnsProber;
@@ -12,6 +11,7 @@ import dev.gslb.probe.probers.UdpProber;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.probe.schedule.ProbeSettings;
+import dev.gslb.probe.schedule.Probing;
 import dev.gslb.probe.store.ProximityStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,7 +6,7 @@ import dev.gslb.config.SharedConfig;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.GroupConfiguration;
 import dev.gslb.sync.SharedContent;
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.gslb.sync;
 
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

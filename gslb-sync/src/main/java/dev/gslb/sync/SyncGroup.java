@@ -1,7 +1,7 @@
 package dev.gslb.sync;
 
 import dev.gslb.settings.SettingsException;
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package dev.gslb.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,7 +8,6 @@ import inet.ipaddr.IPAddressStringParameters;
 import inet.ipaddr.IncompatibleAddressException;
 import inet.ipaddr.ipv4.IPv4Address;
 import inet.ipaddr.ipv6.IPv6Address;
-import java.math.BigInteger;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -166,16 +165,22 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         return n <= 64 ? 0 : (n == 128 ? -1L : -1L << (128 - n));
     }
 
-    BigInteger first() {
-        return toBig(hi, lo);
+    /** The high half of the prefix's first address in the shared space. */
+    long firstHi() {
+        return hi & hiMask();
     }
 
-    BigInteger last() {
-        return first().add(BigInteger.ONE.shiftLeft(128 - spaceLength())).subtract(BigInteger.ONE);
+    long firstLo() {
+        return lo & loMask();
     }
 
-    static BigInteger toBig(long hi, long lo) {
-        return new BigInteger(Long.toUnsignedString(hi)).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(lo)));
+    /** The high half of the prefix's last address in the shared space. */
+    long lastHi() {
+        return hi | ~hiMask();
+    }
+
+    long lastLo() {
+        return lo | ~loMask();
     }
 
     @Override

@@ -1,36 +1,27 @@
 package dev.gslb.topology;
 
-import java.math.BigInteger;
 import java.net.InetAddress;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * The topology score table: CIDR -> region -> data-center scores, immutable. All prefixes of all
  * regions are flattened into sorted, disjoint address intervals, each pointing at the longest
  * prefix that covers it, so a lookup is one binary search over primitive arrays and returns a
- * {@link TopologyMatch} built in advance: no allocation, no lock.
+ * {@link TopologyMatch} built in advance: no allocation, no lock. {@link TopologyBuilder} builds it.
  */
 public final class TopologyTable {
-    private static final BigInteger ONE = BigInteger.ONE;
-
-    private final long[] startHi;
-    private final long[] startLo;
-    private final long[] endHi;
-    private final long[] endLo;
-    private final TopologyMatch[] matches;
+    // sorted, disjoint intervals [start, end] of the shared 128-bit space, and what each matches
+    final long[] startHi;
+    final long[] startLo;
+    final long[] endHi;
+    final long[] endLo;
+    final TopologyMatch[] matches;
     private final List<Region> regions;
     private final List<TopologyRecord> records;
     private final List<String> warnings;
 
-    private TopologyTable(
+    TopologyTable(
             long[] startHi,
             long[] startLo,
             long[] endHi,
@@ -68,330 +59,7 @@ public final class TopologyTable {
      */
     public static TopologyTable build(List<Region> loaded, List<TopologyRecord> records, Set<String> dataCenters)
             throws TopologyException {
-        List<String> errors = new ArrayList<>();
-        Map<String, Region> byName = new LinkedHashMap<>();
-        for (Region r : loaded) {
-            Region previous = byName.get(r.name());
-            if (previous != null) { // the same region from several files (v4 and v6 lists): one region
-                List<Region.Prefix> all = new ArrayList<>(previous.prefixes());
-                all.addAll(r.prefixes());
-                r = new Region(r.name(), all);
-            }
-            byName.put(r.name(), r);
-        }
-        Map<String, List<TopologyMatch.Score>> scores = new HashMap<>();
-        List<TopologyRecord> mapped = new ArrayList<>();
-        List<Negated> negated = new ArrayList<>();
-        for (TopologyRecord rec : records) {
-            if (rec.region().startsWith(TopologyRecord.NOT)) {
-                Negated n = negated(rec, byName, dataCenters, errors);
-                if (n != null) {
-                    negated.add(n);
-                }
-                continue;
-            }
-            String region = RegionNames.resolve(rec.region(), byName.keySet());
-            if (region == null) {
-                errors.add(rec.origin() + ": " + RegionNames.unmapped(rec.region()) + "; loaded: "
-                        + byName.keySet().stream().limit(20).toList());
-                continue;
-            }
-            mapped.add(
-                    region.equals(rec.region())
-                            ? rec
-                            : new TopologyRecord(region, rec.dataCenter(), rec.score(), rec.origin()));
-        }
-        for (TopologyRecord rec : mapped) {
-            if (rec.targetsDataCenter() && !dataCenters.contains(rec.dataCenter())) {
-                errors.add(rec.origin() + ": unknown data center '" + rec.dataCenter() + "'; defined: " + dataCenters);
-            }
-            if (!byName.containsKey(rec.region())) {
-                Cidr cidr = asCidr(rec.region());
-                if (cidr == null) {
-                    errors.add(rec.origin() + ": no region named '" + rec.region() + "' is loaded; loaded: "
-                            + byName.keySet().stream().limit(20).toList());
-                    continue;
-                }
-                String[] where = rec.origin().split(":(?=\\d+$)");
-                int line = where.length > 1 ? Integer.parseInt(where[1]) : 0;
-                byName.put(rec.region(), new Region(rec.region(), List.of(new Region.Prefix(cidr, where[0], line))));
-            }
-            scores.computeIfAbsent(rec.region(), k -> new ArrayList<>())
-                    .add(new TopologyMatch.Score(rec.dataCenter(), rec.score()));
-        }
-        if (!errors.isEmpty()) {
-            throw new TopologyException(errors);
-        }
-        // Highest score first; List.sort is stable, so equal scores keep configuration order.
-        scores.values()
-                .forEach(l -> l.sort(
-                        Comparator.comparingLong(TopologyMatch.Score::score).reversed()));
-        TopologyTable t = flatten(new ArrayList<>(byName.values()), records, scores);
-        return negated.isEmpty() ? t : t.withNegated(negated);
-    }
-
-    /** A record for every address outside some prefixes (3DNS {@code !region."X"}, {@code !CIDR}). */
-    private record Negated(List<Cidr> outside, TopologyMatch.Score score) {}
-
-    private static Negated negated(
-            TopologyRecord rec, Map<String, Region> byName, Set<String> dataCenters, List<String> errors) {
-        String source = rec.region().substring(TopologyRecord.NOT.length());
-        if (rec.targetsDataCenter() && !dataCenters.contains(rec.dataCenter())) {
-            errors.add(rec.origin() + ": unknown data center '" + rec.dataCenter() + "'; defined: " + dataCenters);
-            return null;
-        }
-        Cidr cidr = asCidr(source);
-        if (cidr != null) {
-            return new Negated(List.of(cidr), new TopologyMatch.Score(rec.dataCenter(), rec.score()));
-        }
-        String region = RegionNames.resolve(source, byName.keySet());
-        if (region == null || !byName.containsKey(region)) {
-            errors.add(rec.origin() + ": "
-                    + (region == null ? RegionNames.unmapped(source) : "no region named '" + source + "' is loaded")
-                    + "; loaded: " + byName.keySet().stream().limit(20).toList());
-            return null;
-        }
-        return new Negated(
-                byName.get(region).prefixes().stream().map(Region.Prefix::cidr).toList(),
-                new TopologyMatch.Score(rec.dataCenter(), rec.score()));
-    }
-
-    /**
-     * This table with negated records: each interval outside a negated record's prefixes gets its
-     * score too, and the address space no prefix covers becomes intervals of their own (matched
-     * only by negated records; their prefix length is unknown, -1, so a client subnet's scope is
-     * its own). Intervals never straddle a prefix's edge, so an interval is inside or outside
-     * each prefix as a whole: its first address says which.
-     */
-    private TopologyTable withNegated(List<Negated> negated) {
-        List<List<BigInteger[]>> ranges = new ArrayList<>();
-        for (Negated n : negated) {
-            List<BigInteger[]> r = new ArrayList<>();
-            n.outside().stream().sorted().forEach(c -> r.add(new BigInteger[] {c.first(), c.last()}));
-            ranges.add(r);
-        }
-        List<TopologyMatch.Score> all = negated.stream().map(Negated::score).toList();
-        TopologyMatch gap = new TopologyMatch("(no prefix)", -1, "(no region)", sorted(all));
-        Map<String, TopologyMatch> merged = new HashMap<>();
-        Intervals out = new Intervals(startHi.length * 2 + 2);
-        BigInteger cursor = BigInteger.ZERO;
-        BigInteger top = ONE.shiftLeft(128).subtract(ONE);
-        for (int i = 0; i < startHi.length; i++) {
-            BigInteger start = big(startHi[i], startLo[i]);
-            BigInteger end = big(endHi[i], endLo[i]);
-            if (cursor.compareTo(start) < 0) {
-                out.add(cursor, start.subtract(ONE), gap);
-            }
-            List<TopologyMatch.Score> extra = new ArrayList<>();
-            StringBuilder key = new StringBuilder()
-                    .append(System.identityHashCode(matches[i]))
-                    .append(':');
-            for (int k = 0; k < negated.size(); k++) {
-                if (!inside(start, ranges.get(k))) {
-                    extra.add(negated.get(k).score());
-                    key.append(k).append(',');
-                }
-            }
-            TopologyMatch m = matches[i];
-            if (!extra.isEmpty()) {
-                TopologyMatch base = m;
-                m = merged.computeIfAbsent(key.toString(), x -> {
-                    List<TopologyMatch.Score> sc = new ArrayList<>(base.scores());
-                    sc.addAll(extra);
-                    return new TopologyMatch(base.prefix(), base.prefixLength(), base.region(), sorted(sc));
-                });
-            }
-            out.add(start, end, m);
-            cursor = end.add(ONE);
-        }
-        if (cursor.compareTo(top) <= 0) {
-            out.add(cursor, top, gap);
-        }
-        return new TopologyTable(
-                out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions, records, warnings);
-    }
-
-    private static List<TopologyMatch.Score> sorted(List<TopologyMatch.Score> scores) {
-        List<TopologyMatch.Score> l = new ArrayList<>(scores);
-        l.sort(Comparator.comparingLong(TopologyMatch.Score::score).reversed());
-        return l;
-    }
-
-    private static BigInteger big(long hi, long lo) {
-        return new BigInteger(Long.toUnsignedString(hi)).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(lo)));
-    }
-
-    /** Whether {@code a} is in one of {@code ranges} (sorted by start; nested ones allowed). */
-    private static boolean inside(BigInteger a, List<BigInteger[]> ranges) {
-        for (BigInteger[] r : ranges) { // negated sources are few and small; build time only
-            if (r[0].compareTo(a) <= 0 && a.compareTo(r[1]) <= 0) {
-                return true;
-            }
-            if (r[0].compareTo(a) > 0) {
-                break;
-            }
-        }
-        return false;
-    }
-
-    private static Cidr asCidr(String text) {
-        try {
-            return Cidr.parse(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private record Entry(Region.Prefix prefix, String region, BigInteger first, BigInteger last) {}
-
-    private static TopologyTable flatten(
-            List<Region> regions, List<TopologyRecord> records, Map<String, List<TopologyMatch.Score>> scores) {
-        List<String> warnings = new ArrayList<>();
-        List<Entry> entries = new ArrayList<>();
-        for (Region r : regions) {
-            for (Region.Prefix p : r.prefixes()) {
-                entries.add(new Entry(p, r.name(), p.cidr().first(), p.cidr().last()));
-            }
-        }
-        entries.sort((a, b) -> a.prefix().cidr().compareTo(b.prefix().cidr())); // stable: load order on ties
-        Map<String, Integer> sizes = new HashMap<>();
-        regions.forEach(r -> sizes.put(r.name(), r.prefixes().size()));
-        entries = withoutDuplicates(entries, scores, sizes, warnings);
-
-        Map<String, Integer> nested = new LinkedHashMap<>();
-        Intervals out = new Intervals(entries.size() * 2 + 1);
-        Deque<Entry> stack = new ArrayDeque<>();
-        Map<Entry, TopologyMatch> matchOf = new HashMap<>();
-        BigInteger cur = BigInteger.ZERO;
-        for (Entry e : entries) {
-            matchOf.put(
-                    e,
-                    new TopologyMatch(
-                            e.prefix().cidr().toString(),
-                            e.prefix().cidr().length(),
-                            e.region(),
-                            scores.getOrDefault(e.region(), List.of())));
-            while (!stack.isEmpty() && stack.peek().last().compareTo(e.first()) < 0) {
-                Entry top = stack.pop();
-                if (cur.compareTo(top.last()) <= 0) {
-                    out.add(cur, top.last(), matchOf.get(top));
-                }
-                cur = top.last().add(ONE);
-            }
-            if (!stack.isEmpty()) {
-                if (cur.compareTo(e.first()) < 0) {
-                    out.add(cur, e.first().subtract(ONE), matchOf.get(stack.peek()));
-                }
-                if (!stack.peek().region().equals(e.region())) {
-                    nested.merge(e.region() + " inside " + stack.peek().region(), 1, Integer::sum);
-                }
-            }
-            cur = e.first();
-            stack.push(e);
-        }
-        while (!stack.isEmpty()) {
-            Entry top = stack.pop();
-            if (cur.compareTo(top.last()) <= 0) {
-                out.add(cur, top.last(), matchOf.get(top));
-            }
-            cur = top.last().add(ONE);
-        }
-        nested.forEach((pair, n) -> warnings.add(n + " prefix(es) of region "
-                + pair.replace(" inside ", " lie inside region ") + "; the longer match decides"));
-        return new TopologyTable(
-                out.startHi(), out.startLo(), out.endHi(), out.endLo(), out.matches(), regions, records, warnings);
-    }
-
-    /**
-     * Keeps one entry per prefix. Among exact duplicates a region with records beats one without,
-     * then the smaller region (fewer prefixes: the more specific, so the all-China list cannot hide
-     * an ISP's own prefixes), then the first loaded.
-     */
-    private static List<Entry> withoutDuplicates(
-            List<Entry> sorted,
-            Map<String, List<TopologyMatch.Score>> scores,
-            Map<String, Integer> sizes,
-            List<String> warnings) {
-        List<Entry> out = new ArrayList<>(sorted.size());
-        int duplicates = 0;
-        for (int i = 0; i < sorted.size(); ) {
-            int j = i + 1;
-            while (j < sorted.size()
-                    && sorted.get(j)
-                            .prefix()
-                            .cidr()
-                            .equals(sorted.get(i).prefix().cidr())) {
-                j++;
-            }
-            Entry keep = sorted.get(i);
-            for (int k = i + 1; k < j; k++) {
-                Entry e = sorted.get(k);
-                boolean eScored = scores.containsKey(e.region());
-                boolean keepScored = scores.containsKey(keep.region());
-                if (eScored && !keepScored
-                        || eScored == keepScored && sizes.get(e.region()) < sizes.get(keep.region())) {
-                    keep = e;
-                }
-            }
-            for (int k = i; k < j; k++) {
-                Entry e = sorted.get(k);
-                if (e != keep && duplicates++ < 20) {
-                    warnings.add(e.prefix().where() + ": " + e.prefix().cidr() + " of region " + e.region()
-                            + " is also in region " + keep.region() + " ("
-                            + keep.prefix().where() + "); "
-                            + keep.region() + " keeps it");
-                }
-            }
-            out.add(keep);
-            i = j;
-        }
-        if (duplicates > 20) {
-            warnings.add("... and " + (duplicates - 20) + " more duplicate prefix(es)");
-        }
-        return out;
-    }
-
-    /** Growable primitive arrays for the intervals while building. */
-    private static final class Intervals {
-        private long[] sh, sl, eh, el;
-        private TopologyMatch[] m;
-        private int n;
-
-        Intervals(int capacity) {
-            sh = new long[capacity];
-            sl = new long[capacity];
-            eh = new long[capacity];
-            el = new long[capacity];
-            m = new TopologyMatch[capacity];
-        }
-
-        void add(BigInteger start, BigInteger end, TopologyMatch match) {
-            sh[n] = start.shiftRight(64).longValue();
-            sl[n] = start.longValue();
-            eh[n] = end.shiftRight(64).longValue();
-            el[n] = end.longValue();
-            m[n++] = match;
-        }
-
-        long[] startHi() {
-            return java.util.Arrays.copyOf(sh, n);
-        }
-
-        long[] startLo() {
-            return java.util.Arrays.copyOf(sl, n);
-        }
-
-        long[] endHi() {
-            return java.util.Arrays.copyOf(eh, n);
-        }
-
-        long[] endLo() {
-            return java.util.Arrays.copyOf(el, n);
-        }
-
-        TopologyMatch[] matches() {
-            return java.util.Arrays.copyOf(m, n);
-        }
+        return TopologyBuilder.build(loaded, records, dataCenters);
     }
 
     /** The longest-prefix match for an address, or null when no loaded prefix covers it. */
@@ -416,22 +84,17 @@ public final class TopologyTable {
         int found = -1;
         while (low <= high) {
             int mid = (low + high) >>> 1;
-            if (compare(startHi[mid], startLo[mid], hi, lo) <= 0) {
+            if (Ranges.compare(startHi[mid], startLo[mid], hi, lo) <= 0) {
                 found = mid;
                 low = mid + 1;
             } else {
                 high = mid - 1;
             }
         }
-        if (found < 0 || compare(hi, lo, endHi[found], endLo[found]) > 0) {
+        if (found < 0 || Ranges.compare(hi, lo, endHi[found], endLo[found]) > 0) {
             return null;
         }
         return matches[found];
-    }
-
-    private static int compare(long ah, long al, long bh, long bl) {
-        int c = Long.compareUnsigned(ah, bh);
-        return c != 0 ? c : Long.compareUnsigned(al, bl);
     }
 
     public List<Region> regions() {

@@ -3,7 +3,7 @@ package dev.gslb.server.admin;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.probe.health.HealthMonitor;
-import dev.gslb.topology.LiveTopology;
+import dev.gslb.topology.load.LiveTopology;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;

@@ -9,11 +9,11 @@ import dev.gslb.api.TopologyLoad;
 import dev.gslb.api.TopologyLookup;
 import dev.gslb.api.TopologyReport;
 import dev.gslb.topology.Address;
-import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.TopologyMatch;
 import dev.gslb.topology.TopologyTable;
 import dev.gslb.topology.load.BindViews;
+import dev.gslb.topology.load.LiveTopology;
 import java.util.List;
 
 /** Admin routes of the topology table: lookup, list, reload, load. */

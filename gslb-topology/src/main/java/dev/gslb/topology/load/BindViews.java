@@ -2,9 +2,10 @@ package dev.gslb.topology.load;
 
 import static dev.gslb.topology.load.NamedConf.unquote;
 
+import dev.gslb.topology.Cidr;
+import dev.gslb.topology.PrefixSet;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.NamedConf.Token;
-import inet.ipaddr.IPAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,13 +29,13 @@ public final class BindViews {
 
     private final String file;
     private final Map<String, List<Token>> acls = new HashMap<>();
-    private final Map<String, List<IPAddress>> resolvedAcls = new HashMap<>();
+    private final Map<String, List<PrefixSet>> resolvedAcls = new HashMap<>();
     private final java.util.Set<String> resolving = new java.util.HashSet<>();
     private final List<View> views = new ArrayList<>();
     private final List<String> notTranslated = new ArrayList<>();
     private final Problems problems = new Problems();
-    /** Every prefix an earlier view matches, as text: a prefix inside one of these is never reached. */
-    private final Set<String> taken = new java.util.HashSet<>();
+    /** Every prefix an earlier view matches: a prefix inside one of these is never reached. */
+    private final Set<Cidr> taken = new java.util.HashSet<>();
     /** The prefix lengths {@link #taken} holds, so a check looks only at those. */
     private final java.util.BitSet takenLengths = new java.util.BitSet();
 
@@ -180,16 +181,13 @@ public final class BindViews {
         }
         expect("}");
         expect(";");
-        List<IPAddress> matched = match == null
-                ? List.of(PrefixBlocks.any4(), PrefixBlocks.any6())
-                : matchList(match, name, new ArrayList<>(), 0);
+        List<PrefixSet> matched = match == null ? List.of(PrefixSet.IPV4, PrefixSet.IPV6) : matchList(match, name, 0);
         // a default route cannot be a region (every address would match it): kept apart, so it does
         // not swallow the view's own prefixes when they are merged
-        boolean all = matched.stream().anyMatch(p -> p.getPrefixLength() != null && p.getPrefixLength() == 0);
-        List<IPAddress> own = new ArrayList<>();
-        for (IPAddress p : PrefixBlocks.merged(matched.stream()
-                .filter(p -> p.getPrefixLength() == null || p.getPrefixLength() > 0)
-                .toList())) {
+        boolean all = matched.stream().anyMatch(PrefixBlocks::isFamily);
+        List<Cidr> own = new ArrayList<>();
+        for (Cidr p : PrefixSet.union(matched.stream().filter(m -> !PrefixBlocks.isFamily(m)))
+                .prefixes()) {
             if (!covered(p)) { // one that holds an earlier view's prefix stays: the longer prefix wins there
                 own.add(p);
             }
@@ -198,26 +196,24 @@ public final class BindViews {
         views.add(new View(
                 name,
                 regionName(name),
-                own.stream().map(IPAddress::toPrefixLengthString).toList(),
-                all && !covered(PrefixBlocks.any4()),
+                own.stream().map(PrefixBlocks::text).toList(),
+                all && !covered(PrefixBlocks.ANY4),
                 start.line()));
         if (all) {
-            take(PrefixBlocks.any4());
-            take(PrefixBlocks.any6());
+            take(PrefixBlocks.ANY4);
+            take(PrefixBlocks.ANY6);
         }
     }
 
-    private void take(IPAddress p) {
-        taken.add(p.toPrefixLengthString());
-        takenLengths.set(p.getPrefixLength());
+    private void take(Cidr p) {
+        taken.add(p);
+        takenLengths.set(p.length());
     }
 
     /** Whether an earlier view matches all of {@code p} (p or a prefix around it is taken). */
-    private boolean covered(IPAddress p) {
-        for (int len = takenLengths.previousSetBit(p.getPrefixLength());
-                len >= 0;
-                len = takenLengths.previousSetBit(len - 1)) {
-            if (taken.contains(p.toPrefixBlock(len).toPrefixLengthString())) {
+    private boolean covered(Cidr p) {
+        for (int len = takenLengths.previousSetBit(p.length()); len >= 0; len = takenLengths.previousSetBit(len - 1)) {
+            if (taken.contains(new Cidr(p.hi(), p.lo(), len, p.ipv4()).network())) {
                 return true;
             }
         }
@@ -233,9 +229,9 @@ public final class BindViews {
      * The prefixes an address-match list matches, in BIND's order: the first element that
      * matches decides, so a negated element removes its prefixes from every later positive one.
      */
-    private List<IPAddress> matchList(List<Token> list, String view, List<IPAddress> negated, int depth) {
-        List<IPAddress> out = new ArrayList<>();
-        List<IPAddress> neg = new ArrayList<>(negated);
+    private List<PrefixSet> matchList(List<Token> list, String view, int depth) {
+        List<PrefixSet> out = new ArrayList<>();
+        PrefixSet neg = PrefixSet.EMPTY;
         for (int i = 0; i < list.size(); i++) {
             Token t = list.get(i);
             boolean not = t.text().equals("!");
@@ -246,7 +242,7 @@ public final class BindViews {
                 }
                 t = list.get(++i);
             }
-            List<IPAddress> these;
+            List<PrefixSet> these;
             if (t.text().equals("{")) {
                 if (depth > MAX_NESTING) {
                     problems.add(t.file(), t.line(), "lists nest more than " + MAX_NESTING + " deep");
@@ -257,7 +253,7 @@ public final class BindViews {
                     unclosed(t);
                     break;
                 }
-                these = matchList(list.subList(i + 1, end), view, List.of(), depth + 1);
+                these = matchList(list.subList(i + 1, end), view, depth + 1);
                 i = end;
             } else {
                 these = element(t, view, depth);
@@ -271,11 +267,11 @@ public final class BindViews {
             if (i + 1 < list.size() && list.get(i + 1).text().equals(";")) {
                 i++;
             }
-            if (not) {
-                neg.addAll(these);
-            } else {
-                for (IPAddress p : these) {
-                    out.addAll(PrefixBlocks.minus(p, neg));
+            for (PrefixSet p : these) {
+                if (not) {
+                    neg = neg.union(p);
+                } else {
+                    out.add(p.subtract(neg));
                 }
             }
         }
@@ -300,12 +296,12 @@ public final class BindViews {
     }
 
     /** One element: an address or prefix, an acl's name, any/none; null when it has no counterpart. */
-    private List<IPAddress> element(Token t, String view, int depth) {
+    private List<PrefixSet> element(Token t, String view, int depth) {
         String w = unquote(t.text());
         String lower = w.toLowerCase(Locale.ROOT);
         switch (lower) {
             case "any":
-                return List.of(PrefixBlocks.any4(), PrefixBlocks.any6());
+                return List.of(PrefixSet.IPV4, PrefixSet.IPV6);
             case "none":
                 return List.of();
             case "localhost", "localnets", "key", "geoip", "ecs":
@@ -318,7 +314,7 @@ public final class BindViews {
         if (acl != null) {
             // an acl means the same wherever it is named: resolved once, so acls naming each
             // other many times cost one pass each, and one that names itself is an error
-            List<IPAddress> known = resolvedAcls.get(w);
+            List<PrefixSet> known = resolvedAcls.get(w);
             if (known != null) {
                 return known;
             }
@@ -326,17 +322,17 @@ public final class BindViews {
                 problems.add(t.file(), t.line(), "acl " + w + " refers to itself");
                 return List.of();
             }
-            List<IPAddress> resolved = matchList(acl, view, List.of(), depth + 1);
+            List<PrefixSet> resolved = matchList(acl, view, depth + 1);
             resolving.remove(w);
             resolvedAcls.put(w, resolved);
             return resolved;
         }
-        IPAddress a = PrefixBlocks.parse(w);
+        Cidr a = PrefixBlocks.parse(w);
         if (a == null) {
             problems.add(t.file(), t.line(), "'" + w + "' is neither an address, a prefix nor a known acl");
             return List.of();
         }
-        return List.of(a);
+        return List.of(PrefixSet.of(a));
     }
 
     // ---- token helpers ----

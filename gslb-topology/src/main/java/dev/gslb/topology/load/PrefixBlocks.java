@@ -1,20 +1,19 @@
 package dev.gslb.topology.load;
 
 import dev.gslb.topology.Cidr;
+import dev.gslb.topology.PrefixSet;
 import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Prefix blocks as BIND's address-match lists need them: an element read in BIND's forms, a
- * negated block cut out of a positive one, neighbours merged.
+ * Prefixes as BIND's address-match lists write them: an element read in BIND's forms, the sets
+ * of every address of a family, and back to text; the arithmetic is {@link PrefixSet}'s.
  */
 final class PrefixBlocks {
     private PrefixBlocks() {}
 
     /** An address or prefix as BIND writes it, also the short form {@code 10/8} or {@code 172.16/12}. */
-    static IPAddress parse(String w) {
+    static Cidr parse(String w) {
         String text = w;
         int slash = w.indexOf('/');
         String addr = slash < 0 ? w : w.substring(0, slash);
@@ -32,67 +31,24 @@ final class PrefixBlocks {
         if (a == null) {
             return null;
         }
-        return a.getPrefixLength() == null ? a.setPrefixLength(a.getBitCount(), false) : a.toPrefixBlock();
+        int length = a.getPrefixLength() == null ? a.getBitCount() : a.getPrefixLength();
+        byte[] b = a.getLower().getBytes(); // not through InetAddress, which makes ::ffff:a.b.c.d IPv4
+        boolean v4 = a.isIPv4();
+        return new Cidr(Cidr.hiOf(b, 0, b.length, v4), Cidr.loOf(b, 0, b.length, v4), length, v4).network();
     }
 
-    static IPAddress any4() {
-        return new IPAddressString("0.0.0.0/0").getAddress();
+    /** Every IPv4 address, as BIND's {@code 0.0.0.0/0}. */
+    static final Cidr ANY4 = new Cidr(0, 0xFFFF_0000_0000L, 0, true);
+    /** Every IPv6 address, as BIND's {@code ::/0}. */
+    static final Cidr ANY6 = new Cidr(0, 0, 0, false);
+
+    /** Whether {@code p} is every address of one family (BIND's {@code 0.0.0.0/0} or {@code ::/0}). */
+    static boolean isFamily(PrefixSet p) {
+        return p.equals(PrefixSet.IPV4) || p.equals(PrefixSet.IPV6);
     }
 
-    static IPAddress any6() {
-        return new IPAddressString("::/0").getAddress();
-    }
-
-    /**
-     * {@code p} less every prefix of {@code minus} (of the same family), as prefix blocks: p is
-     * halved only where a negated prefix lies inside it, so the work grows with the negations
-     * times the address bits, not with the pieces already cut (subtracting one by one did).
-     */
-    static List<IPAddress> minus(IPAddress p, List<IPAddress> minus) {
-        List<IPAddress> inside = new ArrayList<>();
-        for (IPAddress m : minus) {
-            if (m.isIPv4() == p.isIPv4() && (m.contains(p) || p.contains(m))) {
-                inside.add(m);
-            }
-        }
-        List<IPAddress> out = new ArrayList<>();
-        cut(p, inside, out);
-        return out;
-    }
-
-    private static void cut(IPAddress p, List<IPAddress> negated, List<IPAddress> out) {
-        if (negated.isEmpty()) {
-            out.add(p);
-            return;
-        }
-        for (IPAddress m : negated) {
-            if (m.contains(p)) {
-                return;
-            }
-        }
-        int half = p.getPrefixLength() + 1;
-        for (IPAddress h :
-                List.of(p.getLower().toPrefixBlock(half), p.getUpper().toPrefixBlock(half))) {
-            List<IPAddress> in = new ArrayList<>();
-            for (IPAddress m : negated) {
-                if (h.contains(m) || m.contains(h)) {
-                    in.add(m);
-                }
-            }
-            cut(h, in, out);
-        }
-    }
-
-    static List<IPAddress> merged(List<IPAddress> all) {
-        List<IPAddress> out = new ArrayList<>();
-        List<IPAddress> v4 = all.stream().filter(IPAddress::isIPv4).toList();
-        List<IPAddress> v6 = all.stream().filter(IPAddress::isIPv6).toList();
-        if (!v4.isEmpty()) {
-            out.addAll(List.of(v4.getFirst().mergeToPrefixBlocks(v4.toArray(IPAddress[]::new))));
-        }
-        if (!v6.isEmpty()) {
-            out.addAll(List.of(v6.getFirst().mergeToPrefixBlocks(v6.toArray(IPAddress[]::new))));
-        }
-        return out;
+    /** A prefix as BIND and the CIDR lists write it: {@code 10.0.0.0/8}, {@code 2001:db8::/32}. */
+    static String text(Cidr c) {
+        return new IPAddressString(c.toString()).getAddress().toPrefixLengthString();
     }
 }

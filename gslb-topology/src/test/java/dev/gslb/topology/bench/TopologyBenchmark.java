@@ -1,9 +1,9 @@
 package dev.gslb.topology.bench;
 
-import dev.gslb.topology.LiveTopology;
 import dev.gslb.topology.TopologyMatch;
 import dev.gslb.topology.TopologyRecord;
 import dev.gslb.topology.TopologyTable;
+import dev.gslb.topology.load.LiveTopology;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;

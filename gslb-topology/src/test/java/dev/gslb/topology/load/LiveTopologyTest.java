@@ -1,8 +1,12 @@
-package dev.gslb.topology;
+package dev.gslb.topology.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.topology.Region;
+import dev.gslb.topology.TopologyMatch;
+import dev.gslb.topology.TopologyRecord;
+import dev.gslb.topology.TopologyTable;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +44,17 @@ class LiveTopologyTest {
         assertThat(t.table().lookup(InetAddress.ofLiteral("8.8.8.8"))).isNull();
     }
 
+    /** The lists in {@code folder} with the record sending unicom to CNC. */
+    private static LiveTopology unicomRecordOver(Path folder) throws Exception {
+        return new LiveTopology(
+                new LiveTopology.Spec(List.of(folder), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+    }
+
     @Test
     void aFailedReloadOrLoadLeavesTheTableInService() throws Exception {
         Path list = dir.resolve("unicom.txt");
         Files.writeString(list, "202.106.0.0/16\n");
-        LiveTopology t = new LiveTopology(
-                new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+        LiveTopology t = unicomRecordOver(dir);
         TopologyTable before = t.table();
         Files.writeString(list, "202.106.0.0/16\n202.106.0.1/16\n");
         assertThatThrownBy(t::reload).hasMessageContaining(list + ":2:");
@@ -57,8 +66,7 @@ class LiveTopologyTest {
     @Test
     void loadAddsRegionsAndReplacesOnesOfTheSameName() throws Exception {
         Files.writeString(dir.resolve("unicom.txt"), "202.106.0.0/16\n");
-        LiveTopology t = new LiveTopology(
-                new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+        LiveTopology t = unicomRecordOver(dir);
         var report = t.load(Map.of("/elsewhere/unicom.txt", "221.192.0.0/14\n", "cmcc.txt", "2409:8000::/20\n"), null);
         assertThat(report.loaded()).containsEntry("unicom", 1).containsEntry("cmcc", 1);
         assertThat(t.table().lookup(InetAddress.ofLiteral("202.106.0.1")))
@@ -79,7 +87,7 @@ class LiveTopologyTest {
         int prefixes = t.table().prefixCount();
         int warnings = t.table().warnings().size();
         Map<String, String> same = new java.util.LinkedHashMap<>();
-        for (Path p : dev.gslb.topology.load.TopologyFiles.expand(List.of(SHIPPED))) {
+        for (Path p : TopologyFiles.expand(List.of(SHIPPED))) {
             same.put(p.toAbsolutePath().toString(), Files.readString(p));
         }
         assertThat(t.load(same, null).prefixes()).isEqualTo(prefixes);
@@ -94,8 +102,7 @@ class LiveTopologyTest {
     void theWatcherReloadsWhenAFileChanges() throws Exception {
         Path list = dir.resolve("unicom.txt");
         Files.writeString(list, "202.106.0.0/16\n");
-        LiveTopology t = new LiveTopology(
-                new LiveTopology.Spec(List.of(dir), DEFAULT_RECORDS.subList(1, 2), Set.of("CNC", "TEL")));
+        LiveTopology t = unicomRecordOver(dir);
         try (TopologyWatcher w = new TopologyWatcher(t)) {
             Files.writeString(list, "202.106.0.0/16\n221.192.0.0/14\n");
             // kept: a poll like Awaits.until's, which this module cannot use (gslb-probe, whose test-jar holds it,

@@ -1,7 +1,9 @@
-package dev.gslb.topology;
+package dev.gslb.topology.load;
 
-import dev.gslb.topology.load.TopologyFiles;
-import dev.gslb.topology.load.TopologySource;
+import dev.gslb.topology.Region;
+import dev.gslb.topology.TopologyException;
+import dev.gslb.topology.TopologyRecord;
+import dev.gslb.topology.TopologyTable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
-package dev.gslb.topology;
+package dev.gslb.topology.load;
 
+import dev.gslb.topology.TopologyException;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;

@@ -1,12 +1,12 @@
-package dev.gslb.probe;
+package dev.gslb.probe.schedule;
 
 import static java.util.Objects.requireNonNullElse;
 
 import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.ProximitySettings;
-import dev.gslb.probe.schedule.ProbeSettings;
 import dev.gslb.settings.Bounds;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
