@@ -4,7 +4,6 @@ import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.topology.Address;
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,8 +31,8 @@ final class PeerProbeRequests implements ProbeRequests {
     }
 
     @Override
-    public void ldnsQueried(InetAddress ldns, long now) {
-        LdnsEntry e = scheduler.noteQuery(ldns, now);
+    public void ldnsQueried(long hi, long lo, long now) {
+        LdnsEntry e = scheduler.noteQuery(hi, lo, now);
         List<PeerLink> ls = links.get();
         if (e == null || ls.isEmpty()) {
             return;
@@ -45,7 +44,7 @@ final class PeerProbeRequests implements ProbeRequests {
             int at = e.pathIndex(l.peer().dataCenter());
             if (at < 0 || now - e.measuredAt(at) > fresh) {
                 if (key == null) {
-                    key = Address.of(ldns);
+                    key = new Address(hi, lo);
                     if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {
                         return; // asked within the probe TTL already, or too much asked at once
                     }

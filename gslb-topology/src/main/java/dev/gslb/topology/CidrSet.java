@@ -42,7 +42,12 @@ public final class CidrSet {
     }
 
     public boolean contains(Address address) {
-        return table.lookup(address.hi(), address.lo()) != null;
+        return contains(address.hi(), address.lo());
+    }
+
+    /** Whether the address {@code hi:lo} (the 128-bit form, IPv4 mapped) is in the set; allocates nothing. */
+    public boolean contains(long hi, long lo) {
+        return table.lookup(hi, lo) != null;
     }
 
     public List<Cidr> cidrs() {

@@ -156,7 +156,7 @@ public final class WideIpResolver {
         boolean log = w.decisionLog() && real;
         if (q.trace() == null && w.usesPathMetrics()) {
             // note the LDNS, measure it if nothing fresh is known; never waits
-            probes.ldnsQueried(q.ldns(), q.nowMillis());
+            probes.ldnsQueried(q.ldnsHi(), q.ldnsLo(), q.nowMillis());
         }
         if (log) {
             q.trace(new Trace());
@@ -183,7 +183,7 @@ public final class WideIpResolver {
                     "{} {} from {}: {}",
                     w.name(),
                     org.xbill.DNS.Type.string(q.recordType()),
-                    q.ldns().getHostAddress(),
+                    q.ldnsText(),
                     describe(r, q.trace()));
         }
         return r;

@@ -1,5 +1,6 @@
 package dev.gslb.probe.schedule;
 
+import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 
 /**
@@ -9,11 +10,16 @@ import java.net.InetAddress;
  */
 public interface ProbeRequests {
     /**
-     * An LDNS asked for a wide IP at {@code nowMillis} (the query's own reading of the system
+     * An LDNS ({@code hi:lo}, the 128-bit form, IPv4 mapped) asked for a wide IP at {@code nowMillis} (the query's own reading of the system
      * clock, so the query path reads it once): note it, and have it measured when nothing fresh is
      * known.
      */
-    void ldnsQueried(InetAddress ldns, long nowMillis);
+    void ldnsQueried(long hi, long lo, long nowMillis);
 
-    ProbeRequests NONE = (ldns, nowMillis) -> {};
+    /** {@link #ldnsQueried(long, long, long)} for an {@link InetAddress} (tools and tests; the query path has the halves). */
+    default void ldnsQueried(InetAddress ldns, long nowMillis) {
+        ldnsQueried(Cidr.hiOf(ldns), Cidr.loOf(ldns), nowMillis);
+    }
+
+    ProbeRequests NONE = (hi, lo, nowMillis) -> {};
 }

@@ -155,8 +155,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     }
 
     @Override
-    public void ldnsQueried(InetAddress ldns, long nowMillis) {
-        noteQuery(ldns, nowMillis);
+    public void ldnsQueried(long hi, long lo, long nowMillis) {
+        noteQuery(hi, lo, nowMillis);
     }
 
     /**
@@ -166,12 +166,15 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
      * is over its rate of probe requests.
      */
     public LdnsEntry noteQuery(InetAddress ldns, long now) {
-        if (isExcluded(ldns)) {
+        return noteQuery(Cidr.hiOf(ldns), Cidr.loOf(ldns), now);
+    }
+
+    /** {@link #noteQuery(InetAddress, long)} for the LDNS {@code hi:lo}; builds no address unless it asks for a probe. */
+    public LdnsEntry noteQuery(long hi, long lo, long now) {
+        if (excluded.contains(hi, lo)) {
             skipped.get(Skip.EXCLUDED).increment();
             return null;
         }
-        long hi = Cidr.hiOf(ldns);
-        long lo = Cidr.loOf(ldns);
         LdnsEntry e = table.touch(hi, lo, now);
         if (e == null) {
             skipped.get(Skip.TABLE_REFUSED).increment();
@@ -187,7 +190,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                 skipped.get(Skip.NETWORK_RATE).increment();
                 return null;
             }
-            request(ldns, Address.of(ldns));
+            Address key = new Address(hi, lo);
+            request(key.inetAddress(), key);
         }
         return e;
     }
