@@ -122,8 +122,8 @@ final class AnswerWriter {
     }
 
     /**
-     * A wide IP's addresses ({@link Reply#addresses}): one RRset, owned by the question's name
-     * (pointer C00C) or by the name the reply carries (the end of a CNAME chain).
+     * A wide IP's addresses ({@link Reply#addresses}): one RRset, owned by a pointer to the
+     * question's name (C00C) or to a CNAME chain's target, else by the name the reply carries.
      */
     void addresses(Reply r) {
         int fixed = (r.owner == null ? 2 : r.owner.length) + 10;
@@ -138,7 +138,7 @@ final class AnswerWriter {
         }
         for (int i = 0; i < r.count; i++) {
             if (r.owner == null) {
-                out.writeShort(0xC000 | HEADER);
+                out.writeShort(0xC000 | r.ownerAt);
             } else {
                 out.writeBytes(r.owner);
             }

@@ -39,10 +39,15 @@ final class Reply {
     int ecsScope;
     AnswerBody body;
 
-    /** The addresses' type (A or AAAA), TTL and owner: null for the question's name, else its wire form. */
+    /**
+     * The addresses' type (A or AAAA), TTL and owner: a name earlier in the answer (where it
+     * starts: the question's, or a CNAME chain's target) or, when none can be pointed at, the
+     * name's wire form.
+     */
     int type;
 
     long ttl;
+    int ownerAt;
     byte[] owner;
     /** The addresses, each as two longs (the 128-bit form, IPv4 mapped). */
     int count;
@@ -89,16 +94,18 @@ final class Reply {
     }
 
     /**
-     * Starts a wide IP's authoritative NOERROR answer of addresses of {@code recordType}, after
-     * {@code chain} (null, or the CNAME records that led to {@code ownerWire}, the wide IP's name).
+     * Starts a wide IP's NOERROR answer of addresses of {@code recordType}, after {@code chain}
+     * (null, or the CNAME records that led to the wide IP's name), owned by the name at
+     * {@code nameAt} in the answer, else by {@code ownerWire}.
      */
-    void addresses(int recordType, long addressTtl, AnswerBody chain, byte[] ownerWire) {
+    void addresses(int recordType, long addressTtl, AnswerBody chain, int nameAt, byte[] ownerWire) {
         kind = Kind.ADDRESSES;
         rcode = Rcode.NOERROR;
         authoritative = chain == null || chain.authoritative;
         type = recordType;
         ttl = addressTtl;
         body = chain;
+        ownerAt = nameAt;
         owner = ownerWire;
         count = 0;
     }

@@ -91,11 +91,16 @@ final class WideIpLookup {
             return false;
         }
         AnswerBody chain = p == null ? null : full.chain(p, q, scope);
-        reply.addresses(
-                type,
-                f == null ? r.ttl() : f.ttl(),
-                chain,
-                chain == null ? null : p.owner().toWire());
+        int ownerAt = QueryView.HEADER; // the question's name
+        byte[] ownerWire = null;
+        if (chain != null) { // the chain's target, where the body (written after the question) holds it
+            int target = chain.chainTarget();
+            ownerAt = target < 0 ? -1 : q.questionEnd + target;
+            if (ownerAt < 0 || ownerAt >= 0x4000) {
+                ownerWire = p.owner().toWire(); // cannot happen for a chain of a few names: written out
+            }
+        }
+        reply.addresses(type, f == null ? r.ttl() : f.ttl(), chain, ownerAt, ownerWire);
         if (o == Outcome.PICKED) {
             for (int i = 0; i < r.count(); i++) {
                 reply.add(r.answer(i).address());
