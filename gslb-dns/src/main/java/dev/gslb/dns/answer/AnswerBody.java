@@ -4,6 +4,7 @@ import java.util.List;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
 
 /**
  * An answer ready to be written for any query with its question: the answer, authority and
@@ -94,6 +95,12 @@ final class AnswerBody {
 
     /** Skips one record of our own rendering: owner (labels, maybe ending in a pointer), fixed fields, rdata. */
     private static int skipRecord(byte[] wire, int p) {
+        int rdata = rdataOf(wire, p);
+        return rdata + (((wire[rdata - 2] & 0xFF) << 8) | (wire[rdata - 1] & 0xFF));
+    }
+
+    /** Where the rdata of the record at {@code wire[p]} starts: past its owner and fixed fields. */
+    private static int rdataOf(byte[] wire, int p) {
         for (; ; ) {
             int label = wire[p] & 0xFF;
             if (label == 0) {
@@ -106,8 +113,29 @@ final class AnswerBody {
             }
             p += label + 1;
         }
-        int rdlength = ((wire[p + 8] & 0xFF) << 8) | (wire[p + 9] & 0xFF);
-        return p + 10 + rdlength;
+        return p + 10;
+    }
+
+    /**
+     * Where, from the start of {@link #sections}, the target name of the answer section's last
+     * record starts when that record is a CNAME (the end of a chain); -1 otherwise.
+     */
+    int chainTarget() {
+        int end = 0;
+        for (int i = 0; i < rrsets.length; i += 3) {
+            if ((rrsets[i + 2] & 3) == Section.ANSWER) {
+                end = rrsets[i];
+            }
+        }
+        int last = -1;
+        for (int p = 0; p < end; p = skipRecord(sections, p)) {
+            last = p;
+        }
+        if (last < 0) {
+            return -1;
+        }
+        int rdata = rdataOf(sections, last);
+        return (((sections[rdata - 10] & 0xFF) << 8) | (sections[rdata - 9] & 0xFF)) == Type.CNAME ? rdata : -1;
     }
 
     /** Bytes this body holds, for the cache's budget. */

@@ -1,12 +1,8 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.cookie.ServerCookies;
-import dev.gslb.dns.method.Outcome;
-import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.topology.Address;
 import io.netty.buffer.ByteBuf;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.util.IdentityHashMap;
 
 /**
  * The one writer of answers, and so the one size rule. An answer is the header, the echoed
@@ -37,12 +33,6 @@ final class AnswerWriter {
     private int rcode;
     private int ecsScope;
     private final int[] counts = new int[4];
-    /**
-     * IPv6 answer addresses as bytes, by identity (getAddress copies every time). The addresses are
-     * the configured ones, so this stays small; a reload brings new objects, so it is cleared
-     * when it passes a bound.
-     */
-    private final IdentityHashMap<InetAddress, byte[]> ipv6Bytes = new IdentityHashMap<>();
     /** An RRset was cut: nothing more is written. */
     private boolean full;
 
@@ -131,35 +121,40 @@ final class AnswerWriter {
         }
     }
 
-    /** A wide IP's decided addresses: one RRset owned by the question's name (pointer C00C). */
-    void addresses(int type, WideIpResolver.Result r) {
-        boolean picked = r.outcome() == Outcome.PICKED;
-        int n = picked ? r.count() : 1;
-        int addressLength = type == org.xbill.DNS.Type.A ? 4 : 16;
-        if (full || !fits(n * (12 + addressLength))) {
+    /**
+     * A wide IP's addresses ({@link Reply#addresses}): one RRset, owned by a pointer to the
+     * question's name (C00C) or to a CNAME chain's target, else by the name the reply carries.
+     */
+    void addresses(Reply r) {
+        int fixed = (r.owner == null ? 2 : r.owner.length) + 10;
+        int bytes = 0;
+        for (int i = 0; i < r.count; i++) {
+            bytes += fixed + (Address.ipv4(r.hi[i], r.lo[i]) ? 4 : 16);
+        }
+        if (full || !fits(bytes)) {
             full = true;
             truncated = true;
             return;
         }
-        for (int i = 0; i < n; i++) {
-            InetAddress address = picked ? r.answer(i).address() : r.fallback();
-            out.writeShort(0xC000 | HEADER);
-            out.writeShort(type);
-            out.writeShort(1);
-            out.writeInt((int) r.ttl());
-            if (address instanceof Inet4Address) {
-                out.writeShort(4);
-                out.writeInt(address.hashCode()); // an IPv4 address's hash code is the address: no copy
+        for (int i = 0; i < r.count; i++) {
+            if (r.owner == null) {
+                out.writeShort(0xC000 | r.ownerAt);
             } else {
-                if (ipv6Bytes.size() > 4096) {
-                    ipv6Bytes.clear();
-                }
-                byte[] b = ipv6Bytes.computeIfAbsent(address, InetAddress::getAddress);
-                out.writeShort(b.length);
-                out.writeBytes(b);
+                out.writeBytes(r.owner);
+            }
+            out.writeShort(r.type);
+            out.writeShort(1);
+            out.writeInt((int) r.ttl);
+            if (Address.ipv4(r.hi[i], r.lo[i])) {
+                out.writeShort(4);
+                out.writeInt((int) r.lo[i]);
+            } else {
+                out.writeShort(16);
+                out.writeLong(r.hi[i]);
+                out.writeLong(r.lo[i]);
             }
         }
-        counts[1] += n;
+        counts[1] += r.count;
     }
 
     /** An answer with no records and TC set: the rate limiter's slip, telling a real resolver to use TCP. */

@@ -6,13 +6,9 @@ import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.dns.zone.Zone;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.xbill.DNS.AAAARecord;
-import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.DNSInput;
 import org.xbill.DNS.Flags;
@@ -27,9 +23,10 @@ import org.xbill.DNS.TXTRecord;
 import org.xbill.DNS.Type;
 
 /**
- * Builds the answer body for every question the fast path does not answer itself: zone data
- * (positive, NODATA, NXDOMAIN, referrals, wildcards, CNAME chains), CHAOS, and wide-IP outcomes
- * other than addresses (failure behaviour, return-to-dns). The query was already checked by
+ * Builds the answer body for every question the cache does not hold: zone data (positive,
+ * NODATA, NXDOMAIN, referrals, wildcards, CNAME chains), CHAOS, and wide-IP outcomes other than
+ * addresses (failure behaviour, return-to-dns); a question for a wide IP's addresses comes back
+ * {@link Pending} for {@link WideIpLookup} to decide. The query was already checked by
  * {@link QueryView}; only its question name is parsed here. The sections are assembled with
  * dnsjava and rendered once; {@link AnswerWriter} fits them to each client.
  */
@@ -40,42 +37,36 @@ final class MessageAnswerer {
     private static final Name VERSION_SERVER = Name.fromConstantString("version.server.");
     private static final long ERRORS = ResponseClasses.ERRORS;
 
-    private final WideIpResolver resolver;
     /** Plain NXDOMAIN bodies by zone (identity: a reloaded zone is a new object). */
     private final Map<Zone, AnswerBody> nxdomainBodies = new ConcurrentHashMap<>();
 
     private final InstanceIdentity identity;
 
-    MessageAnswerer(WideIpResolver resolver, InstanceIdentity identity) {
-        this.resolver = resolver;
+    MessageAnswerer(InstanceIdentity identity) {
         this.identity = identity;
     }
 
-    /** A body, and whether the cache may keep it; a null body means drop the query (drop-packet method). */
-    record Result(AnswerBody body, boolean cacheable) {}
-
-    private static final Result DROP = new Result(null, false);
-    /** What {@link #addWideIp} returns instead of an rcode when the drop-packet method decided. */
-    private static final int DROPPED = -1;
+    /**
+     * A body, and whether the cache may keep it; a null body means drop the query (drop-packet
+     * method). Or, with no body, a wide IP that must decide first: {@code pending}.
+     */
+    record Result(AnswerBody body, boolean cacheable, Pending pending) {
+        Result(AnswerBody body, boolean cacheable) {
+            this(body, cacheable, null);
+        }
+    }
 
     /**
-     * Who asks, when, and what was decided already: the LDNS, the time the query arrived, the
-     * thread's decision objects, the fast path's decision.
+     * A question for addresses that ends at a wide IP: its own name ({@code first}) or the end of a
+     * CNAME chain ({@code owner}, in {@code wideIpZone}). The answer so far waits in {@code m} for
+     * the wide IP's decision, which {@link WideIpLookup} makes, once.
      */
-    private record Asker(
-            QueryView q,
-            InetAddress client,
-            long nowMillis,
-            WideIpResolver.Scratch scratch,
-            WideIpResolver.Result decided) {}
+    record Pending(Message m, Zone zone, Zone wideIpZone, WideIp wideIp, Name owner, boolean first, Name wildcard) {}
 
-    Result answer(
-            Authority authority,
-            QueryView q,
-            InetAddress client,
-            long nowMillis,
-            WideIpResolver.Scratch scratch,
-            WideIpResolver.Result decided) {
+    private static final Result DROP = new Result(null, false);
+
+    /** The answer to {@code q}, or the wide IP it waits for. */
+    Result answer(Authority authority, QueryView q) {
         Name qname;
         try {
             DNSInput in = new DNSInput(ByteBuffer.wrap(q.buf, 0, q.qnameEnd));
@@ -84,9 +75,6 @@ final class MessageAnswerer {
         } catch (IOException | RuntimeException e) {
             return new Result(
                     AnswerBody.empty(false, Rcode.FORMERR, ERRORS), false); // the guard read it; cannot happen
-        }
-        if (decided == null) { // no decision yet: clear the thread's context, so no earlier scope leaks in
-            scratch.query.set(client, q.qtype, nowMillis);
         }
         Message m = new Message(0);
         m.getHeader().setFlag(Flags.QR);
@@ -97,22 +85,20 @@ final class MessageAnswerer {
         if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
             return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false); // zone transfers are not offered
         }
-        return internet(authority, m, qname, new Asker(q, client, nowMillis, scratch, decided));
+        return internet(authority, m, qname, q);
     }
 
-    private Result internet(Authority authority, Message m, Name qname, Asker asker) {
+    private Result internet(Authority authority, Message m, Name qname, QueryView q) {
         Zone zone = authority.zones().find(qname);
         if (zone == null) {
             return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false);
         }
         m.getHeader().setFlag(Flags.AA);
-        int qtype = asker.q().qtype;
         WideIp wideIp = authority.wideIp(qname);
         if (wideIp != null) {
-            int rcode = addWideIp(m, zone, wideIp, qname, qtype, true, asker);
-            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, null, scopeOf(asker));
+            return wideIp(new Pending(m, zone, zone, wideIp, qname, true, null), q);
         }
-        Zone.Answer a = zone.lookup(qname, qtype, name -> authority.wideIp(name) != null);
+        Zone.Answer a = zone.lookup(qname, q.qtype, name -> authority.wideIp(name) != null);
         if (!a.authoritative()) {
             m.getHeader().unsetFlag(Flags.AA);
         }
@@ -131,92 +117,56 @@ final class MessageAnswerer {
         if (a.pendingTarget() != null) {
             WideIp target = authority.wideIp(a.pendingTarget());
             Zone targetZone = authority.zones().find(a.pendingTarget());
-            rcode = addWideIp(m, targetZone, target, a.pendingTarget(), qtype, false, asker);
-            return rcode == DROPPED ? DROP : finish(m, asker, rcode, false, zone, false, a.wildcard(), scopeOf(asker));
+            return wideIp(new Pending(m, zone, targetZone, target, a.pendingTarget(), false, a.wildcard()), q);
         }
         boolean referral = !a.authoritative() && a.answer().isEmpty() && rcode == Rcode.NOERROR;
-        return finish(m, asker, rcode, !a.synthesized(), zone, referral, a.wildcard(), 0);
+        long rateClass = ResponseClasses.of(m, q, rcode, zone, referral, a.wildcard());
+        return new Result(render(m, q, rcode, referral, rateClass, 0), !a.synthesized() && rcode == Rcode.NOERROR);
+    }
+
+    /** A wide IP name holds only addresses: another type is answered NODATA at once, addresses wait for the decision. */
+    private Result wideIp(Pending p, QueryView q) {
+        if (q.qtype != Type.A && q.qtype != Type.AAAA && q.qtype != Type.ANY) {
+            addSoa(p.m(), p.first(), p.wideIpZone().negativeSoa());
+            return finish(p, q, Rcode.NOERROR, 0);
+        }
+        return new Result(null, false, p);
+    }
+
+    /** The records before a wide IP's addresses (its CNAME chain) rendered; null for the wide IP's own name. */
+    AnswerBody chain(Pending p, QueryView q, int scope) {
+        return p.first() ? null : finish(p, q, Rcode.NOERROR, scope).body();
     }
 
     /**
-     * Runs the wide IP's decision (or takes the one the fast path made) and adds its answer:
-     * chosen members, a fallback address, the zone's own records (return-to-dns), or the wide
-     * IP's failure behaviour. Returns the rcode, or {@link #DROPPED}.
+     * Completes {@code p} with the wide IP's decision {@code r} (for {@code type}) when it is not
+     * addresses, which {@link WideIpLookup} has answered: the zone's own records (return-to-dns),
+     * the failure behaviour (its fallback addresses only when none is of this family), or drop.
      */
-    private int addWideIp(Message m, Zone zone, WideIp wideIp, Name owner, int qtype, boolean first, Asker asker) {
-        if (qtype != Type.A && qtype != Type.AAAA && qtype != Type.ANY) {
-            addSoa(m, first, zone.negativeSoa());
-            return Rcode.NOERROR; // a wide IP name holds only addresses
-        }
-        WideIpResolver.Result r = asker.decided();
-        int type = qtype == Type.AAAA ? Type.AAAA : Type.A;
-        if (r == null) {
-            r = decide(wideIp, type, asker);
-            if (qtype == Type.ANY && r.outcome() != Outcome.PICKED) {
-                type = Type.AAAA;
-                r = decide(wideIp, type, asker);
-            }
-        }
-        if (r.outcome() == Outcome.PICKED) {
-            for (int i = 0; i < r.count(); i++) {
-                m.addRecord(addressRecord(owner, r.ttl(), r.answer(i).address()), Section.ANSWER);
-            }
-            return Rcode.NOERROR;
-        }
-        if (r.outcome() == Outcome.FALLBACK_IP) {
-            m.addRecord(addressRecord(owner, r.ttl(), r.fallback()), Section.ANSWER);
-            return Rcode.NOERROR;
-        }
+    Result complete(Pending p, QueryView q, WideIpResolver.Result r, int type, int scope) {
+        Message m = p.m();
         if (r.outcome() == Outcome.DROP) {
-            return DROPPED;
+            return DROP;
         }
+        int rcode = Rcode.NOERROR;
         if (r.outcome() == Outcome.RETURN_TO_DNS) {
-            RRset own = zone.rrset(wideIp.name(), type);
+            RRset own = p.wideIpZone().rrset(p.wideIp().name(), type);
             if (own == null) {
-                addSoa(m, first, zone.negativeSoa());
+                addSoa(m, p.first(), p.wideIpZone().negativeSoa());
             } else {
-                own.rrs(false).forEach(rec -> m.addRecord(rec.withName(owner), Section.ANSWER));
+                own.rrs(false).forEach(rec -> m.addRecord(rec.withName(p.owner()), Section.ANSWER));
             }
-            return Rcode.NOERROR;
+        } else {
+            rcode = failure(m, p.wideIpZone(), r.failure(), p.first());
         }
-        return failure(m, zone, owner, type, r.failure(), first);
+        return finish(p, q, rcode, scope);
     }
 
-    private WideIpResolver.Result decide(WideIp wideIp, int type, Asker asker) {
-        return decide(wideIp, type, asker.q(), asker.client(), asker.nowMillis(), asker.scratch());
-    }
-
-    /**
-     * Runs {@code wideIp}'s decision for {@code q} from {@code client} (its client subnet, if any,
-     * too), as of {@code nowMillis}.
-     */
-    WideIpResolver.Result decide(
-            WideIp wideIp, int type, QueryView q, InetAddress client, long nowMillis, WideIpResolver.Scratch s) {
-        s.query.set(client, type, nowMillis);
-        if (q.ecsFamily != 0) {
-            s.query.clientSubnet(q.buf, q.ecsAddress, q.ecsAddressLength, q.ecsFamily == 1, q.ecsSourcePrefix);
-        }
-        return resolver.resolve(wideIp, s);
-    }
-
-    /** F5's last resort: fallback addresses, or the configured rcode with its own TTL. */
-    private static int failure(Message m, Zone zone, Name owner, int type, Failure f, boolean first) {
+    /** F5's last resort without addresses of the asked family: the configured rcode with its own TTL. */
+    private static int failure(Message m, Zone zone, Failure f, boolean first) {
         Record soa = zone.soaWithTtl(f.ttl());
         switch (f.kind()) {
-            case FALLBACK_IP -> {
-                boolean any = false;
-                for (InetAddress a : f.addresses()) {
-                    if ((a instanceof Inet4Address) == (type == Type.A)) {
-                        m.addRecord(addressRecord(owner, f.ttl(), a), Section.ANSWER);
-                        any = true;
-                    }
-                }
-                if (!any) {
-                    addSoa(m, first, soa);
-                }
-                return Rcode.NOERROR;
-            }
-            case NODATA -> {
+            case FALLBACK_IP, NODATA -> {
                 addSoa(m, first, soa);
                 return Rcode.NOERROR;
             }
@@ -241,12 +191,6 @@ final class MessageAnswerer {
         }
     }
 
-    static Record addressRecord(Name owner, long ttl, InetAddress address) {
-        return address instanceof Inet4Address
-                ? new ARecord(owner, DClass.IN, ttl, address)
-                : new AAAARecord(owner, DClass.IN, ttl, address);
-    }
-
     private Result chaos(Message m, QueryView q, Name name) {
         String text = null;
         if (name.equals(ID_SERVER) || name.equals(HOSTNAME_BIND)) {
@@ -262,19 +206,10 @@ final class MessageAnswerer {
         return new Result(render(m, q, Rcode.NOERROR, false, ResponseClasses.answer(q), 0), true);
     }
 
-    /** Renders the body with its rate-limit class ({@link ResponseClasses}). */
-    private Result finish(
-            Message m,
-            Asker asker,
-            int rcode,
-            boolean cacheable,
-            Zone zone,
-            boolean referral,
-            Name wildcard,
-            int scope) {
-        QueryView q = asker.q();
-        long rateClass = ResponseClasses.of(m, q, rcode, zone, referral, wildcard);
-        return new Result(render(m, q, rcode, referral, rateClass, scope), cacheable && rcode == Rcode.NOERROR);
+    /** Renders a wide IP's answer with its rate-limit class ({@link ResponseClasses}); never cached. */
+    private static Result finish(Pending p, QueryView q, int rcode, int scope) {
+        long rateClass = ResponseClasses.of(p.m(), q, rcode, p.zone(), false, p.wildcard());
+        return new Result(render(p.m(), q, rcode, false, rateClass, scope), false);
     }
 
     /**
@@ -292,11 +227,6 @@ final class MessageAnswerer {
             nxdomainBodies.put(zone, body);
         }
         return body;
-    }
-
-    /** The client-subnet scope of a wide IP's decision for this query (the fast path's or ours). */
-    private static int scopeOf(Asker asker) {
-        return asker.q().ecsFamily != 0 ? asker.scratch().query.scope() : 0;
     }
 
     private static AnswerBody render(Message m, QueryView q, int rcode, boolean referral, long rateClass, int scope) {

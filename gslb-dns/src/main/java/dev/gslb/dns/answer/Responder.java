@@ -1,22 +1,22 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.cookie.ServerCookies;
-import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import io.netty.buffer.ByteBuf;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongSupplier;
+import org.xbill.DNS.DClass;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Type;
 
 /**
- * Turns one query packet into one answer packet: the parse guard ({@link QueryView}) first, then
- * the answer (a cached body, a wide-IP decision written directly, or a body built by
- * {@link MessageAnswerer}), then the cookie and the rate limit, then {@link AnswerWriter}. Never
- * throws for any input: a bad packet gets FORMERR or is dropped and counted.
+ * Turns one query packet from a client given as its 128-bit address (two longs, IPv4 mapped) into
+ * one answer packet, in a fixed list of stages: the guard ({@link QueryView}'s verdict), cookies,
+ * the lookup (one {@link Reply}: a cached or built body, or a wide IP's addresses from its one
+ * decision), the rate limit, then the one writer ({@link AnswerWriter}). Never throws for any
+ * input: a bad packet gets FORMERR or is dropped and counted.
  */
 public final class Responder implements AutoCloseable {
     /** UDP queries larger than this are dropped unread (NSD and Knot do the same); a real query is a few dozen bytes. */
@@ -35,46 +35,6 @@ public final class Responder implements AutoCloseable {
         }
     }
 
-    /** What one query is answered with: decided first, then rate-limited, then written. Reused per thread. */
-    private static final class Reply {
-        int rcode;
-        boolean authoritative;
-        boolean question;
-        boolean opt;
-        /** Our server cookie goes in the answer (the query sent a client cookie; cookies are on). */
-        boolean cookie;
-
-        boolean validCookie;
-        /** The query was signed under a key we do not have: the answer ends with TSIG BADKEY. */
-        boolean badKey;
-
-        long rateClass;
-        int ecsScope;
-        AnswerBody body;
-        WideIpResolver.Result addresses;
-
-        void clear() {
-            rcode = Rcode.NOERROR;
-            authoritative = false;
-            question = false;
-            opt = false;
-            cookie = false;
-            validCookie = false;
-            badKey = false;
-            ecsScope = 0;
-            body = null;
-            addresses = null;
-        }
-
-        /** An error answer: no records, no cookie; all errors are one rate-limit class. */
-        void error(int code, boolean withQuestion, boolean withOpt) {
-            rcode = code;
-            question = withQuestion;
-            opt = withOpt;
-            rateClass = ResponseClasses.ERRORS;
-        }
-    }
-
     /**
      * One thread's reusable objects: the query path allocates none of its own. A thread that
      * answers in a loop of its own keeps one ({@link #worker()}); others find theirs in a
@@ -88,6 +48,7 @@ public final class Responder implements AutoCloseable {
     }
 
     private final MessageAnswerer full;
+    private final WideIpLookup wideIps;
     private final DnsMetrics metrics;
     private final AnswerSettings settings;
     private final byte[] nsid;
@@ -115,7 +76,8 @@ public final class Responder implements AutoCloseable {
             DnsMetrics metrics,
             AnswerSettings settings,
             LongSupplier rateLimitTime) {
-        this.full = new MessageAnswerer(resolver, identity);
+        this.full = new MessageAnswerer(identity);
+        this.wideIps = new WideIpLookup(resolver, full);
         this.metrics = metrics;
         this.settings = settings;
         this.nsid = identity.name().getBytes(StandardCharsets.US_ASCII);
@@ -141,33 +103,46 @@ public final class Responder implements AutoCloseable {
     }
 
     /**
-     * Writes the answer to {@code packet[0, length)} into {@code out}.
+     * Writes the answer to {@code packet[0, length)} from the client {@code hi:lo} (the 128-bit
+     * form, IPv4 mapped) into {@code out}.
      *
      * @return false when nothing is to be sent (the packet was dropped)
      */
-    public boolean respond(byte[] packet, int length, Transport transport, InetAddress client, ByteBuf out) {
-        return respond(threads.get(), packet, length, transport, client, System.currentTimeMillis(), out);
+    public boolean respond(byte[] packet, int length, Transport transport, long hi, long lo, ByteBuf out) {
+        return respond(threads.get(), packet, length, transport, hi, lo, System.currentTimeMillis(), out);
     }
 
-    /** The reusable objects for one thread that calls {@link #respond(Worker, byte[], int, Transport, InetAddress, long, ByteBuf)}. */
+    /** The reusable objects for one thread that calls {@link #respond(Worker, byte[], int, Transport, long, long, long, ByteBuf)}. */
     public Worker worker() {
         return new Worker();
     }
 
     /**
-     * {@link #respond(byte[], int, Transport, InetAddress, ByteBuf)} with this thread's own
+     * {@link #respond(byte[], int, Transport, long, long, ByteBuf)} with this thread's own
      * {@link #worker()}, for a query that arrived at {@code nowMillis} (a listener reads the clock
      * once for a batch of queries: a clock read costs more than a cached answer on some hosts).
+     * The stages, in order: the guard, cookies, lookup, the rate limit, the writer.
      */
     public boolean respond(
-            Worker t, byte[] packet, int length, Transport transport, InetAddress client, long nowMillis, ByteBuf out) {
+            Worker t, byte[] packet, int length, Transport transport, long hi, long lo, long nowMillis, ByteBuf out) {
         int start = out.writerIndex();
         try {
             Reply r = t.reply;
-            if (!plan(t, t.query.read(packet, length, transport), client, nowMillis, r)) {
+            QueryView.Verdict verdict = t.query.read(packet, length, transport);
+            int guarded = guard(t.query, verdict, r);
+            if (guarded == DROPPED) {
                 return false;
             }
-            if (limited(t, transport, client, r, out)) {
+            if (guarded == QUESTION) {
+                cookies(t, hi, lo, nowMillis, r);
+                if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
+                    r.rateClass = ResponseClasses.ERRORS;
+                } else if (!lookup(t, hi, lo, nowMillis, r)) {
+                    metrics.dropped(DnsMetrics.Drop.POLICY);
+                    return false;
+                }
+            }
+            if (limited(t, transport, hi, lo, r, out)) {
                 return out.isReadable(); // dropped, or the slip answer was written
             }
             write(t, transport, r, nowMillis, out);
@@ -182,116 +157,127 @@ public final class Responder implements AutoCloseable {
         }
     }
 
-    /**
-     * Decides what the query is answered with (before rate limiting looks at it); false when it is
-     * dropped (counted here).
-     */
-    private boolean plan(Worker t, QueryView.Verdict verdict, InetAddress client, long nowMillis, Reply r) {
-        QueryView q = t.query;
+    /** What the guard leaves to the next stages: nothing, the error answer it set, or the question. */
+    private static final int DROPPED = 0;
+
+    private static final int ERROR = 1;
+    private static final int QUESTION = 2;
+
+    /** The guard: {@link QueryView}'s verdict becomes a drop (counted here), an error answer, or a question. */
+    private int guard(QueryView q, QueryView.Verdict verdict, Reply r) {
         r.clear();
         switch (verdict) {
             case DROP_SHORT, DROP_RESPONSE -> {
                 metrics.dropped(DnsMetrics.Drop.NOT_A_QUERY);
-                return false;
+                return DROPPED;
             }
             case DROP_OVERSIZE -> {
                 metrics.dropped(DnsMetrics.Drop.OVERSIZE);
-                return false;
+                return DROPPED;
             }
             case FORMERR -> {
                 metrics.dropped(DnsMetrics.Drop.MALFORMED);
                 r.error(Rcode.FORMERR, false, false); // a bare header: nothing read is trusted
-                return true;
+                return ERROR;
             }
             case NOTIMP -> {
                 r.error(Rcode.NOTIMP, q.questionReadable, false);
-                return true;
+                return ERROR;
             }
             case BADVERS -> {
                 r.error(Rcode.BADVERS, q.questionReadable, true); // answered in EDNS version 0
-                return true;
+                return ERROR;
             }
             case BADKEY -> { // no zone transfers yet, so no TSIG keys: every key is unknown
                 r.error(Rcode.NOTAUTH, q.questionReadable, q.hasOpt);
                 r.badKey = true;
-                return true;
+                return ERROR;
             }
-            default -> {}
+            default -> {
+                return QUESTION;
+            }
         }
-        r.cookie = cookies != null && q.hasClientCookie();
-        r.validCookie = r.cookie && cookie(t, client, nowMillis / 1000);
-        r.opt = q.hasOpt;
-        if (verdict == QueryView.Verdict.COOKIE_ONLY) { // RFC 7873 5.4: a server cookie, no question
-            r.rateClass = ResponseClasses.ERRORS;
-            return true;
-        }
+    }
+
+    /**
+     * The lookup: a cached body, else one wide-IP decision ({@link WideIpLookup}) for a wide IP
+     * asked by name or reached through a CNAME chain, else a body built by {@link MessageAnswerer}
+     * (and cached when it may be). False when the query is dropped (the drop-packet method).
+     */
+    private boolean lookup(Worker t, long hi, long lo, long nowMillis, Reply r) {
+        QueryView q = t.query;
         r.question = true;
         Served s = served;
         AnswerBody body = s.cache().get(q);
-        WideIpResolver.Result decided = null;
-        if (body == null && (q.qtype == Type.A || q.qtype == Type.AAAA) && q.qclass == 1) {
+        if (body == null
+                && q.qclass == DClass.IN
+                && (q.qtype == Type.A || q.qtype == Type.AAAA || q.qtype == Type.ANY)) {
             WideIp wideIp = s.authority().wideIp(q);
             if (wideIp != null) {
-                decided = full.decide(wideIp, q.qtype, q, client, nowMillis, t.scratch);
-                if (decided.outcome() == Outcome.PICKED || decided.outcome() == Outcome.FALLBACK_IP) {
-                    r.authoritative = true;
-                    r.addresses = decided;
-                    r.ecsScope = q.ecsFamily != 0 ? t.scratch.query.scope() : 0;
-                    r.rateClass = ResponseClasses.answer(q);
-                    return true;
-                }
+                return wideIps.answer(s.authority(), wideIp, null, q, hi, lo, nowMillis, t.scratch, r);
             }
         }
-        if (body == null && decided == null) {
+        if (body == null) {
             body = s.negatives().get(q);
         }
         if (body == null) {
-            MessageAnswerer.Result m = full.answer(s.authority(), q, client, nowMillis, t.scratch, decided);
-            if (m.body() == null) {
-                metrics.dropped(DnsMetrics.Drop.POLICY);
-                return false;
+            MessageAnswerer.Result m = full.answer(s.authority(), q);
+            MessageAnswerer.Pending p = m.pending();
+            if (p != null) {
+                return wideIps.answer(s.authority(), p.wideIp(), p, q, hi, lo, nowMillis, t.scratch, r);
             }
             body = m.body();
             if (m.cacheable()) {
                 (body.rcode == Rcode.NXDOMAIN ? s.negatives() : s.cache()).put(q, body);
             }
         }
-        r.body = body;
-        r.authoritative = body.authoritative;
-        r.rcode = body.rcode;
-        r.ecsScope = body.ecsScope;
-        r.rateClass = body.rateClass;
+        r.body(body);
         return true;
     }
 
+    /** The writer: renders the reply whatever its kind. */
     private void write(Worker t, Transport transport, Reply r, long nowMillis, ByteBuf out) {
         AnswerWriter w = t.writer;
         w.begin(out, t.query, transport, r.authoritative, r.rcode, r.question, r.opt, r.cookie);
         w.ecsScope(r.ecsScope);
-        if (r.addresses != null) {
-            w.addresses(t.query.qtype, r.addresses);
-        } else if (r.body != null) {
-            w.body(r.body);
-        } else if (r.badKey) {
-            w.badKey(nowMillis / 1000);
+        switch (r.kind) {
+            case BODY -> w.body(r.body);
+            case ADDRESSES -> {
+                if (r.body != null) {
+                    w.body(r.body); // the CNAME chain to the wide IP
+                }
+                w.addresses(r);
+            }
+            case EMPTY -> {
+                if (r.badKey) {
+                    w.badKey(nowMillis / 1000);
+                }
+            }
         }
         w.finish();
         metrics.answered(transport, r.rcode);
+    }
+
+    /** The cookie stage: counts the query's COOKIE option and prepares our server cookie for the answer. */
+    private void cookies(Worker t, long hi, long lo, long nowMillis, Reply r) {
+        r.cookie = cookies != null && t.query.hasClientCookie();
+        r.validCookie = r.cookie && cookie(t, hi, lo, nowMillis / 1000);
+        r.opt = t.query.hasOpt;
     }
 
     /**
      * Counts the query's COOKIE option and prepares our server cookie for the answer. True when
      * the client presented a valid server cookie of ours (so it is not spoofed).
      */
-    private boolean cookie(Worker t, InetAddress client, long nowSeconds) {
+    private boolean cookie(Worker t, long hi, long lo, long nowSeconds) {
         QueryView q = t.query;
         boolean withServerCookie = q.cookieLength > ServerCookies.CLIENT_COOKIE;
-        boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, client, nowSeconds);
+        boolean valid = withServerCookie && cookies.valid(q.buf, q.cookie, q.cookieLength, hi, lo, nowSeconds);
         metrics.cookie(
                 valid
                         ? DnsMetrics.Cookie.VALID
                         : withServerCookie ? DnsMetrics.Cookie.INVALID : DnsMetrics.Cookie.CLIENT_ONLY);
-        cookies.write(q.buf, q.cookie, client, t.writer.serverCookie, 0, nowSeconds);
+        cookies.write(q.buf, q.cookie, hi, lo, t.writer.serverCookie, 0, nowSeconds);
         return valid;
     }
 
@@ -301,13 +287,13 @@ public final class Responder implements AutoCloseable {
      * cookie to a client that sent a cookie (RFC 7873 5.2.3: it retries with it and is then
      * exempt), else an empty answer with TC (a real resolver retries over TCP).
      */
-    private boolean limited(Worker t, Transport transport, InetAddress client, Reply r, ByteBuf out) {
-        if (transport == Transport.TCP || r.validCookie || limiter.exempt(client)) {
+    private boolean limited(Worker t, Transport transport, long hi, long lo, Reply r, ByteBuf out) {
+        if (transport == Transport.TCP || r.validCookie || limiter.exempt(hi, lo)) {
             return false;
         }
-        int v = limiter.check(client, r.rateClass);
+        int v = limiter.check(hi, lo, r.rateClass);
         if ((v & (ResponseRateLimiter.STARTED | ResponseRateLimiter.ENDED)) != 0 && limitLog.admit()) {
-            limitLog.line("rate limit: " + limiter.networkOf(client)
+            limitLog.line("rate limit: " + limiter.networkOf(hi, lo)
                     + ((v & ResponseRateLimiter.STARTED) != 0
                             ? " is now limited (over " + limiter.settings().responsesPerSecond()
                                     + " answers/s of one kind)"

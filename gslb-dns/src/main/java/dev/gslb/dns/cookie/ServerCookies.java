@@ -1,7 +1,6 @@
 package dev.gslb.dns.cookie;
 
-import java.net.Inet4Address;
-import java.net.InetAddress;
+import dev.gslb.topology.Address;
 import java.security.SecureRandom;
 import java.time.Duration;
 import org.bouncycastle.crypto.macs.SipHash;
@@ -65,9 +64,10 @@ public final class ServerCookies {
 
     /**
      * Writes the 16-byte server cookie for the client cookie at {@code packet[clientCookie..+8)}
-     * and {@code client} into {@code out[at..at+16)}, stamped {@code now} (seconds since 1970).
+     * and the client {@code hi:lo} (the 128-bit form, IPv4 mapped) into {@code out[at..at+16)},
+     * stamped {@code now} (seconds since 1970).
      */
-    public void write(byte[] packet, int clientCookie, InetAddress client, byte[] out, int at, long now) {
+    public void write(byte[] packet, int clientCookie, long hi, long lo, byte[] out, int at, long now) {
         Hasher h = hasher(now);
         out[at] = VERSION;
         out[at + 1] = 0;
@@ -77,15 +77,15 @@ public final class ServerCookies {
         out[at + 5] = (byte) (now >>> 16);
         out[at + 6] = (byte) (now >>> 8);
         out[at + 7] = (byte) now;
-        hash(h.current, h, packet, clientCookie, out, at, client);
+        hash(h.current, h, packet, clientCookie, out, at, hi, lo);
         System.arraycopy(h.hash, 0, out, at + 8, 8);
     }
 
     /**
      * True when the COOKIE option at {@code packet[cookie..+length)} carries a server cookie this
-     * server made for this client cookie and address, within its lifetime at {@code nowSeconds}.
+     * server made for this client cookie and address {@code hi:lo}, within its lifetime at {@code nowSeconds}.
      */
-    public boolean valid(byte[] packet, int cookie, int length, InetAddress client, long nowSeconds) {
+    public boolean valid(byte[] packet, int cookie, int length, long hi, long lo, long nowSeconds) {
         if (length != CLIENT_COOKIE + SERVER_COOKIE || packet[cookie + CLIENT_COOKIE] != VERSION) {
             return false;
         }
@@ -100,11 +100,11 @@ public final class ServerCookies {
             return false;
         }
         Hasher h = hasher(nowSeconds);
-        hash(h.current, h, packet, cookie, packet, server, client);
+        hash(h.current, h, packet, cookie, packet, server, hi, lo);
         if (sameHash(h.hash, packet, server + 8)) {
             return true;
         }
-        hash(h.previous, h, packet, cookie, packet, server, client);
+        hash(h.previous, h, packet, cookie, packet, server, hi, lo);
         return sameHash(h.hash, packet, server + 8);
     }
 
@@ -118,26 +118,27 @@ public final class ServerCookies {
     }
 
     private void hash(
-            SipHash mac, Hasher h, byte[] packet, int clientCookie, byte[] serverHead, int at, InetAddress client) {
+            SipHash mac, Hasher h, byte[] packet, int clientCookie, byte[] serverHead, int at, long hi, long lo) {
         byte[] in = h.input;
         System.arraycopy(packet, clientCookie, in, 0, CLIENT_COOKIE);
         System.arraycopy(serverHead, at, in, CLIENT_COOKIE, 8); // version, reserved, timestamp
         int n = CLIENT_COOKIE + 8;
-        if (client instanceof Inet4Address) {
-            int a = client.hashCode(); // an IPv4 address's hash code is the address: no copy
-            in[n] = (byte) (a >>> 24);
-            in[n + 1] = (byte) (a >>> 16);
-            in[n + 2] = (byte) (a >>> 8);
-            in[n + 3] = (byte) a;
-            n += 4;
+        if (Address.ipv4(hi, lo)) { // the address as it is on the wire: 4 bytes for IPv4, 16 for IPv6
+            n = put(in, n, lo, 4);
         } else {
-            byte[] a = client.getAddress();
-            System.arraycopy(a, 0, in, n, a.length);
-            n += a.length;
+            n = put(in, put(in, n, hi, 8), lo, 8);
         }
         mac.reset();
         mac.update(in, 0, n);
         mac.doFinal(h.hash, 0);
+    }
+
+    /** Writes the low {@code bytes} bytes of {@code v} big-endian at {@code b[at]}; returns the end. */
+    private static int put(byte[] b, int at, long v, int bytes) {
+        for (int i = 0; i < bytes; i++) {
+            b[at + i] = (byte) (v >>> (8 * (bytes - 1 - i)));
+        }
+        return at + bytes;
     }
 
     /** This thread's hashers, keyed anew when the secret has rotated since they were last used. */

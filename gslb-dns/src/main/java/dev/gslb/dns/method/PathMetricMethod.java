@@ -56,7 +56,7 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
         LdnsEntry e = table.get(q.ldnsHi, q.ldnsLo);
         if (e == null) {
             if (q.tracing()) {
-                q.trace.note(name(), "no proximity entry for LDNS " + q.ldns.getHostAddress() + " yet");
+                q.trace.note(name(), "no proximity entry for LDNS " + q.ldnsText() + " yet");
             }
             return Outcome.PASS;
         }

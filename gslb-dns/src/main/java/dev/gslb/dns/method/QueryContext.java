@@ -1,5 +1,6 @@
 package dev.gslb.dns.method;
 
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -10,7 +11,6 @@ import java.net.InetAddress;
  * methods that used the client subnet (RFC 7871 scope prefix).
  */
 public final class QueryContext {
-    InetAddress ldns;
     long ldnsHi;
     long ldnsLo;
     boolean ldnsV4;
@@ -26,18 +26,23 @@ public final class QueryContext {
     long nowMillis;
     Trace trace;
 
-    public QueryContext set(InetAddress ldns, int recordType, long nowMillis) {
-        this.ldns = ldns;
+    /** Starts a query from the LDNS {@code hi:lo} (the 128-bit form, IPv4 mapped). */
+    public QueryContext set(long hi, long lo, int recordType, long nowMillis) {
         this.recordType = recordType;
         this.nowMillis = nowMillis;
         this.ecsPrefix = -1;
         this.scope = 0;
         this.pool = null;
         this.trace = null;
-        ldnsV4 = ldns instanceof Inet4Address;
-        ldnsHi = Cidr.hiOf(ldns);
-        ldnsLo = Cidr.loOf(ldns);
+        ldnsV4 = Address.ipv4(hi, lo);
+        ldnsHi = hi;
+        ldnsLo = lo;
         return this;
+    }
+
+    /** {@link #set(long, long, int, long)} from an {@link Address} (tools and tests; the query path has the halves). */
+    public QueryContext set(Address ldns, int recordType, long nowMillis) {
+        return set(ldns.hi(), ldns.lo(), recordType, nowMillis);
     }
 
     /** Sets the EDNS client subnet (RFC 7871): its address (no bits past the prefix) and source prefix. */
@@ -132,8 +137,9 @@ public final class QueryContext {
         return this;
     }
 
-    public InetAddress ldns() {
-        return ldns;
+    /** The LDNS as text (log lines; builds it, so not per query). */
+    public String ldnsText() {
+        return new Address(ldnsHi, ldnsLo).toString();
     }
 
     public int recordType() {

@@ -1,10 +1,9 @@
 package dev.gslb.dns.rrl;
 
+import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.util.function.LongSupplier;
 
@@ -93,9 +92,9 @@ public final class ResponseRateLimiter {
         return kind == Kind.ERROR ? 0x5EED : mix(nameHash ^ ((long) kind.ordinal() << 16 | type) * 0x9E3779B97F4A7C15L);
     }
 
-    /** Whether {@code client} is never limited (an exempt network). */
-    public boolean exempt(InetAddress client) {
-        return !settings.enabled() || settings.exempt().contains(client);
+    /** Whether the client {@code hi:lo} (the 128-bit form, IPv4 mapped) is never limited (an exempt network). */
+    public boolean exempt(long hi, long lo) {
+        return !settings.enabled() || settings.exempt().contains(hi, lo);
     }
 
     /**
@@ -103,8 +102,8 @@ public final class ResponseRateLimiter {
      * {@link #PASS}, {@link #DROP} or {@link #SLIP}, with {@link #STARTED} or {@link #ENDED} on a change.
      * The caller has already checked {@link #exempt}.
      */
-    public int check(InetAddress client, long responseClass) {
-        long key = mix(network(client) ^ responseClass);
+    public int check(long hi, long lo, long responseClass) {
+        long key = mix(network(hi, lo) ^ responseClass);
         long tag = key >>> TAG_SHIFT;
         int set = (int) key & mask & ~3;
         long now = now();
@@ -158,17 +157,19 @@ public final class ResponseRateLimiter {
     }
 
     /** The source network (address with host bits cleared), folded into one long. */
-    private long network(InetAddress client) {
-        if (client instanceof Inet4Address) {
-            return (client.hashCode() & ipv4Mask) ^ SEED; // an IPv4 address's hash code is the address itself
+    private long network(long hi, long lo) {
+        if (Address.ipv4(hi, lo)) {
+            return (lo & ipv4Mask) ^ SEED; // the low 32 bits are the IPv4 address
         }
-        return mix((Cidr.hiOf(client) & ipv6HiMask) ^ SEED) ^ (Cidr.loOf(client) & ipv6LoMask);
+        return mix((hi & ipv6HiMask) ^ SEED) ^ (lo & ipv6LoMask);
     }
 
-    /** The network {@code client} is counted in, as text (for log lines). */
-    public String networkOf(InetAddress client) {
-        int prefix = client instanceof Inet4Address ? settings.ipv4Prefix() : settings.ipv6Prefix();
-        return Cidr.of(client, prefix).network().toString();
+    /** The network the client {@code hi:lo} is counted in, as text (for log lines). */
+    public String networkOf(long hi, long lo) {
+        boolean v4 = Address.ipv4(hi, lo);
+        return new Cidr(hi, lo, v4 ? settings.ipv4Prefix() : settings.ipv6Prefix(), v4)
+                .network()
+                .toString();
     }
 
     /** Now in table units; the table restarts (forgetting all debt) every 4 years of uptime, before the field overflows. */

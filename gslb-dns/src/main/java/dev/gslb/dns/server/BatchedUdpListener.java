@@ -13,9 +13,7 @@ import io.netty.buffer.Unpooled;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteOrder;
 
 /**
@@ -23,7 +21,7 @@ import java.nio.ByteOrder;
  * blocks in recvmmsg until at least one query is queued, takes up to {@link #BATCH} in that one
  * call, answers each into a fixed native buffer, and sends all the answers with one sendmmsg.
  * Every buffer and header is allocated once when the thread starts, so a query costs no object
- * (the client's {@link InetAddress} comes from a small per-thread cache; a new client costs one),
+ * (the client's address is read from the kernel's sockaddr as two longs, IPv4 mapped),
  * and a batch costs two system calls. Each thread has its own socket bound with SO_REUSEPORT, so
  * the kernel spreads queries over the threads and no state is shared between them but the
  * {@link Responder}'s lock-free tables.
@@ -152,7 +150,6 @@ final class BatchedUdpListener implements AutoCloseable {
          */
         final ByteBuf answerBuf = Unpooled.wrappedBuffer(new byte[ANSWER]);
 
-        final ClientAddresses clients = new ClientAddresses();
         final Responder.Worker worker = responder.worker();
 
         Batch(Arena arena) {
@@ -205,12 +202,20 @@ final class BatchedUdpListener implements AutoCloseable {
                 int length = receiveHeaders.get(JAVA_INT, h + NativeUdp.MSG_LEN); // at most SLOT: longer ones are cut
                 MemorySegment.copy(queries, JAVA_BYTE, (long) i * SLOT, scratch, 0, length);
                 long name = (long) i * NativeUdp.SOCKADDR;
-                InetAddress client = clients.of(names, name);
-                if (client == null) {
+                short family = names.get(JAVA_SHORT, name);
+                long hi;
+                long lo;
+                if (family == NativeUdp.AF_INET) { // the client as the 128-bit form, IPv4 mapped
+                    hi = 0;
+                    lo = 0xFFFF_0000_0000L | (names.get(NET_INT, name + 4) & 0xFFFF_FFFFL);
+                } else if (family == NativeUdp.AF_INET6) { // an IPv4-mapped IPv6 sender is IPv4 either way
+                    hi = names.get(NET_LONG, name + 8);
+                    lo = names.get(NET_LONG, name + 16);
+                } else {
                     continue; // not an IP sender: nothing to answer
                 }
                 ByteBuf buf = answerBuf.clear();
-                if (responder.respond(worker, scratch, length, Transport.UDP, client, now, buf)) {
+                if (responder.respond(worker, scratch, length, Transport.UDP, hi, lo, now, buf)) {
                     MemorySegment.copy(buf.array(), 0, answers, JAVA_BYTE, (long) out * ANSWER, buf.readableBytes());
                     long s = out * NativeUdp.MMSGHDR;
                     sendHeaders.set(JAVA_LONG, s + NativeUdp.MSG_NAME, names.address() + name);
@@ -237,57 +242,6 @@ final class BatchedUdpListener implements AutoCloseable {
                 } else {
                     sent++; // this answer's destination failed (e.g. unreachable): skip it, send the rest
                 }
-            }
-        }
-    }
-
-    /**
-     * Sender addresses as {@link InetAddress}, which the responder takes (cookies, rate limit, the
-     * decision): a direct-mapped cache keyed by the 128-bit address, so a resolver that asks again
-     * costs no allocation. Each thread has its own; a miss replaces one slot.
-     */
-    private static final class ClientAddresses {
-        private static final int SIZE = 4096;
-        private final long[] hi = new long[SIZE];
-        private final long[] lo = new long[SIZE];
-        private final InetAddress[] addresses = new InetAddress[SIZE];
-
-        /** The address of the struct sockaddr at {@code sa[at]}; null for a family that is not IP. */
-        InetAddress of(MemorySegment sa, long at) {
-            short family = sa.get(JAVA_SHORT, at);
-            long h;
-            long l;
-            if (family == NativeUdp.AF_INET) {
-                h = 0;
-                l = 0xFFFF_0000_0000L | (sa.get(NET_INT, at + 4) & 0xFFFF_FFFFL);
-            } else if (family == NativeUdp.AF_INET6) {
-                h = sa.get(NET_LONG, at + 8);
-                l = sa.get(NET_LONG, at + 16);
-            } else {
-                return null;
-            }
-            int slot = (int) (((h ^ l) * 0x9E37_79B9_7F4A_7C15L) >>> 52) & (SIZE - 1);
-            InetAddress a = addresses[slot];
-            if (a != null && hi[slot] == h && lo[slot] == l) {
-                return a;
-            }
-            a = address(h, l);
-            hi[slot] = h;
-            lo[slot] = l;
-            addresses[slot] = a;
-            return a;
-        }
-
-        private static InetAddress address(long h, long l) {
-            boolean v4 = h == 0 && (l >>> 32) == 0xFFFF;
-            byte[] b = new byte[v4 ? 4 : 16];
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) (v4 ? l >>> (24 - 8 * i) : (i < 8 ? h : l) >>> (56 - 8 * (i % 8)));
-            }
-            try {
-                return InetAddress.getByAddress(b); // a mapped IPv4 sender is an Inet4Address either way
-            } catch (UnknownHostException e) {
-                throw new IllegalStateException(e); // 4 or 16 bytes: cannot happen
             }
         }
     }

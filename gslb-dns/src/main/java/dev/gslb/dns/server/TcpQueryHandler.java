@@ -2,10 +2,12 @@ package dev.gslb.dns.server;
 
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.answer.Transport;
+import dev.gslb.topology.Cidr;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
@@ -14,6 +16,11 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final Responder responder;
     private final Consumer<Throwable> errors;
     private byte[] scratch = new byte[512];
+    /** The peer as the 128-bit form (IPv4 mapped), read once per connection. */
+    private boolean peerRead;
+
+    private long peerHi;
+    private long peerLo;
 
     TcpQueryHandler(Responder responder, Consumer<Throwable> errors) {
         this.responder = responder;
@@ -29,8 +36,13 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
         frame.getBytes(frame.readerIndex(), scratch, 0, length);
         ByteBuf out = ctx.alloc().ioBuffer(514);
         out.writeShort(0); // length prefix, set below
-        var peer = (InetSocketAddress) ctx.channel().remoteAddress();
-        if (responder.respond(scratch, length, Transport.TCP, peer.getAddress(), out)) {
+        if (!peerRead) {
+            InetAddress peer = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+            peerHi = Cidr.hiOf(peer);
+            peerLo = Cidr.loOf(peer);
+            peerRead = true;
+        }
+        if (responder.respond(scratch, length, Transport.TCP, peerHi, peerLo, out)) {
             out.setShort(0, out.readableBytes() - 2);
             ctx.write(out, ctx.voidPromise());
         } else {

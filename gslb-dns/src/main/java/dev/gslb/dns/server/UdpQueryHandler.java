@@ -2,10 +2,12 @@ package dev.gslb.dns.server;
 
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.answer.Transport;
+import dev.gslb.topology.Cidr;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
+import java.net.InetAddress;
 
 /** Answers datagrams on one UDP socket; one instance per socket, so its scratch buffer is unshared. */
 final class UdpQueryHandler extends SimpleChannelInboundHandler<DatagramPacket> {
@@ -22,7 +24,8 @@ final class UdpQueryHandler extends SimpleChannelInboundHandler<DatagramPacket> 
         int length = Math.min(in.readableBytes(), scratch.length); // the receive buffer is this size anyway
         in.getBytes(in.readerIndex(), scratch, 0, length);
         ByteBuf out = ctx.alloc().ioBuffer(512);
-        if (responder.respond(scratch, length, Transport.UDP, packet.sender().getAddress(), out)) {
+        InetAddress client = packet.sender().getAddress(); // netty's own: read once into the 128-bit form
+        if (responder.respond(scratch, length, Transport.UDP, Cidr.hiOf(client), Cidr.loOf(client), out)) {
             ctx.write(new DatagramPacket(out, packet.sender()), ctx.voidPromise());
         } else {
             out.release();

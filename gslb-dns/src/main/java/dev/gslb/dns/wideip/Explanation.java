@@ -2,6 +2,7 @@ package dev.gslb.dns.wideip;
 
 import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.method.Trace;
+import dev.gslb.topology.Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ public record Explanation(
             String ecsText) {
         WideIpResolver.Scratch s = new WideIpResolver.Scratch();
         Trace trace = new Trace();
-        s.query.set(ldns, type, System.currentTimeMillis()).trace(trace);
+        s.query.set(Address.of(ldns), type, System.currentTimeMillis()).trace(trace);
         if (ecsAddress != null) {
             s.query.clientSubnet(ecsAddress, ecsLength);
         }

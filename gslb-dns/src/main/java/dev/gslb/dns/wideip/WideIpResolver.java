@@ -183,7 +183,7 @@ public final class WideIpResolver {
                     "{} {} from {}: {}",
                     w.name(),
                     org.xbill.DNS.Type.string(q.recordType()),
-                    q.ldns().getHostAddress(),
+                    q.ldnsText(),
                     describe(r, q.trace()));
         }
         return r;

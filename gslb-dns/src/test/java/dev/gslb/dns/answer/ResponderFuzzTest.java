@@ -54,7 +54,13 @@ class ResponderFuzzTest {
             out.clear();
             Transport t = i % 3 == 0 ? Transport.TCP : Transport.UDP;
             byte[] p = packet;
-            assertThatCode(() -> responder.respond(p, p.length, t, InetAddress.getLoopbackAddress(), out))
+            assertThatCode(() -> responder.respond(
+                            p,
+                            p.length,
+                            t,
+                            dev.gslb.topology.Cidr.hiOf(InetAddress.getLoopbackAddress()),
+                            dev.gslb.topology.Cidr.loOf(InetAddress.getLoopbackAddress()),
+                            out))
                     .doesNotThrowAnyException();
             if (out.readableBytes() > 0) {
                 byte[] wire = new byte[out.readableBytes()];

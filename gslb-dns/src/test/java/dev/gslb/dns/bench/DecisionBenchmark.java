@@ -117,7 +117,7 @@ public class DecisionBenchmark {
     }
 
     private WideIpResolver.Result resolve(InetAddress ldns) {
-        scratch.query.set(ldns, Type.A, System.currentTimeMillis());
+        scratch.query.set(dev.gslb.topology.Address.of(ldns), Type.A, System.currentTimeMillis());
         return resolver.resolve(wideIp, scratch);
     }
 

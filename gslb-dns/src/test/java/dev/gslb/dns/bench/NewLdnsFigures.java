@@ -170,7 +170,8 @@ public final class NewLdnsFigures {
                         query,
                         query.length,
                         dev.gslb.dns.answer.Transport.UDP,
-                        a,
+                        dev.gslb.topology.Cidr.hiOf(a),
+                        dev.gslb.topology.Cidr.loOf(a),
                         System.currentTimeMillis(),
                         out);
             }

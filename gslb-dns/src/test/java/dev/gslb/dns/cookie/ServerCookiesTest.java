@@ -2,7 +2,7 @@ package dev.gslb.dns.cookie;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
+import dev.gslb.topology.Address;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,43 +26,52 @@ class ServerCookiesTest {
             String vector, String secret, String clientCookie, String ip, long at, String serverCookie) {
         ServerCookies cookies = ServerCookies.withSecret(HEX.parseHex(secret));
         byte[] option = HEX.parseHex(clientCookie + "00".repeat(16));
-        cookies.write(option, 0, InetAddress.ofLiteral(ip), option, 8, at);
+        cookies.write(option, 0, Address.parse(ip).hi(), Address.parse(ip).lo(), option, 8, at);
         assertThat(HEX.formatHex(option, 8, 24)).isEqualTo(serverCookie);
-        assertThat(cookies.valid(option, 0, 24, InetAddress.ofLiteral(ip), at)).isTrue();
+        assertThat(cookies.valid(
+                        option, 0, 24, Address.parse(ip).hi(), Address.parse(ip).lo(), at))
+                .isTrue();
     }
 
     @Test
     void acceptsOnlyItsOwnFreshCookiesForTheSameClient() {
         AtomicLong now = new AtomicLong(1_800_000_000L);
         ServerCookies cookies = new ServerCookies(Duration.ofDays(1), now.get());
-        InetAddress client = InetAddress.ofLiteral("198.18.0.10");
+        Address client = Address.parse("198.18.0.10");
         byte[] option = HEX.parseHex("0102030405060708" + "00".repeat(16));
-        cookies.write(option, 0, client, option, 8, now.get());
-        assertThat(cookies.valid(option, 0, 24, client, now.get())).isTrue();
-        assertThat(cookies.valid(option, 0, 24, InetAddress.ofLiteral("198.18.0.11"), now.get()))
+        cookies.write(option, 0, client.hi(), client.lo(), option, 8, now.get());
+        assertThat(cookies.valid(option, 0, 24, client.hi(), client.lo(), now.get()))
+                .isTrue();
+        assertThat(cookies.valid(
+                        option,
+                        0,
+                        24,
+                        Address.parse("198.18.0.11").hi(),
+                        Address.parse("198.18.0.11").lo(),
+                        now.get()))
                 .as("another address")
                 .isFalse();
 
         byte[] tampered = option.clone();
         tampered[23] ^= 1;
-        assertThat(cookies.valid(tampered, 0, 24, client, now.get()))
+        assertThat(cookies.valid(tampered, 0, 24, client.hi(), client.lo(), now.get()))
                 .as("a changed hash")
                 .isFalse();
         byte[] otherClientCookie = option.clone();
         otherClientCookie[0] ^= 1;
-        assertThat(cookies.valid(otherClientCookie, 0, 24, client, now.get()))
+        assertThat(cookies.valid(otherClientCookie, 0, 24, client.hi(), client.lo(), now.get()))
                 .as("another client cookie")
                 .isFalse();
-        assertThat(cookies.valid(option, 0, 16, client, now.get()))
+        assertThat(cookies.valid(option, 0, 16, client.hi(), client.lo(), now.get()))
                 .as("a short server cookie is not ours")
                 .isFalse();
 
         now.addAndGet(3599);
-        assertThat(cookies.valid(option, 0, 24, client, now.get()))
+        assertThat(cookies.valid(option, 0, 24, client.hi(), client.lo(), now.get()))
                 .as("within the hour")
                 .isTrue();
         now.addAndGet(2);
-        assertThat(cookies.valid(option, 0, 24, client, now.get()))
+        assertThat(cookies.valid(option, 0, 24, client.hi(), client.lo(), now.get()))
                 .as("older than an hour (RFC 9018 4.3)")
                 .isFalse();
     }
@@ -71,21 +80,23 @@ class ServerCookiesTest {
     void aRotatedSecretStillAcceptsCookiesOfThePreviousOne() {
         AtomicLong now = new AtomicLong(1_800_000_000L);
         ServerCookies cookies = new ServerCookies(Duration.ofHours(1), now.get());
-        InetAddress client = InetAddress.ofLiteral("2001:db8::53");
+        Address client = Address.parse("2001:db8::53");
         byte[] before = HEX.parseHex("a1a2a3a4a5a6a7a8" + "00".repeat(16));
         now.addAndGet(3590);
-        cookies.write(before, 0, client, before, 8, now.get());
+        cookies.write(before, 0, client.hi(), client.lo(), before, 8, now.get());
         now.addAndGet(20); // the secret rotates here
         byte[] after = before.clone();
-        cookies.write(after, 0, client, after, 8, now.get());
+        cookies.write(after, 0, client.hi(), client.lo(), after, 8, now.get());
         assertThat(HEX.formatHex(after, 16, 24))
                 .as("a new secret makes another hash")
                 .isNotEqualTo(HEX.formatHex(before, 16, 24));
-        assertThat(cookies.valid(before, 0, 24, client, now.get()))
+        assertThat(cookies.valid(before, 0, 24, client.hi(), client.lo(), now.get()))
                 .as("made with the previous secret")
                 .isTrue();
-        assertThat(cookies.valid(after, 0, 24, client, now.get())).isTrue();
+        assertThat(cookies.valid(after, 0, 24, client.hi(), client.lo(), now.get()))
+                .isTrue();
         now.addAndGet(3600); // rotated again: the first secret is gone (and the cookie too old anyway)
-        assertThat(cookies.valid(before, 0, 24, client, now.get())).isFalse();
+        assertThat(cookies.valid(before, 0, 24, client.hi(), client.lo(), now.get()))
+                .isFalse();
     }
 }

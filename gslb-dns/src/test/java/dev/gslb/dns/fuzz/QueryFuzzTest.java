@@ -55,7 +55,13 @@ class QueryFuzzTest {
                 .tag("reason", "internal_error")
                 .counter()
                 .count();
-        boolean answered = RESPONDER.respond(packet, packet.length, transport, InetAddress.getLoopbackAddress(), OUT);
+        boolean answered = RESPONDER.respond(
+                packet,
+                packet.length,
+                transport,
+                dev.gslb.topology.Cidr.hiOf(InetAddress.getLoopbackAddress()),
+                dev.gslb.topology.Cidr.loOf(InetAddress.getLoopbackAddress()),
+                OUT);
         if (REGISTRY.get("dns_dropped")
                         .tag("reason", "internal_error")
                         .counter()

@@ -60,7 +60,13 @@ public final class CraftedPacketFigures {
         long t0 = System.nanoTime();
         for (int i = 0; i < count; i++) {
             out.clear();
-            responder.respond(packet, packet.length, Transport.UDP, InetAddress.getLoopbackAddress(), out);
+            responder.respond(
+                    packet,
+                    packet.length,
+                    Transport.UDP,
+                    dev.gslb.topology.Cidr.hiOf(InetAddress.getLoopbackAddress()),
+                    dev.gslb.topology.Cidr.loOf(InetAddress.getLoopbackAddress()),
+                    out);
         }
         long ns = System.nanoTime() - t0;
         if (print) {

@@ -130,7 +130,10 @@ class MethodTablesTest {
         Candidates c = new Candidates();
         c.reset();
         MEMBERS.stream().filter(vs -> !row.down().contains(vs)).forEach(vs -> c.add(vs, states.apply(vs)));
-        q.set(InetAddress.ofLiteral(row.ldns()), org.xbill.DNS.Type.A, NOW.toEpochMilli());
+        q.set(
+                dev.gslb.topology.Address.of(InetAddress.ofLiteral(row.ldns())),
+                org.xbill.DNS.Type.A,
+                NOW.toEpochMilli());
         if (row.ecs() != null) {
             Cidr subnet = Cidr.parse(row.ecs());
             q.clientSubnet(InetAddress.ofLiteral(subnet.toString().split("/")[0]), subnet.length());
@@ -250,7 +253,10 @@ class MethodTablesTest {
                 .isEqualTo("bgp1");
         Trace trace = new Trace();
         QueryContext q = new QueryContext();
-        q.set(InetAddress.ofLiteral("61.136.178.229"), org.xbill.DNS.Type.A, NOW.toEpochMilli())
+        q.set(
+                        dev.gslb.topology.Address.of(InetAddress.ofLiteral("61.136.178.229")),
+                        org.xbill.DNS.Type.A,
+                        NOW.toEpochMilli())
                 .trace(trace);
         Candidates c = new Candidates();
         MEMBERS.forEach(c::add);

@@ -2,6 +2,7 @@ package dev.gslb.dns.rrl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -28,7 +29,7 @@ class ResponseRateLimiterTest {
         int drop = 0;
         int started = 0;
         for (int i = 0; i < 1000; i++) {
-            int v = limiter.check(InetAddress.ofLiteral("198.18.7." + (i % 250 + 1)), WWW_A); // one /24
+            int v = check(limiter, InetAddress.ofLiteral("198.18.7." + (i % 250 + 1)), WWW_A); // one /24
             switch (v & ResponseRateLimiter.ACTION) {
                 case ResponseRateLimiter.PASS -> pass++;
                 case ResponseRateLimiter.SLIP -> slip++;
@@ -40,15 +41,15 @@ class ResponseRateLimiterTest {
         assertThat(slip).isEqualTo((1000 - pass) / 2);
         assertThat(drop).isEqualTo(1000 - pass - slip);
         assertThat(started).as("one transition, logged once").isEqualTo(1);
-        assertThat(limiter.check(victim, ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, 43, 1))
+        assertThat(check(limiter, victim, ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, 43, 1))
                         & ResponseRateLimiter.ACTION)
                 .as("another name from the same network")
                 .isEqualTo(ResponseRateLimiter.PASS);
-        assertThat(limiter.check(InetAddress.ofLiteral("198.18.8.1"), WWW_A) & ResponseRateLimiter.ACTION)
+        assertThat(check(limiter, InetAddress.ofLiteral("198.18.8.1"), WWW_A) & ResponseRateLimiter.ACTION)
                 .as("the same name to another network")
                 .isEqualTo(ResponseRateLimiter.PASS);
-        assertThat(limiter.exempt(InetAddress.ofLiteral("127.0.0.1"))).isTrue();
-        assertThat(limiter.exempt(victim)).isFalse();
+        assertThat(exempt(limiter, InetAddress.ofLiteral("127.0.0.1"))).isTrue();
+        assertThat(exempt(limiter, victim)).isFalse();
     }
 
     @Test
@@ -56,17 +57,19 @@ class ResponseRateLimiterTest {
         ResponseRateLimiter limiter = new ResponseRateLimiter(SETTINGS, STILL);
         InetAddress victim = InetAddress.ofLiteral("198.18.7.1");
         for (int i = 0; i < 1000; i++) {
-            limiter.check(victim, WWW_A);
+            check(limiter, victim, WWW_A);
         }
         Random random = new Random(1);
         byte[] a = new byte[4];
         for (int i = 0; i < 1_000_000; i++) {
             random.nextBytes(a);
             a[0] = (byte) (1 + (a[0] & 0x7F));
-            limiter.check(
-                    InetAddress.ofLiteral((a[0] & 0xFF) + "." + (a[1] & 0xFF) + "." + (a[2] & 0xFF) + ".1"), WWW_A);
+            check(
+                    limiter,
+                    InetAddress.ofLiteral((a[0] & 0xFF) + "." + (a[1] & 0xFF) + "." + (a[2] & 0xFF) + ".1"),
+                    WWW_A);
         }
-        assertThat(limiter.check(victim, WWW_A) & ResponseRateLimiter.ACTION)
+        assertThat(check(limiter, victim, WWW_A) & ResponseRateLimiter.ACTION)
                 .as("still limited: the table kept it")
                 .isNotEqualTo(ResponseRateLimiter.PASS);
     }
@@ -75,16 +78,32 @@ class ResponseRateLimiterTest {
     void anIpv6NetworkIsOneSlashFiftySix() {
         ResponseRateLimiter limiter = new ResponseRateLimiter(SETTINGS, STILL);
         for (int i = 0; i < 300; i++) {
-            limiter.check(
+            check(
+                    limiter,
                     InetAddress.ofLiteral("2001:db8:0:" + Integer.toHexString(i % 200) + "::" + Integer.toHexString(i)),
                     WWW_A); // all in 2001:db8::/56
         }
-        assertThat(limiter.check(InetAddress.ofLiteral("2001:db8:0:ff::1"), WWW_A) & ResponseRateLimiter.ACTION)
+        assertThat(check(limiter, InetAddress.ofLiteral("2001:db8:0:ff::1"), WWW_A) & ResponseRateLimiter.ACTION)
                 .isNotEqualTo(ResponseRateLimiter.PASS);
-        assertThat(limiter.check(InetAddress.ofLiteral("2001:db8:0:100::1"), WWW_A) & ResponseRateLimiter.ACTION)
+        assertThat(check(limiter, InetAddress.ofLiteral("2001:db8:0:100::1"), WWW_A) & ResponseRateLimiter.ACTION)
                 .as("the next /56")
                 .isEqualTo(ResponseRateLimiter.PASS);
-        assertThat(limiter.networkOf(InetAddress.ofLiteral("2001:db8:0:ff::1"))).isEqualTo("2001:db8::/56");
-        assertThat(limiter.networkOf(InetAddress.ofLiteral("198.18.7.200"))).isEqualTo("198.18.7.0/24");
+        assertThat(networkOf(limiter, InetAddress.ofLiteral("2001:db8:0:ff::1")))
+                .isEqualTo("2001:db8::/56");
+        assertThat(networkOf(limiter, InetAddress.ofLiteral("198.18.7.200"))).isEqualTo("198.18.7.0/24");
+    }
+
+    // The limiter takes the 128-bit form (IPv4 mapped): these spell the client as an address.
+
+    private static int check(ResponseRateLimiter limiter, InetAddress client, long responseClass) {
+        return limiter.check(Cidr.hiOf(client), Cidr.loOf(client), responseClass);
+    }
+
+    private static boolean exempt(ResponseRateLimiter limiter, InetAddress client) {
+        return limiter.exempt(Cidr.hiOf(client), Cidr.loOf(client));
+    }
+
+    private static String networkOf(ResponseRateLimiter limiter, InetAddress client) {
+        return limiter.networkOf(Cidr.hiOf(client), Cidr.loOf(client));
     }
 }

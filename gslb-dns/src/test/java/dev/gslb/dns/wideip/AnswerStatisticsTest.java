@@ -87,7 +87,7 @@ class AnswerStatisticsTest {
     }
 
     void ask(WideIpResolver resolver, WideIp w, long now, String ldns) {
-        s.query.set(InetAddress.ofLiteral(ldns), Type.A, now);
+        s.query.set(dev.gslb.topology.Address.of(InetAddress.ofLiteral(ldns)), Type.A, now);
         resolver.resolve(w, s);
     }
 

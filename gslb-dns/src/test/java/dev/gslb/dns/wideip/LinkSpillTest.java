@@ -73,7 +73,7 @@ class LinkSpillTest {
 
     String answer() {
         WideIpResolver.Scratch s = new WideIpResolver.Scratch();
-        s.query.set(LDNS, Type.A, System.currentTimeMillis());
+        s.query.set(dev.gslb.topology.Address.of(LDNS), Type.A, System.currentTimeMillis());
         return resolver.resolve(www, s).answer(0).name();
     }
 

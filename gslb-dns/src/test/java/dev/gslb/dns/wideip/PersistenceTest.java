@@ -64,7 +64,7 @@ class PersistenceTest {
 
     String answer(String ldns, long now) {
         WideIpResolver.Scratch s = new WideIpResolver.Scratch();
-        s.query.set(InetAddress.ofLiteral(ldns), Type.A, now);
+        s.query.set(dev.gslb.topology.Address.of(InetAddress.ofLiteral(ldns)), Type.A, now);
         WideIpResolver.Result r = resolver.resolve(www, s);
         return r.answer(0).name();
     }
@@ -98,7 +98,8 @@ class PersistenceTest {
     void aPeersEntryIsTakenAndAClashSettlesOnTheLesserName() throws Exception {
         long t = 2_000_000;
         Name w = www.name();
-        var q = new dev.gslb.dns.method.QueryContext().set(InetAddress.ofLiteral("198.18.5.1"), Type.A, t);
+        var q = new dev.gslb.dns.method.QueryContext()
+                .set(dev.gslb.topology.Address.of(InetAddress.ofLiteral("198.18.5.1")), Type.A, t);
         long hi = q.networkHi(24, 56);
         long lo = q.networkLo(24, 56);
         table.received(new PersistenceTable.Entry(w, hi, lo, "b", t + 60_000), t);

@@ -1,0 +1,132 @@
+package dev.gslb.dns.answer;
+
+import dev.gslb.topology.Address;
+import dev.gslb.topology.Cidr;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.util.IdentityHashMap;
+import org.xbill.DNS.Rcode;
+
+/**
+ * What one query is answered with: the one result of {@link Responder}'s lookup stage (a cached or
+ * built body, or a wide IP's addresses), with the header the guard and the cookie stage set;
+ * rate-limited, then rendered by {@link AnswerWriter}. Reused per thread: filling it allocates nothing.
+ */
+final class Reply {
+    /** What the answer holds besides the header and question. */
+    enum Kind {
+        /** No records (an error, a cookie-only answer, TSIG BADKEY). */
+        EMPTY,
+        /** {@link #body}. */
+        BODY,
+        /** A wide IP's addresses: {@link #body} (a CNAME chain to the wide IP) first when not null. */
+        ADDRESSES
+    }
+
+    Kind kind;
+    int rcode;
+    boolean authoritative;
+    boolean question;
+    boolean opt;
+    /** Our server cookie goes in the answer (the query sent a client cookie; cookies are on). */
+    boolean cookie;
+
+    boolean validCookie;
+    /** The query was signed under a key we do not have: the answer ends with TSIG BADKEY. */
+    boolean badKey;
+
+    long rateClass;
+    int ecsScope;
+    AnswerBody body;
+
+    /**
+     * The addresses' type (A or AAAA), TTL and owner: a name earlier in the answer (where it
+     * starts: the question's, or a CNAME chain's target) or, when none can be pointed at, the
+     * name's wire form.
+     */
+    int type;
+
+    long ttl;
+    int ownerAt;
+    byte[] owner;
+    /** The addresses, each as two longs (the 128-bit form, IPv4 mapped). */
+    int count;
+
+    long[] hi = new long[16];
+    long[] lo = new long[16];
+    /**
+     * The 128-bit form of configured IPv6 answer addresses, by identity (getAddress copies every
+     * time; IPv4 needs no copy). Small: a reload brings new objects, so it is cleared past a bound.
+     */
+    private final IdentityHashMap<InetAddress, Address> ipv6 = new IdentityHashMap<>();
+
+    void clear() {
+        kind = Kind.EMPTY;
+        rcode = Rcode.NOERROR;
+        authoritative = false;
+        question = false;
+        opt = false;
+        cookie = false;
+        validCookie = false;
+        badKey = false;
+        ecsScope = 0;
+        body = null;
+        owner = null;
+        count = 0;
+    }
+
+    /** An error answer: no records, no cookie; all errors are one rate-limit class. */
+    void error(int code, boolean withQuestion, boolean withOpt) {
+        rcode = code;
+        question = withQuestion;
+        opt = withOpt;
+        rateClass = ResponseClasses.ERRORS;
+    }
+
+    /** A prepared body: cached, or built for this query. */
+    void body(AnswerBody b) {
+        kind = Kind.BODY;
+        body = b;
+        authoritative = b.authoritative;
+        rcode = b.rcode;
+        ecsScope = b.ecsScope;
+        rateClass = b.rateClass;
+    }
+
+    /**
+     * Starts a wide IP's NOERROR answer of addresses of {@code recordType}, after {@code chain}
+     * (null, or the CNAME records that led to the wide IP's name), owned by the name at
+     * {@code nameAt} in the answer, else by {@code ownerWire}.
+     */
+    void addresses(int recordType, long addressTtl, AnswerBody chain, int nameAt, byte[] ownerWire) {
+        kind = Kind.ADDRESSES;
+        rcode = Rcode.NOERROR;
+        authoritative = chain == null || chain.authoritative;
+        type = recordType;
+        ttl = addressTtl;
+        body = chain;
+        ownerAt = nameAt;
+        owner = ownerWire;
+        count = 0;
+    }
+
+    /** Adds one configured address. */
+    void add(InetAddress a) {
+        if (count == hi.length) {
+            hi = java.util.Arrays.copyOf(hi, count * 2);
+            lo = java.util.Arrays.copyOf(lo, count * 2);
+        }
+        if (a instanceof Inet4Address) {
+            hi[count] = 0;
+            lo[count] = Cidr.loOf(a); // from the hash code: no copy
+        } else {
+            if (ipv6.size() > 4096) {
+                ipv6.clear();
+            }
+            Address v6 = ipv6.computeIfAbsent(a, Address::of);
+            hi[count] = v6.hi();
+            lo[count] = v6.lo();
+        }
+        count++;
+    }
+}

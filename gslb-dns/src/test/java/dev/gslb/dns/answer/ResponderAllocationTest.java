@@ -1,0 +1,124 @@
+package dev.gslb.dns.answer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.server.ExampleDeployment;
+import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
+import dev.gslb.topology.Address;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
+
+/**
+ * The fast path allocates nothing once warm: a cached static answer, and around a wide IP's
+ * decision the answer of A or AAAA records, to an IPv4 and an IPv6 client given as their two longs
+ * (what bench/profile.sh measures in the server under load, here on one thread).
+ */
+class ResponderAllocationTest {
+    @Test
+    void aCachedStaticAnswerAllocatesNothingAndAWideIpAnswerNoMoreThanItsDecision() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MethodRegistry methods = ExampleDeployment.methods();
+        Pool pool = new Pool(
+                "v6",
+                List.of(new VirtualServer("vs6", InetAddress.ofLiteral("2001:db8::80"), new DataCenter("CNC"))),
+                MethodRegistry.DEFAULT_CHAIN.stream().map(methods::create).toList(),
+                1,
+                -1,
+                List.of());
+        WideIp v6 = new WideIp(Name.fromString("v6.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
+        Authority authority = ExampleDeployment.authority(List.of(v6));
+        WideIpResolver resolver = ExampleDeployment.resolver(registry);
+        Responder responder = new Responder(
+                authority,
+                resolver,
+                new InstanceIdentity("alloc", "CNC"),
+                new DnsMetrics(registry),
+                AnswerSettings.DEFAULTS);
+        Responder.Worker worker = responder.worker();
+        ByteBuf out = Unpooled.buffer(4096);
+        Address v4 = Address.parse("127.0.0.1");
+        Address v6Client = Address.parse("::1");
+        byte[] api = query("api.example.com.", Type.A);
+        byte[] www = query("www.example.com.", Type.A);
+        byte[] v6Wide = query("v6.example.com.", Type.AAAA);
+        assertThat(answerTypes(responder, worker, api, out)).containsOnly(Type.A);
+        assertThat(answerTypes(responder, worker, www, out)).containsOnly(Type.A);
+        assertThat(answerTypes(responder, worker, v6Wide, out)).containsOnly(Type.AAAA);
+
+        WideIp wwwIp = authority.wideIp(Name.fromString("www.example.com."));
+        WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
+        long[] bytes = new long[5];
+        java.util.Arrays.fill(bytes, Long.MAX_VALUE);
+        for (int round = 0; round < 8; round++) { // the first two warm up; then the least of each is kept
+            long[] b = {
+                perQuery(() -> respond(responder, worker, api, v4, out)),
+                perQuery(() -> respond(responder, worker, api, v6Client, out)),
+                perQuery(() -> respond(responder, worker, www, v4, out)),
+                perQuery(() -> respond(responder, worker, v6Wide, v6Client, out)),
+                perQuery(() -> {
+                    bare.query.set(v4.hi(), v4.lo(), Type.A, NOW);
+                    resolver.resolve(wwwIp, bare);
+                })
+            };
+            for (int i = 0; round >= 2 && i < b.length; i++) {
+                bytes[i] = Math.min(bytes[i], b[i]);
+            }
+        }
+        assertThat(bytes[0]).as("a cached static answer to an IPv4 client").isZero();
+        assertThat(bytes[1]).as("a cached static answer to an IPv6 client").isZero();
+        // The stages around the decision (guard, cookies, lookup, rate limit, writer) add nothing
+        // to what the decision itself allocates (WideIpResolver; none in the server's profile).
+        assertThat(bytes[2]).as("a wide IP's A answer, beyond its decision").isLessThanOrEqualTo(bytes[4] + 16);
+        assertThat(bytes[3]).as("a wide IP's AAAA answer, beyond its decision").isLessThanOrEqualTo(bytes[4] + 16);
+    }
+
+    private static final long NOW = 1_800_000_000_000L;
+
+    private static void respond(Responder responder, Responder.Worker worker, byte[] q, Address client, ByteBuf out) {
+        out.clear();
+        responder.respond(worker, q, q.length, Transport.UDP, client.hi(), client.lo(), NOW, out);
+    }
+
+    /** Bytes this thread allocates per run of {@code r}, over {@value #RUNS} runs. */
+    private static long perQuery(Runnable r) {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < RUNS; i++) {
+            r.run();
+        }
+        return (threads.getCurrentThreadAllocatedBytes() - before) / RUNS;
+    }
+
+    private static final int RUNS = 20_000;
+
+    private static List<Integer> answerTypes(Responder responder, Responder.Worker worker, byte[] q, ByteBuf out)
+            throws Exception {
+        respond(responder, worker, q, Address.parse("127.0.0.1"), out);
+        byte[] wire = new byte[out.readableBytes()];
+        out.getBytes(0, wire);
+        Message m = new Message(wire);
+        assertThat(m.getRcode()).isEqualTo(Rcode.NOERROR);
+        return m.getSection(Section.ANSWER).stream().map(Record::getType).toList();
+    }
+
+    private static byte[] query(String name, int type) throws Exception {
+        return Message.newQuery(Record.newRecord(Name.fromString(name), type, org.xbill.DNS.DClass.IN))
+                .toWire();
+    }
+}
