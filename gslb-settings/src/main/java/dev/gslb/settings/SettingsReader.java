@@ -72,7 +72,7 @@ public final class SettingsReader {
             }
             return new SettingsFile<>(label, value, locations);
         } catch (JsonMappingException e) {
-            Object[] path = e.getPath().stream()
+            Object[] path = distinct(e.getPath()).stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : (Object) r.getIndex())
                     .toArray();
             throw new SettingsFile<>(label, null, locations).error(message(e, path), path);
@@ -81,6 +81,21 @@ public final class SettingsReader {
         } catch (IOException e) {
             throw new SettingsException(label + ": cannot read: " + e.getMessage());
         }
+    }
+
+    /** The path without a reference repeated next to itself (an unknown key's, which Jackson adds twice). */
+    private static List<JsonMappingException.Reference> distinct(List<JsonMappingException.Reference> path) {
+        List<JsonMappingException.Reference> kept = new ArrayList<>();
+        for (JsonMappingException.Reference r : path) {
+            JsonMappingException.Reference last = kept.isEmpty() ? null : kept.getLast();
+            if (last == null
+                    || last.getFrom() != r.getFrom()
+                    || !java.util.Objects.equals(last.getFieldName(), r.getFieldName())
+                    || last.getIndex() != r.getIndex()) {
+                kept.add(r);
+            }
+        }
+        return kept;
     }
 
     /**

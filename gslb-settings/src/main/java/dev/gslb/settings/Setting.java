@@ -1,0 +1,196 @@
+package dev.gslb.settings;
+
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One key of a settings section: its name, the type written in the file, its default, its
+ * bounds and one line of documentation. A {@link SettingsTable} of these binds a section; the
+ * bounds are checked there, lower and upper in one place, and an error points at the key.
+ *
+ * @param <T> the value the record holds
+ */
+public final class Setting<T> {
+    private final String key;
+    private final JavaType written;
+    private final Function<Object, T> convert;
+    private final T defaultValue;
+    private final String shown;
+    private final Consumer<T> rule;
+    private final boolean relative;
+    private final String doc;
+
+    private Setting(
+            String key,
+            JavaType written,
+            Function<Object, T> convert,
+            T defaultValue,
+            String shown,
+            Consumer<T> rule,
+            boolean relative,
+            String doc) {
+        this.key = key;
+        this.written = written;
+        this.convert = convert;
+        this.defaultValue = defaultValue;
+        this.shown = shown;
+        this.rule = rule;
+        this.relative = relative;
+        this.doc = doc;
+    }
+
+    /** A key of type {@code type}, as written. */
+    public static <T> Setting<T> of(String key, Class<T> type, T defaultValue, String doc) {
+        return new Setting<>(
+                key,
+                TypeFactory.defaultInstance().constructType(type),
+                type::cast,
+                defaultValue,
+                null,
+                v -> {},
+                false,
+                doc);
+    }
+
+    /** A whole number from {@code min} to {@code max}. */
+    public static Setting<Integer> integer(String key, int defaultValue, int min, int max, String doc) {
+        return of(key, Integer.class, defaultValue, doc).check(v -> Bounds.within(key, v, min, max));
+    }
+
+    /** A duration. */
+    public static Setting<Duration> duration(String key, Duration defaultValue, String doc) {
+        return of(key, Duration.class, defaultValue, doc);
+    }
+
+    /** A path; the default is relative to the file's folder. */
+    public static Setting<Path> path(String key, String defaultValue, String doc) {
+        return new Setting<>(
+                key,
+                TypeFactory.defaultInstance().constructType(Path.class),
+                Path.class::cast,
+                Path.of(defaultValue),
+                defaultValue,
+                v -> {},
+                true,
+                doc);
+    }
+
+    /** A list of {@code element}; a given list replaces the default one. */
+    public static <E> Setting<List<E>> list(String key, Class<E> element, List<E> defaultValue, String doc) {
+        @SuppressWarnings("unchecked")
+        Function<Object, List<E>> cast = v -> List.copyOf((List<E>) v);
+        return new Setting<>(
+                key,
+                TypeFactory.defaultInstance().constructCollectionType(List.class, element),
+                cast,
+                defaultValue,
+                null,
+                v -> {},
+                false,
+                doc);
+    }
+
+    /** The same key holding {@code to} of what is written; {@code to} may refuse with an IllegalArgumentException. */
+    public <U> Setting<U> map(Function<T, U> to, U defaultValue) {
+        return new Setting<>(
+                key, written, convert.andThen(to), defaultValue, show(this.defaultValue), u -> {}, relative, doc);
+    }
+
+    /** The same key with a rule of its own (an IllegalArgumentException names what is wrong). */
+    public Setting<T> check(Consumer<T> more) {
+        return new Setting<>(key, written, convert, defaultValue, shown, rule.andThen(more), relative, doc);
+    }
+
+    /** The same key whose default depends on others; {@code shown} says which (the README's words). */
+    public Setting<T> derived(String shown) {
+        return new Setting<>(key, written, convert, null, shown, rule, relative, doc);
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String doc() {
+        return doc;
+    }
+
+    /** The default as the README writes it. */
+    public String shownDefault() {
+        return shown != null ? shown : show(defaultValue);
+    }
+
+    JavaType written() {
+        return written;
+    }
+
+    /** The default, a path one resolved against {@code folder}. */
+    T defaultIn(Path folder) {
+        return relative && defaultValue != null ? cast(folder.resolve((Path) defaultValue)) : defaultValue;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T cast(Object value) {
+        return (T) value;
+    }
+
+    /** What was written, converted and checked. */
+    T accept(Object written) {
+        T value = convert.apply(written);
+        rule.accept(value);
+        return value;
+    }
+
+    /** A value (given or built in code) checked against this key's rule. */
+    T checked(T value) {
+        rule.accept(value);
+        return value;
+    }
+
+    /** A value as the README writes it: durations in their largest whole unit, lists in brackets. */
+    static String show(Object value) {
+        return switch (value) {
+            case null -> "none";
+            case Duration d -> duration(d);
+            case ByteSize b -> size(b.bytes());
+            case List<?> l ->
+                l.stream().map(Setting::show).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+            case java.net.InetSocketAddress a ->
+                a.getAddress() instanceof java.net.Inet6Address
+                        ? "[" + a.getAddress().getHostAddress() + "]:" + a.getPort()
+                        : a.getAddress().getHostAddress() + ":" + a.getPort();
+            case java.net.InetAddress a -> a.getHostAddress();
+            case Enum<?> e -> e.name().toLowerCase(java.util.Locale.ROOT);
+            default -> value.toString();
+        };
+    }
+
+    private static String size(long bytes) {
+        String[] units = {"GiB", "MiB", "KiB"};
+        for (int i = 0; i < units.length; i++) {
+            long unit = 1L << (30 - 10 * i);
+            if (bytes != 0 && bytes % unit == 0) {
+                return bytes / unit + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    private static String duration(Duration d) {
+        long ms = d.toMillis();
+        if (ms == 0) {
+            return "0s";
+        }
+        long[] sizes = {86_400_000, 3_600_000, 60_000, 1000, 1};
+        String[] units = {"d", "h", "m", "s", "ms"};
+        for (int i = 0; ; i++) {
+            if (ms % sizes[i] == 0) {
+                return ms / sizes[i] + units[i];
+            }
+        }
+    }
+}
