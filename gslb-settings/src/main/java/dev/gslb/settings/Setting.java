@@ -13,37 +13,21 @@ import java.util.function.Function;
  * bounds and one line of documentation. A {@link SettingsTable} of these binds a section; the
  * bounds are checked there, lower and upper in one place, and an error points at the key.
  *
- * @param <T> the value the record holds
+ * @param written  the type read from the file
+ * @param convert  from what is read to what the record holds
+ * @param shown    the default as the README writes it, when not the default's own text
+ * @param relative whether a path default is relative to the file's folder
+ * @param <T>      the value the record holds
  */
-public final class Setting<T> {
-    private final String key;
-    private final JavaType written;
-    private final Function<Object, T> convert;
-    private final T defaultValue;
-    private final String shown;
-    private final Consumer<T> rule;
-    private final boolean relative;
-    private final String doc;
-
-    private Setting(
-            String key,
-            JavaType written,
-            Function<Object, T> convert,
-            T defaultValue,
-            String shown,
-            Consumer<T> rule,
-            boolean relative,
-            String doc) {
-        this.key = key;
-        this.written = written;
-        this.convert = convert;
-        this.defaultValue = defaultValue;
-        this.shown = shown;
-        this.rule = rule;
-        this.relative = relative;
-        this.doc = doc;
-    }
-
+public record Setting<T>(
+        String key,
+        JavaType written,
+        Function<Object, T> convert,
+        T defaultValue,
+        String shown,
+        Consumer<T> rule,
+        boolean relative,
+        String doc) {
     /** A key of type {@code type}, as written. */
     public static <T> Setting<T> of(String key, Class<T> type, T defaultValue, String doc) {
         return new Setting<>(
@@ -111,21 +95,9 @@ public final class Setting<T> {
         return new Setting<>(key, written, convert, null, shown, rule, relative, doc);
     }
 
-    public String key() {
-        return key;
-    }
-
-    public String doc() {
-        return doc;
-    }
-
     /** The default as the README writes it. */
     public String shownDefault() {
         return shown != null ? shown : show(defaultValue);
-    }
-
-    JavaType written() {
-        return written;
     }
 
     /** The default, a path one resolved against {@code folder}. */
