@@ -17,6 +17,7 @@ import java.util.function.Function;
  * @param convert  from what is read to what the record holds
  * @param shown    the default as the README writes it, when not the default's own text
  * @param relative whether a path default is relative to the file's folder
+ * @param range    the bounds as the README writes them ("" when none)
  * @param <T>      the value the record holds
  */
 public record Setting<T>(
@@ -27,7 +28,9 @@ public record Setting<T>(
         String shown,
         Consumer<T> rule,
         boolean relative,
-        String doc) {
+        String range,
+        String doc)
+        implements SettingsPart {
     /** A key of type {@code type}, as written. */
     public static <T> Setting<T> of(String key, Class<T> type, T defaultValue, String doc) {
         return new Setting<>(
@@ -38,12 +41,13 @@ public record Setting<T>(
                 null,
                 v -> {},
                 false,
+                "",
                 doc);
     }
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Integer> integer(String key, int defaultValue, int min, int max, String doc) {
-        return of(key, Integer.class, defaultValue, doc).check(v -> Bounds.within(key, v, min, max));
+        return of(key, Integer.class, defaultValue, doc).check(min + ".." + max, v -> Bounds.within(key, v, min, max));
     }
 
     /** A duration. */
@@ -51,16 +55,22 @@ public record Setting<T>(
         return of(key, Duration.class, defaultValue, doc);
     }
 
-    /** A path; the default is relative to the file's folder. */
+    /** A path, relative to the file's folder (and so is the default). */
     public static Setting<Path> path(String key, String defaultValue, String doc) {
+        return optionalPath(key, defaultValue, null, doc);
+    }
+
+    /** A path relative to the file's folder, or null when {@code none} is written. */
+    public static Setting<Path> optionalPath(String key, String defaultValue, String none, String doc) {
         return new Setting<>(
                 key,
-                TypeFactory.defaultInstance().constructType(Path.class),
-                Path.class::cast,
+                TypeFactory.defaultInstance().constructType(String.class),
+                text -> text.equals(none) ? null : Path.of((String) text),
                 Path.of(defaultValue),
                 defaultValue,
                 v -> {},
                 true,
+                "",
                 doc);
     }
 
@@ -76,23 +86,37 @@ public record Setting<T>(
                 null,
                 v -> {},
                 false,
+                "",
                 doc);
     }
 
     /** The same key holding {@code to} of what is written; {@code to} may refuse with an IllegalArgumentException. */
     public <U> Setting<U> map(Function<T, U> to, U defaultValue) {
         return new Setting<>(
-                key, written, convert.andThen(to), defaultValue, show(this.defaultValue), u -> {}, relative, doc);
+                key,
+                written,
+                v -> to.apply(accept(v)),
+                defaultValue,
+                show(this.defaultValue),
+                u -> {},
+                relative,
+                range,
+                doc);
     }
 
-    /** The same key with a rule of its own (an IllegalArgumentException names what is wrong). */
-    public Setting<T> check(Consumer<T> more) {
-        return new Setting<>(key, written, convert, defaultValue, shown, rule.andThen(more), relative, doc);
+    /** The same key with bounds of its own, {@code range} in the README's words (an IllegalArgumentException names what is wrong). */
+    public Setting<T> check(String range, Consumer<T> more) {
+        return new Setting<>(key, written, convert, defaultValue, shown, rule.andThen(more), relative, range, doc);
+    }
+
+    /** The same key with its default shown in the README as {@code shown}. */
+    public Setting<T> shown(String shown) {
+        return new Setting<>(key, written, convert, defaultValue, shown, rule, relative, range, doc);
     }
 
     /** The same key whose default depends on others; {@code shown} says which (the README's words). */
     public Setting<T> derived(String shown) {
-        return new Setting<>(key, written, convert, null, shown, rule, relative, doc);
+        return new Setting<>(key, written, convert, null, shown, rule, relative, range, doc);
     }
 
     /** The default as the README writes it. */
@@ -100,13 +124,13 @@ public record Setting<T>(
         return shown != null ? shown : show(defaultValue);
     }
 
-    /** The default, a path one resolved against {@code folder}. */
-    T defaultIn(Path folder) {
-        return relative && defaultValue != null ? cast(folder.resolve((Path) defaultValue)) : defaultValue;
+    /** {@code value} (given, or the default), a relative path resolved against {@code folder}. */
+    T in(Path folder, T value) {
+        return relative && value != null ? cast(folder.resolve((Path) value)) : value;
     }
 
     @SuppressWarnings("unchecked")
-    private T cast(Object value) {
+    T cast(Object value) {
         return (T) value;
     }
 
@@ -129,6 +153,8 @@ public record Setting<T>(
             case null -> "none";
             case Duration d -> duration(d);
             case ByteSize b -> size(b.bytes());
+            case HostPort h ->
+                h.port() == HostPort.NO_PORT ? h.host().getHostAddress() : show(h.orPort(0)); // its own port
             case List<?> l ->
                 l.stream().map(Setting::show).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
             case java.net.InetSocketAddress a ->

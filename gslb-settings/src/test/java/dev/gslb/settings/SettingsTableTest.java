@@ -20,23 +20,11 @@ class SettingsTableTest {
         static final Setting<Duration> RETRY =
                 Setting.duration("retry", null, "retry").derived("timeout x 2");
 
-        static final SettingsTable<Probe> SETTINGS = SettingsTable.of(
-                        Probe.class,
-                        v -> new Probe(
-                                v.get(SAMPLES),
-                                v.get(TIMEOUT),
-                                v.get(CACHE),
-                                v.get(STORE),
-                                v.get(TAGS),
-                                v.given(RETRY) ? v.get(RETRY) : v.get(TIMEOUT).multipliedBy(2)))
-                .add(SAMPLES, Probe::samples)
-                .add(TIMEOUT, Probe::timeout)
-                .add(CACHE, Probe::cache)
-                .add(STORE, Probe::store)
-                .add(TAGS, Probe::tags)
-                .add(RETRY, Probe::retry);
+        static final SettingsTable<Probe> SETTINGS =
+                SettingsTable.of(Probe.class, SAMPLES, TIMEOUT, CACHE, STORE, TAGS, RETRY);
 
         Probe {
+            retry = retry == null ? timeout.multipliedBy(2) : retry;
             if (timeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive");
             }
