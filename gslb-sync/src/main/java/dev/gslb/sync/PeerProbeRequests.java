@@ -1,6 +1,7 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.topology.Address;
@@ -38,7 +39,7 @@ final class PeerProbeRequests implements ProbeRequests {
         if (e == null || ls.isEmpty()) {
             return;
         }
-        long fresh = settings.pathTtl().toMillis() / 2;
+        long fresh = ProximitySettings.reprobeAfterMillis(settings.pathTtl());
         Address key = null;
         for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built
             PeerLink l = ls.get(i);

@@ -181,8 +181,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
             return e; // answered no probe lately: leave it to topology until the retry time
         }
         int own = e.pathIndex(dataCenter); // by index: this runs per query and builds no Path
-        // Re-measure an active LDNS at half the path TTL, so its path never goes stale while in use.
-        if (own < 0 || now - e.measuredAt(own) > table.settings().pathTtl().toMillis() / 2) {
+        if (own < 0 || now - e.measuredAt(own) > table.settings().reprobeAfterMillis()) {
             if (!perNetwork.tryAcquire(hi, lo, now)) {
                 skipped.get(Skip.NETWORK_RATE).increment();
                 return null;
