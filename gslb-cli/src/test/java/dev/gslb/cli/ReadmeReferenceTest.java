@@ -6,6 +6,8 @@ import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.probe.Probing;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.MonitorTypes;
+import dev.gslb.probe.link.SnmpCounters;
+import dev.gslb.probe.link.TrafficSpec;
 import dev.gslb.server.admin.AdminSettings;
 import dev.gslb.settings.Setting;
 import dev.gslb.sync.SyncSettings;
@@ -34,6 +36,8 @@ class ReadmeReferenceTest {
         SECTIONS.put("probe:", Probing.SETTINGS.settings());
         SECTIONS.put("sync:", SyncSettings.SETTINGS.settings());
         SECTIONS.put("statistics:", StatisticsSettings.SETTINGS.settings());
+        SECTIONS.put("links: traffic:", TrafficSpec.SETTINGS.settings());
+        SECTIONS.put("links: traffic: snmp:", SnmpCounters.Spec.SETTINGS.settings());
         SECTIONS.put("monitors:", MonitorSpec.COMMON);
         MonitorTypes.checks().forEach((type, table) -> {
             if (!table.settings().isEmpty()) {
