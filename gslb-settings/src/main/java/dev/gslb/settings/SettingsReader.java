@@ -30,9 +30,10 @@ import java.util.TreeSet;
 
 /**
  * Reads a YAML settings file into a record with Jackson: keys are kebab-case, a key the record does
- * not know is refused, and every error names {@code file:line:column} and what is wrong. Records
- * bind through their {@code @JsonCreator}s, which fill absent keys from their defaults and may
- * take {@code @JacksonInject Path}: the folder of the file, for defaults of relative paths.
+ * not know is refused, and every error names {@code file:line:column} and what is wrong. A settings
+ * record binds through its {@link SettingsTable} (absent keys take their defaults, relative paths
+ * the file's folder); other records through their canonical constructors or {@code @JsonCreator}s,
+ * which may take {@code @JacksonInject Path}: the folder of the file.
  */
 public final class SettingsReader {
     private final ObjectMapper mapper;

@@ -25,7 +25,7 @@ import java.util.function.Function;
 /**
  * The keys of one settings record, each a {@link Setting} with the record's accessor for it, and
  * how the record is built from their values. {@link SettingsReader} binds a record that declares a
- * static {@code SettingsTable} field through it: absent keys take their defaults, every key's
+ * static {@code SettingsTable} field of its own type through it: absent keys take their defaults, every key's
  * bounds are checked here, an error points at its key, an unknown key is refused.
  *
  * @param <R> the settings record
@@ -38,7 +38,10 @@ public final class SettingsTable<R> implements SettingsPart {
                 if (Modifier.isStatic(f.getModifiers()) && f.getType() == SettingsTable.class) {
                     try {
                         f.setAccessible(true);
-                        return (SettingsTable<?>) f.get(null);
+                        SettingsTable<?> table = (SettingsTable<?>) f.get(null);
+                        if (table != null && table.type == type) {
+                            return table;
+                        }
                     } catch (ReflectiveOperationException e) {
                         throw new IllegalStateException(e);
                     }

@@ -4,6 +4,7 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.settings.HostPort;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,10 +59,17 @@ public record SyncSettings(
         }
     }
 
-    public static final Setting<List<InetSocketAddress>> LISTEN =
-            addresses("listen", List.of(HostPort.parse("127.0.0.1:" + DEFAULT_PORT)), "one address per ISP link");
-    public static final Setting<List<InetSocketAddress>> ADVERTISE = addresses(
-                    "advertise", List.of(), "what peers dial, in preference order")
+    public static final Setting<List<InetSocketAddress>> LISTEN = Setting.list(
+                    "listen",
+                    HostPort.class,
+                    List.of(HostPort.parse("127.0.0.1:" + DEFAULT_PORT)),
+                    "one address per ISP link")
+            .map(
+                    SyncSettings::withPorts,
+                    List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT)));
+    public static final Setting<List<InetSocketAddress>> ADVERTISE = Setting.list(
+                    "advertise", HostPort.class, List.of(), "what peers dial, in preference order")
+            .map(SyncSettings::withPorts, List.<InetSocketAddress>of())
             .derived("listen");
     public static final Setting<Path> PEERS_FILE =
             Setting.path("peers-file", "var/peers", "paired peers and their pinned certificates (mode 600)");
@@ -109,11 +117,6 @@ public record SyncSettings(
             SyncPortLimits.SETTINGS,
             MAX_CLOCK_SKEW,
             PEER_ITEMS_PER_SECOND);
-
-    private static Setting<List<InetSocketAddress>> addresses(String key, List<HostPort> defaults, String doc) {
-        return Setting.list(key, HostPort.class, defaults, doc)
-                .map(l -> l.stream().map(a -> a.orPort(DEFAULT_PORT)).toList(), withPorts(defaults));
-    }
 
     private static List<InetSocketAddress> withPorts(List<HostPort> addresses) {
         return addresses.stream().map(a -> a.orPort(DEFAULT_PORT)).toList();
