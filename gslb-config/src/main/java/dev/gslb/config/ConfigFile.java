@@ -1,6 +1,5 @@
 package dev.gslb.config;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.method.QualityOfService;
@@ -9,9 +8,8 @@ import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.probe.health.MonitorSpec;
-import dev.gslb.probe.link.SnmpCounters;
+import dev.gslb.probe.link.TrafficSpec;
 import dev.gslb.probe.schedule.Probing;
-import dev.gslb.settings.HostPort;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
@@ -85,27 +83,9 @@ record ConfigFile(
             String limitIn,
             String limitOut,
             String resume,
-            TrafficEntry traffic,
+            TrafficSpec traffic,
             List<InetAddress> gateways,
             List<String> monitors) {}
-
-    record TrafficEntry(@JsonProperty("interface") String iface, SnmpEntry snmp, Duration interval, Duration window) {}
-
-    record SnmpEntry(
-            HostPort address,
-            String community,
-            SnmpCounters.V3User user,
-            String ifName,
-            Integer ifIndex,
-            SnmpFacing facing) {}
-
-    /** Which way the router's interface faces: toward the ISP (default) or toward the site. */
-    enum SnmpFacing {
-        @com.fasterxml.jackson.annotation.JsonProperty("isp")
-        ISP,
-        @com.fasterxml.jackson.annotation.JsonProperty("site")
-        SITE
-    }
 
     record PoolEntry(
             String name,

@@ -130,7 +130,7 @@ class ConfigLoaderTest {
 
         Path bad = config(GOOD.replace("tcp-idle-timeout: 5s", "tcp-idle-timeout: 5s\n  rate-limit: {slip: 99}"));
         assertThatThrownBy(() -> ConfigLoader.load(bad))
-                .hasMessageStartingWith(bad + ":7:3: slip must be between 0 and 15, not 99");
+                .hasMessageStartingWith(bad + ":7:16: slip must be between 0 and 15, not 99");
     }
 
     @Test

@@ -1,7 +1,12 @@
 package dev.gslb.settings;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.deser.Deserializers;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -27,6 +32,20 @@ public final class SettingsModule extends SimpleModule {
         scalar(ByteSize.class, ByteSize::parse);
         scalar(HostPort.class, HostPort::parse);
         scalar(InetAddress.class, SettingsModule::address);
+    }
+
+    /** Records that declare a {@link SettingsTable} bind through it. */
+    @Override
+    public void setupModule(SetupContext context) {
+        super.setupModule(context);
+        context.addDeserializers(new Deserializers.Base() {
+            @Override
+            public JsonDeserializer<?> findBeanDeserializer(
+                    JavaType type, DeserializationConfig config, BeanDescription beanDesc) {
+                SettingsTable<?> table = SettingsTable.declaredBy(type.getRawClass());
+                return table == null ? null : table.binder();
+            }
+        });
     }
 
     /** Reads {@code type} from one scalar with {@code parse}; its IllegalArgumentException is the error. */

@@ -30,9 +30,10 @@ import java.util.TreeSet;
 
 /**
  * Reads a YAML settings file into a record with Jackson: keys are kebab-case, a key the record does
- * not know is refused, and every error names {@code file:line:column} and what is wrong. Records
- * bind through their {@code @JsonCreator}s, which fill absent keys from their defaults and may
- * take {@code @JacksonInject Path}: the folder of the file, for defaults of relative paths.
+ * not know is refused, and every error names {@code file:line:column} and what is wrong. A settings
+ * record binds through its {@link SettingsTable} (absent keys take their defaults, relative paths
+ * the file's folder); other records through their canonical constructors or {@code @JsonCreator}s,
+ * which may take {@code @JacksonInject Path}: the folder of the file.
  */
 public final class SettingsReader {
     private final ObjectMapper mapper;
@@ -72,7 +73,7 @@ public final class SettingsReader {
             }
             return new SettingsFile<>(label, value, locations);
         } catch (JsonMappingException e) {
-            Object[] path = e.getPath().stream()
+            Object[] path = distinct(e.getPath()).stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : (Object) r.getIndex())
                     .toArray();
             throw new SettingsFile<>(label, null, locations).error(message(e, path), path);
@@ -81,6 +82,21 @@ public final class SettingsReader {
         } catch (IOException e) {
             throw new SettingsException(label + ": cannot read: " + e.getMessage());
         }
+    }
+
+    /** The path without a reference repeated next to itself (an unknown key's, which Jackson adds twice). */
+    private static List<JsonMappingException.Reference> distinct(List<JsonMappingException.Reference> path) {
+        List<JsonMappingException.Reference> kept = new ArrayList<>();
+        for (JsonMappingException.Reference r : path) {
+            JsonMappingException.Reference last = kept.isEmpty() ? null : kept.getLast();
+            if (last == null
+                    || last.getFrom() != r.getFrom()
+                    || !java.util.Objects.equals(last.getFieldName(), r.getFieldName())
+                    || last.getIndex() != r.getIndex()) {
+                kept.add(r);
+            }
+        }
+        return kept;
     }
 
     /**

@@ -19,13 +19,13 @@ final class PeerProbeRequests implements ProbeScheduler.LdnsAsked {
     private static final int MAX_ASKED = 100_000;
 
     private final SyncSettings settings;
-    private final long refreshAfterMillis;
+    private final long reprobeAfterMillis;
     private final Supplier<List<PeerLink>> links;
     private final Map<Address, Long> asked = new ConcurrentHashMap<>();
 
-    PeerProbeRequests(SyncSettings settings, long refreshAfterMillis, Supplier<List<PeerLink>> links) {
+    PeerProbeRequests(SyncSettings settings, long reprobeAfterMillis, Supplier<List<PeerLink>> links) {
         this.settings = settings;
-        this.refreshAfterMillis = refreshAfterMillis;
+        this.reprobeAfterMillis = reprobeAfterMillis;
         this.links = links;
     }
 
@@ -36,7 +36,7 @@ final class PeerProbeRequests implements ProbeScheduler.LdnsAsked {
         for (int i = 0; i < ls.size(); i++) { // per query: by index, no iterator, no Path built
             PeerLink l = ls.get(i);
             int at = e.pathIndex(l.peer().dataCenter());
-            if (at < 0 || now - e.measuredAt(at) > refreshAfterMillis) {
+            if (at < 0 || now - e.measuredAt(at) > reprobeAfterMillis) {
                 if (key == null) {
                     key = new Address(hi, lo);
                     if (asked.size() >= MAX_ASKED || asked.putIfAbsent(key, now) != null) {

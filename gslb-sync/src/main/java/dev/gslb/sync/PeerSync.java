@@ -101,7 +101,7 @@ public final class PeerSync implements AutoCloseable {
         this.registry = registry;
         this.pairings = new Pairings(clock);
         this.roster = new PeerRoster(settings.peersFile());
-        this.probeRequests = new PeerProbeRequests(settings, table.settings().refreshAfterMillis(), roster::list);
+        this.probeRequests = new PeerProbeRequests(settings, table.settings().reprobeAfterMillis(), roster::list);
         scheduler.onAsked(probeRequests); // off the query path's structure: the scheduler tells, this side asks peers
         this.outbox = new Outbox(settings, dataCenter, table, health, ispLinks, clock, roster::all);
         this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, site, clock, registry);

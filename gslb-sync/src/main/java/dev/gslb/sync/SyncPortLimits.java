@@ -1,6 +1,7 @@
 package dev.gslb.sync;
 
-import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 
 /**
  * How many connections the sync port holds (README "The sync port"), each checked at accept:
@@ -14,13 +15,22 @@ import dev.gslb.settings.Bounds;
  *                               addresses and those it has connected from): strangers cannot fill them
  */
 public record SyncPortLimits(int maxConnections, int maxHandshakes, int maxHandshakesPerSource, int peerHandshakes) {
-    public static final SyncPortLimits DEFAULTS = new SyncPortLimits(256, 64, 8, 4);
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.integer(
+            "max-connections", 256, 1, 100_000, "all the sync port's connections; more are closed at accept");
+    public static final Setting<Integer> MAX_HANDSHAKES =
+            Setting.integer("max-handshakes", 64, 1, 100_000, "from unknown sources, in their handshake at once");
+    public static final Setting<Integer> MAX_HANDSHAKES_PER_SOURCE =
+            Setting.integer("max-handshakes-per-source", 8, 1, 100_000, "of those, from one address (IPv6: one /64)");
+    public static final Setting<Integer> PEER_HANDSHAKES =
+            Setting.integer("peer-handshakes", 4, 1, 64, "slots of its own for each address a paired peer is known by");
 
+    public static final SettingsTable<SyncPortLimits> SETTINGS = SettingsTable.of(
+            SyncPortLimits.class, MAX_CONNECTIONS, MAX_HANDSHAKES, MAX_HANDSHAKES_PER_SOURCE, PEER_HANDSHAKES);
+
+    public static final SyncPortLimits DEFAULTS = SETTINGS.defaults();
+
+    /** The limits' own rule, across keys (each key's range is its {@link Setting}'s). */
     public SyncPortLimits {
-        Bounds.within("max-connections", maxConnections, 1, 100_000);
-        Bounds.within("max-handshakes", maxHandshakes, 1, 100_000);
-        Bounds.within("max-handshakes-per-source", maxHandshakesPerSource, 1, 100_000);
-        Bounds.within("peer-handshakes", peerHandshakes, 1, 64);
         if (maxHandshakes > maxConnections || maxHandshakesPerSource > maxHandshakes) {
             throw new IllegalArgumentException("sync max-handshakes-per-source (" + maxHandshakesPerSource
                     + ") must not exceed max-handshakes (" + maxHandshakes + "), nor that max-connections ("

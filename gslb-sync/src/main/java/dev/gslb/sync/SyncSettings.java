@@ -1,13 +1,9 @@
 package dev.gslb.sync;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JacksonInject;
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.probe.proximity.ProximitySettings;
-import dev.gslb.settings.Bounds;
 import dev.gslb.settings.HostPort;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -52,146 +48,122 @@ public record SyncSettings(
     /** The port of a sync address written without one, and of the default listen address. */
     public static final int DEFAULT_PORT = 8054;
 
+    /** Advertised: the listen addresses, the identity beside the peers file, paths the proximity table's TTL, unless given. */
     public SyncSettings {
         listen = List.copyOf(listen);
-        advertise = List.copyOf(advertise.isEmpty() ? listen : advertise);
-        if (peerItemsPerSecond < 1 || queue < 1) {
-            throw new IllegalArgumentException("sync peer-items-per-second and queue must be at least 1");
-        }
-    }
-
-    /** The {@code sync:} section (README "Peer sync"); an absent key keeps its default. */
-    @JsonCreator
-    public static SyncSettings bind(
-            @JsonProperty("listen") List<HostPort> listen,
-            @JsonProperty("advertise") List<HostPort> advertise,
-            @JsonProperty("peers-file") Path peersFile,
-            @JsonProperty("identity") Path identity,
-            @JsonProperty("heartbeat") Duration heartbeat,
-            @JsonProperty("dead-after") Duration deadAfter,
-            @JsonProperty("path-ttl") Duration pathTtl,
-            @JsonProperty("health-ttl") Duration healthTtl,
-            @JsonProperty("probe-ttl") Duration probeTtl,
-            @JsonProperty("queue") Integer queue,
-            @JsonProperty("join-token-ttl") Duration joinTokenTtl,
-            @JsonProperty("handshake-timeout") Duration handshakeTimeout,
-            @JsonProperty("max-connections") Integer maxConnections,
-            @JsonProperty("max-handshakes") Integer maxHandshakes,
-            @JsonProperty("max-handshakes-per-source") Integer maxHandshakesPerSource,
-            @JsonProperty("peer-handshakes") Integer peerHandshakes,
-            @JsonProperty("max-clock-skew") Duration maxClockSkew,
-            @JsonProperty("peer-items-per-second") Integer peerItemsPerSecond,
-            @JacksonInject Path folder) {
-        SyncSettings d = defaults(folder);
-        Path peers = requireNonNullElse(peersFile, d.peersFile());
-        Duration beat = requireNonNullElse(heartbeat, d.heartbeat());
-        Duration dead = requireNonNullElse(deadAfter, d.deadAfter());
-        if (dead.compareTo(beat.multipliedBy(2)) < 0) {
+        advertise = List.copyOf(advertise == null || advertise.isEmpty() ? listen : advertise);
+        identityFile = identityFile == null ? identityBeside(peersFile) : identityFile;
+        pathTtl = pathTtl == null ? ProximitySettings.DEFAULTS.pathTtl() : pathTtl;
+        if (deadAfter.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("sync dead-after must be at least twice the heartbeat");
         }
-        return new SyncSettings(
-                listen == null ? d.listen() : withPorts(listen),
-                advertise == null ? List.of() : withPorts(advertise),
-                peers,
-                identity == null ? identityBeside(peers) : identity,
-                beat,
-                dead,
-                requireNonNullElse(pathTtl, d.pathTtl()),
-                requireNonNullElse(healthTtl, d.healthTtl()),
-                requireNonNullElse(probeTtl, d.probeTtl()),
-                Bounds.within("queue", requireNonNullElse(queue, d.queue()), 1, 10_000_000),
-                requireNonNullElse(joinTokenTtl, d.joinTokenTtl()),
-                requireNonNullElse(handshakeTimeout, d.handshakeTimeout()),
-                new SyncPortLimits(
-                        requireNonNullElse(maxConnections, d.limits().maxConnections()),
-                        requireNonNullElse(maxHandshakes, d.limits().maxHandshakes()),
-                        requireNonNullElse(maxHandshakesPerSource, d.limits().maxHandshakesPerSource()),
-                        requireNonNullElse(peerHandshakes, d.limits().peerHandshakes())),
-                requireNonNullElse(maxClockSkew, d.maxClockSkew()),
-                Bounds.within(
-                        "peer-items-per-second",
-                        requireNonNullElse(peerItemsPerSecond, d.peerItemsPerSecond()),
-                        1,
-                        100_000_000));
     }
 
-    /** The defaults: loopback, the peers file in {@code folder/var}, paths with the proximity table's TTL. */
-    public static SyncSettings defaults(Path folder) {
-        return of(
-                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT)),
-                folder.resolve("var/peers"),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(30),
-                ProximitySettings.DEFAULTS.pathTtl());
-    }
+    public static final Setting<List<InetSocketAddress>> LISTEN = Setting.list(
+                    "listen",
+                    HostPort.class,
+                    List.of(HostPort.parse("127.0.0.1:" + DEFAULT_PORT)),
+                    "one address per ISP link")
+            .map(
+                    SyncSettings::withPorts,
+                    List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT)));
+    public static final Setting<List<InetSocketAddress>> ADVERTISE = Setting.list(
+                    "advertise", HostPort.class, List.of(), "what peers dial, in preference order")
+            .map(SyncSettings::withPorts, List.<InetSocketAddress>of())
+            .derived("listen");
+    public static final Setting<Path> PEERS_FILE =
+            Setting.path("peers-file", "var/peers", "paired peers and their pinned certificates (mode 600)");
+    public static final Setting<Path> IDENTITY = Setting.path(
+                    "identity", "var/sync-identity.pem", "this instance's key and certificate (mode 600)")
+            .derived("beside peers-file");
+    public static final Setting<Duration> HEARTBEAT =
+            Setting.duration("heartbeat", Duration.ofSeconds(10), "as F5's iQuery");
+    public static final Setting<Duration> DEAD_AFTER = Setting.duration(
+            "dead-after",
+            Duration.ofSeconds(30),
+            "a silent connection is dropped and redialled (2 heartbeats or more)");
+    public static final Setting<Duration> PATH_TTL = Setting.duration(
+                    "path-ttl", ProximitySettings.DEFAULTS.pathTtl(), "TTL sent with paths")
+            .derived("probe.path-ttl");
+    public static final Setting<Duration> HEALTH_TTL =
+            Setting.duration("health-ttl", Duration.ofSeconds(30), "TTL of a health view (re-sent every heartbeat)");
+    public static final Setting<Duration> PROBE_TTL =
+            Setting.duration("probe-ttl", Duration.ofSeconds(10), "TTL of a probe request");
+    public static final Setting<Integer> QUEUE =
+            Setting.integer("queue", 100_000, 1, 10_000_000, "per-peer send queue; overflow is dropped, counted");
+    public static final Setting<Duration> JOIN_TOKEN_TTL =
+            Setting.duration("join-token-ttl", Duration.ofMinutes(15), "a join token is usable once, this long");
+    public static final Setting<Duration> HANDSHAKE_TIMEOUT = Setting.duration(
+            "handshake-timeout", Duration.ofSeconds(5), "a connection not authenticated by then is closed");
+    public static final Setting<Duration> MAX_CLOCK_SKEW = Setting.duration(
+            "max-clock-skew", Duration.ofSeconds(10), "a peer's measurement time further ahead is clamped to now");
+    public static final Setting<Integer> PEER_ITEMS_PER_SECOND = Setting.integer(
+            "peer-items-per-second", 200_000, 1, 100_000_000, "per peer (burst twice that); more are dropped");
+
+    public static final SettingsTable<SyncSettings> SETTINGS = SettingsTable.of(
+            SyncSettings.class,
+            LISTEN,
+            ADVERTISE,
+            PEERS_FILE,
+            IDENTITY,
+            HEARTBEAT,
+            DEAD_AFTER,
+            PATH_TTL,
+            HEALTH_TTL,
+            PROBE_TTL,
+            QUEUE,
+            JOIN_TOKEN_TTL,
+            HANDSHAKE_TIMEOUT,
+            SyncPortLimits.SETTINGS,
+            MAX_CLOCK_SKEW,
+            PEER_ITEMS_PER_SECOND);
 
     private static List<InetSocketAddress> withPorts(List<HostPort> addresses) {
         return addresses.stream().map(a -> a.orPort(DEFAULT_PORT)).toList();
     }
 
+    /** The defaults: loopback, the peers file in {@code folder/var}, paths with the proximity table's TTL. */
+    public static SyncSettings defaults(Path folder) {
+        return SETTINGS.defaults(folder);
+    }
+
     /** The defaults, listening on {@code listen}, keeping peers and identity beside {@code peersFile}. */
     public static SyncSettings of(
             List<InetSocketAddress> listen, Path peersFile, Duration heartbeat, Duration deadAfter, Duration pathTtl) {
-        return new SyncSettings(
-                listen,
-                List.of(),
-                peersFile,
-                identityBeside(peersFile),
-                heartbeat,
-                deadAfter,
-                pathTtl,
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(10),
-                100_000,
-                Duration.ofMinutes(15),
-                Duration.ofSeconds(5),
-                SyncPortLimits.DEFAULTS,
-                Duration.ofSeconds(10),
-                200_000);
+        return SETTINGS.change(defaults(Path.of("")))
+                .set(LISTEN, listen)
+                .set(ADVERTISE, List.of())
+                .set(PEERS_FILE, peersFile)
+                .set(IDENTITY, identityBeside(peersFile))
+                .set(HEARTBEAT, heartbeat)
+                .set(DEAD_AFTER, deadAfter)
+                .set(PATH_TTL, pathTtl)
+                .build();
     }
 
     /** The same settings sending paths with another TTL. */
     public SyncSettings withPathTtl(Duration ttl) {
-        return with(listen, advertise, peersFile, identityFile, ttl);
+        return SETTINGS.with(this, PATH_TTL, ttl);
     }
 
     /** The same settings listening (and advertising) elsewhere. */
     public SyncSettings listeningOn(List<InetSocketAddress> addresses) {
-        return with(addresses, List.of(), peersFile, identityFile, pathTtl);
+        return SETTINGS.change(this)
+                .set(LISTEN, addresses)
+                .set(ADVERTISE, List.of())
+                .build();
     }
 
     /** The same settings keeping the peers (and the identity beside them) in another folder. */
     public SyncSettings withPeersFile(Path file) {
-        return with(listen, advertise, file, identityBeside(file), pathTtl);
+        return SETTINGS.change(this)
+                .set(PEERS_FILE, file)
+                .set(IDENTITY, identityBeside(file))
+                .build();
     }
 
     /** Where the identity is kept unless the config says otherwise: beside the peers file. */
     private static Path identityBeside(Path peersFile) {
         return peersFile.resolveSibling("sync-identity.pem");
-    }
-
-    /** The one copy the overrides above make: where it listens, where its state is, the path TTL. */
-    private SyncSettings with(
-            List<InetSocketAddress> listen,
-            List<InetSocketAddress> advertise,
-            Path peersFile,
-            Path identityFile,
-            Duration pathTtl) {
-        return new SyncSettings(
-                listen,
-                advertise,
-                peersFile,
-                identityFile,
-                heartbeat,
-                deadAfter,
-                pathTtl,
-                healthTtl,
-                probeTtl,
-                queue,
-                joinTokenTtl,
-                handshakeTimeout,
-                limits,
-                maxClockSkew,
-                peerItemsPerSecond);
     }
 }

@@ -1,16 +1,12 @@
 package dev.gslb.config.admin;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JacksonInject;
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.settings.ByteSize;
 import dev.gslb.settings.HostPort;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -56,69 +52,59 @@ public record AdminSettings(
         }
     }
 
-    /** The {@code admin:} section; an absent key keeps its default, {@code token-file: none} asks no token. */
-    @JsonCreator
-    public static AdminSettings bind(
-            @JsonProperty("listen") HostPort listen,
-            @JsonProperty("token-file") String tokenFile,
-            @JsonProperty("allowed-hosts") List<String> allowedHosts,
-            @JsonProperty("allowed-origins") List<String> allowedOrigins,
-            @JsonProperty("open-paths") List<String> openPaths,
-            @JsonProperty("max-body") ByteSize maxBody,
-            @JsonProperty("status-page") Boolean statusPage,
-            @JsonProperty("max-connections") Integer maxConnections,
-            @JsonProperty("max-connections-per-source") Integer maxConnectionsPerSource,
-            @JsonProperty("max-requests") Integer maxRequests,
-            @JsonProperty("max-requests-per-source") Integer maxRequestsPerSource,
-            @JsonProperty("header-timeout") Duration headerTimeout,
-            @JsonProperty("body-timeout") Duration bodyTimeout,
-            @JacksonInject Path folder) {
-        AdminSettings d = defaults(folder);
-        AdminLimits l = AdminLimits.DEFAULTS;
-        return new AdminSettings(
-                listen == null ? d.listen() : listen.orPort(DEFAULT_PORT),
-                tokenFile == null ? d.tokenFile() : tokenFile.equals("none") ? null : folder.resolve(tokenFile),
-                requireNonNullElse(allowedHosts, d.allowedHosts()),
-                requireNonNullElse(allowedOrigins, d.allowedOrigins()),
-                requireNonNullElse(openPaths, d.openPaths()),
-                maxBody == null ? d.maxBody() : maxBody.cappedInt(),
-                statusPage == null || statusPage,
-                new AdminLimits(
-                        requireNonNullElse(maxConnections, l.maxConnections()),
-                        requireNonNullElse(maxConnectionsPerSource, l.maxConnectionsPerSource()),
-                        requireNonNullElse(maxRequests, l.maxRequests()),
-                        requireNonNullElse(maxRequestsPerSource, l.maxRequestsPerSource()),
-                        requireNonNullElse(headerTimeout, l.headerTimeout()),
-                        requireNonNullElse(bodyTimeout, l.bodyTimeout())));
-    }
+    public static final Setting<InetSocketAddress> LISTEN = Setting.of(
+                    "listen",
+                    HostPort.class,
+                    HostPort.parse("127.0.0.1:" + DEFAULT_PORT),
+                    "admin HTTP API; keep it on loopback")
+            .map(h -> h.orPort(DEFAULT_PORT), new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT));
+    public static final Setting<Path> TOKEN_FILE = Setting.optionalPath(
+            "token-file",
+            "var/admin.token",
+            "none",
+            "bearer token, made at first start, mode 600; none only on loopback");
+    public static final Setting<List<String>> ALLOWED_HOSTS = Setting.list(
+            "allowed-hosts", String.class, List.of(), "Host names accepted besides the listen address and localhost");
+    public static final Setting<List<String>> ALLOWED_ORIGINS =
+            Setting.list("allowed-origins", String.class, List.of(), "browser origins accepted");
+    public static final Setting<List<String>> OPEN_PATHS = Setting.list(
+            "open-paths", String.class, DEFAULT_OPEN_PATHS, "GET paths readable without the token (Prometheus)");
+    public static final Setting<Integer> MAX_BODY = Setting.of(
+                    "max-body", ByteSize.class, new ByteSize(DEFAULT_MAX_BODY), "larger uploads get 413")
+            .map(ByteSize::cappedInt, DEFAULT_MAX_BODY);
+    public static final Setting<Boolean> STATUS_PAGE =
+            Setting.of("status-page", Boolean.class, true, "GET / and /status/... need no token; false: they do");
+
+    public static final SettingsTable<AdminSettings> SETTINGS = SettingsTable.of(
+            AdminSettings.class,
+            LISTEN,
+            TOKEN_FILE,
+            ALLOWED_HOSTS,
+            ALLOWED_ORIGINS,
+            OPEN_PATHS,
+            MAX_BODY,
+            STATUS_PAGE,
+            AdminLimits.SETTINGS);
 
     /** The defaults: loopback, the token in {@code folder/var/admin.token}. */
     public static AdminSettings defaults(Path folder) {
-        return of(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), DEFAULT_PORT),
-                folder.resolve("var/admin.token"));
+        return SETTINGS.defaults(folder);
     }
 
     /** The defaults on {@code listen}, the token in {@code tokenFile}. */
     public static AdminSettings of(InetSocketAddress listen, Path tokenFile) {
-        return new AdminSettings(
-                listen,
-                tokenFile,
-                List.of(),
-                List.of(),
-                DEFAULT_OPEN_PATHS,
-                DEFAULT_MAX_BODY,
-                true,
-                AdminLimits.DEFAULTS);
+        return SETTINGS.change(SETTINGS.defaults())
+                .set(LISTEN, listen)
+                .set(TOKEN_FILE, tokenFile)
+                .build();
     }
 
     public AdminSettings withListen(InetSocketAddress address) {
-        return new AdminSettings(
-                address, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, limits);
+        return SETTINGS.with(this, LISTEN, address);
     }
 
     public AdminSettings withTokenFile(Path file) {
-        return new AdminSettings(listen, file, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, limits);
+        return SETTINGS.with(this, TOKEN_FILE, file);
     }
 
     public AdminSettings withLimits(AdminLimits l) {

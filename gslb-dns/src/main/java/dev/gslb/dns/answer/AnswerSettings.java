@@ -1,6 +1,9 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.rrl.RateLimitSettings;
+import dev.gslb.settings.ByteSize;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.time.Duration;
 
 /**
@@ -17,19 +20,41 @@ public record AnswerSettings(
     /** DNS flag day 2020's size. */
     public static final int DEFAULT_EDNS_UDP_SIZE = 1232;
 
-    public static final AnswerSettings DEFAULTS =
-            new AnswerSettings(DEFAULT_EDNS_UDP_SIZE, true, Duration.ofDays(1), 32L << 20, RateLimitSettings.DEFAULTS);
+    public static final Setting<Integer> EDNS_UDP_SIZE = Setting.of(
+                    "edns-udp-size",
+                    Integer.class,
+                    DEFAULT_EDNS_UDP_SIZE,
+                    "advertised EDNS size and cap on UDP answers (512..4096)")
+            .check("512..4096", size -> {
+                if (size < 512 || size > 4096) {
+                    throw new IllegalArgumentException("edns-udp-size must be 512..4096");
+                }
+            });
+    public static final Setting<Boolean> COOKIES =
+            Setting.of("cookies", Boolean.class, true, "DNS cookies, RFC 7873/9018");
+    public static final Setting<Duration> COOKIE_ROTATION = Setting.duration(
+            "cookie-rotation", Duration.ofDays(1), "a new cookie secret this often; the previous one stays valid");
+    public static final Setting<Long> ANSWER_CACHE = Setting.of(
+                    "answer-cache", ByteSize.class, new ByteSize(32L << 20), "memory for prepared static answers")
+            .map(ByteSize::bytes, 32L << 20)
+            .check("64KiB..4GiB", bytes -> {
+                if (bytes < (64 << 10) || bytes > (4L << 30)) {
+                    throw new IllegalArgumentException("answer-cache must be 64KiB..4GiB");
+                }
+            });
+    public static final Setting<RateLimitSettings> RATE_LIMIT = Setting.of(
+                    "rate-limit",
+                    RateLimitSettings.class,
+                    RateLimitSettings.DEFAULTS,
+                    "response-rate limiting of UDP answers (its keys below)")
+            .shown("see dns.rate-limit");
 
-    public AnswerSettings {
-        if (ednsUdpSize < 512 || ednsUdpSize > 4096) {
-            throw new IllegalArgumentException("edns-udp-size must be 512..4096");
-        }
-        if (cacheBytes < (64 << 10) || cacheBytes > (4L << 30)) {
-            throw new IllegalArgumentException("answer-cache must be 64KiB..4GiB");
-        }
-    }
+    public static final SettingsTable<AnswerSettings> SETTINGS =
+            SettingsTable.of(AnswerSettings.class, EDNS_UDP_SIZE, COOKIES, COOKIE_ROTATION, ANSWER_CACHE, RATE_LIMIT);
+
+    public static final AnswerSettings DEFAULTS = SETTINGS.defaults();
 
     public AnswerSettings withRateLimit(RateLimitSettings r) {
-        return new AnswerSettings(ednsUdpSize, cookies, cookieRotation, cacheBytes, r);
+        return SETTINGS.with(this, RATE_LIMIT, r);
     }
 }

@@ -1,10 +1,7 @@
 package dev.gslb.dns.rrl;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import dev.gslb.topology.Cidr;
 import dev.gslb.topology.CidrSet;
 import java.time.Duration;
@@ -32,49 +29,40 @@ public record RateLimitSettings(
         int ipv6Prefix,
         CidrSet exempt,
         int tableSize) {
-    /** NSD's rate and slip, BIND's window and prefixes; loopback exempt (monitoring, tests, the benchmark). */
-    public static final RateLimitSettings DEFAULTS = new RateLimitSettings(
-            200,
-            2,
-            Duration.ofSeconds(15),
-            24,
-            56,
-            CidrSet.parse(List.of("127.0.0.0/8", "::1/128"), "rate-limit exempt"),
-            1 << 18);
-
     public static final int MAX_RATE = 1_000_000;
     public static final int MAX_SLIP = 15;
 
-    public RateLimitSettings {
-        Bounds.within("responses-per-second", responsesPerSecond, 0, MAX_RATE);
-        Bounds.within("slip", slip, 0, MAX_SLIP);
-        if (window.compareTo(Duration.ofSeconds(1)) < 0 || window.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException("window must be 1s to 1h");
-        }
-        Bounds.within("ipv4-prefix", ipv4Prefix, 8, 32);
-        Bounds.within("ipv6-prefix", ipv6Prefix, 16, 128);
-        Bounds.within("table-size", tableSize, 1024, 1 << 26);
-    }
+    /** NSD's rate and slip, BIND's window and prefixes; loopback exempt (monitoring, tests, the benchmark). */
+    public static final Setting<Integer> RESPONSES_PER_SECOND = Setting.integer(
+            "responses-per-second", 200, 0, MAX_RATE, "per source network and response class; 0 = off (NSD's)");
 
-    /** The {@code dns.rate-limit:} keys; an absent key keeps its default, a given exempt list replaces it. */
-    @JsonCreator
-    public static RateLimitSettings bind(
-            @JsonProperty("responses-per-second") Integer responsesPerSecond,
-            @JsonProperty("slip") Integer slip,
-            @JsonProperty("window") Duration window,
-            @JsonProperty("ipv4-prefix") Integer ipv4Prefix,
-            @JsonProperty("ipv6-prefix") Integer ipv6Prefix,
-            @JsonProperty("exempt") List<Cidr> exempt,
-            @JsonProperty("table-size") Integer tableSize) {
-        RateLimitSettings d = DEFAULTS;
-        return new RateLimitSettings(
-                requireNonNullElse(responsesPerSecond, d.responsesPerSecond()),
-                requireNonNullElse(slip, d.slip()),
-                requireNonNullElse(window, d.window()),
-                requireNonNullElse(ipv4Prefix, d.ipv4Prefix()),
-                requireNonNullElse(ipv6Prefix, d.ipv6Prefix()),
-                exempt == null ? d.exempt() : CidrSet.of(exempt, "rate-limit exempt"),
-                requireNonNullElse(tableSize, d.tableSize()));
+    public static final Setting<Integer> SLIP =
+            Setting.integer("slip", 2, 0, MAX_SLIP, "every Nth withheld answer goes out truncated; 0 = drop all");
+    public static final Setting<Duration> WINDOW = Setting.duration(
+                    "window", Duration.ofSeconds(15), "how long excess is remembered (BIND's)")
+            .check("1s..1h", w -> {
+                if (w.compareTo(Duration.ofSeconds(1)) < 0 || w.compareTo(Duration.ofHours(1)) > 0) {
+                    throw new IllegalArgumentException("window must be 1s to 1h");
+                }
+            });
+    public static final Setting<Integer> IPV4_PREFIX =
+            Setting.integer("ipv4-prefix", 24, 8, 32, "IPv4 sources grouped into networks of this size");
+    public static final Setting<Integer> IPV6_PREFIX =
+            Setting.integer("ipv6-prefix", 56, 16, 128, "IPv6 sources grouped into networks of this size");
+    private static final List<Cidr> LOOPBACK = List.of(Cidr.parse("127.0.0.0/8"), Cidr.parse("::1/128"));
+    public static final Setting<CidrSet> EXEMPT = Setting.list(
+                    "exempt", Cidr.class, LOOPBACK, "never limited (a list here replaces it)")
+            .map(RateLimitSettings::exempt, exempt(LOOPBACK));
+    public static final Setting<Integer> TABLE_SIZE =
+            Setting.integer("table-size", 1 << 18, 1024, 1 << 26, "tracked network/class pairs, 8 bytes each, fixed");
+
+    public static final SettingsTable<RateLimitSettings> SETTINGS = SettingsTable.of(
+            RateLimitSettings.class, RESPONSES_PER_SECOND, SLIP, WINDOW, IPV4_PREFIX, IPV6_PREFIX, EXEMPT, TABLE_SIZE);
+
+    public static final RateLimitSettings DEFAULTS = SETTINGS.defaults();
+
+    private static CidrSet exempt(List<Cidr> cidrs) {
+        return CidrSet.of(cidrs, "rate-limit exempt");
     }
 
     public boolean enabled() {
@@ -82,10 +70,10 @@ public record RateLimitSettings(
     }
 
     public RateLimitSettings withRate(int perSecond) {
-        return new RateLimitSettings(perSecond, slip, window, ipv4Prefix, ipv6Prefix, exempt, tableSize);
+        return SETTINGS.with(this, RESPONSES_PER_SECOND, perSecond);
     }
 
     public RateLimitSettings withExempt(CidrSet exempt) {
-        return new RateLimitSettings(responsesPerSecond, slip, window, ipv4Prefix, ipv6Prefix, exempt, tableSize);
+        return SETTINGS.with(this, EXEMPT, exempt);
     }
 }

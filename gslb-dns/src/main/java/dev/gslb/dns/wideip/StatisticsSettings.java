@@ -1,10 +1,7 @@
 package dev.gslb.dns.wideip;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 
 /**
  * The {@code statistics:} section (README "Statistics").
@@ -12,11 +9,11 @@ import dev.gslb.settings.Bounds;
  * @param maxWideIps wide IPs counted on their own; the rest are counted together as "other"
  */
 public record StatisticsSettings(int maxWideIps) {
-    public static final StatisticsSettings DEFAULTS = new StatisticsSettings(100);
+    public static final Setting<Integer> MAX_WIDE_IPS = Setting.integer(
+            "max-wide-ips", 100, 1, 100_000, "wide IPs counted on their own; the rest together as \"other\"");
 
-    @JsonCreator
-    public static StatisticsSettings bind(@JsonProperty("max-wide-ips") Integer maxWideIps) {
-        return new StatisticsSettings(
-                Bounds.within("max-wide-ips", requireNonNullElse(maxWideIps, DEFAULTS.maxWideIps()), 1, 100_000));
-    }
+    public static final SettingsTable<StatisticsSettings> SETTINGS =
+            SettingsTable.of(StatisticsSettings.class, MAX_WIDE_IPS);
+
+    public static final StatisticsSettings DEFAULTS = SETTINGS.defaults();
 }

@@ -1,5 +1,7 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,6 +20,52 @@ import org.xbill.DNS.Type;
  * a name...).
  */
 public record DnsCheck(int port, Name name, int type, int expectRcode, String expectAnswer) implements Check {
+    static final Setting<Integer> PORT = Setting.integer("port", 53, 1, 65535, "the port asked");
+    static final Setting<Name> QUERY_NAME = Setting.of("query-name", String.class, null, "the name asked for")
+            .map(DnsCheck::parseName, null)
+            .derived("required");
+    static final Setting<Integer> QUERY_TYPE =
+            Setting.of("query-type", String.class, "A", "the type asked for").map(DnsCheck::parseType, Type.A);
+    static final Setting<Integer> EXPECT_RCODE = Setting.of(
+                    "expect-rcode", String.class, "NOERROR", "the rcode the answer must have")
+            .map(DnsCheck::parseRcode, Rcode.NOERROR);
+    static final Setting<String> EXPECT_ANSWER =
+            Setting.of("expect-answer", String.class, null, "the data an answer record must have");
+
+    /** The keys of a {@code dns} monitor. */
+    public static final SettingsTable<DnsCheck> SETTINGS =
+            SettingsTable.of(DnsCheck.class, PORT, QUERY_NAME, QUERY_TYPE, EXPECT_RCODE, EXPECT_ANSWER);
+
+    public DnsCheck {
+        if (name == null) {
+            throw new IllegalArgumentException("a dns monitor needs 'query-name:'");
+        }
+    }
+
+    private static Name parseName(String text) {
+        try {
+            return Name.fromString(text, Name.root);
+        } catch (org.xbill.DNS.TextParseException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a domain name: " + e.getMessage());
+        }
+    }
+
+    private static int parseType(String text) {
+        int type = Type.value(text);
+        if (type < 0) {
+            throw new IllegalArgumentException("'" + text + "' is not a DNS type");
+        }
+        return type;
+    }
+
+    private static int parseRcode(String text) {
+        int rcode = Rcode.value(text);
+        if (rcode < 0) {
+            throw new IllegalArgumentException("'" + text + "' is not an rcode (NOERROR, NXDOMAIN, ...)");
+        }
+        return rcode;
+    }
+
     @Override
     public CheckResult run(InetAddress address, Duration timeout) {
         String what = "dns " + name + " " + Type.string(type);

@@ -1,5 +1,7 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -18,6 +20,20 @@ import java.util.concurrent.TimeUnit;
  * @param program where the folder holds that program, or null: not found there
  */
 public record ExternalCheck(List<String> command, Path program) implements Check {
+    static final Setting<List<String>> COMMAND = Setting.list(
+                    "command", String.class, null, "a program of monitor-programs, by its name, and its arguments")
+            .derived("required");
+
+    /** The keys of an {@code external} monitor. */
+    public static final SettingsTable<ExternalCheck> SETTINGS = SettingsTable.of(ExternalCheck.class, v -> {
+                List<String> command = v.get(COMMAND);
+                if (command == null || command.isEmpty()) {
+                    throw new IllegalArgumentException("an external monitor needs 'command:' (a list)");
+                }
+                return new ExternalCheck(command);
+            })
+            .add(COMMAND, ExternalCheck::command);
+
     public ExternalCheck {
         command = List.copyOf(command);
         if (command.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +25,28 @@ import javax.net.ssl.X509TrustManager;
 public record HttpCheck(boolean tls, int port, String path, String host, int expectStatus, String expectBody)
         implements Check {
     private static final int MAX_BODY = 64 * 1024;
+
+    static final Setting<String> PATH = Setting.of("path", String.class, "/", "the path asked for");
+    static final Setting<String> HOST =
+            Setting.of("host", String.class, null, "the Host header").shown("the server's address");
+    static final Setting<Integer> EXPECT_STATUS =
+            Setting.integer("expect-status", 200, 100, 599, "the status the answer must have");
+    static final Setting<String> EXPECT_BODY =
+            Setting.of("expect-body", String.class, null, "text the body must contain");
+
+    /** The keys of an {@code http} (or, with {@code tls}, {@code https}) monitor. */
+    public static SettingsTable<HttpCheck> settings(boolean tls) {
+        Setting<Integer> port = Setting.integer("port", tls ? 443 : 80, 1, 65535, "the port connected to");
+        return SettingsTable.of(
+                        HttpCheck.class,
+                        v -> new HttpCheck(
+                                tls, v.get(port), v.get(PATH), v.get(HOST), v.get(EXPECT_STATUS), v.get(EXPECT_BODY)))
+                .add(port, HttpCheck::port)
+                .add(PATH, HttpCheck::path)
+                .add(HOST, HttpCheck::host)
+                .add(EXPECT_STATUS, HttpCheck::expectStatus)
+                .add(EXPECT_BODY, HttpCheck::expectBody);
+    }
 
     @Override
     public CheckResult run(InetAddress address, Duration timeout) {

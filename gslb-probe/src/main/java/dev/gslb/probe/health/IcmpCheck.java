@@ -1,6 +1,7 @@
 package dev.gslb.probe.health;
 
 import dev.gslb.probe.probers.IcmpProber;
+import dev.gslb.settings.SettingsTable;
 import java.net.InetAddress;
 import java.time.Duration;
 
@@ -10,6 +11,9 @@ import java.time.Duration;
  * nothing).
  */
 public final class IcmpCheck implements Check {
+    /** An {@code icmp} monitor has no keys of its own. */
+    public static final SettingsTable<IcmpCheck> SETTINGS = SettingsTable.of(IcmpCheck.class, v -> new IcmpCheck());
+
     private volatile IcmpProber icmp;
 
     @Override

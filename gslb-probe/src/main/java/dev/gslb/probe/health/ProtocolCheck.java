@@ -1,5 +1,7 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -38,6 +40,29 @@ public record ProtocolCheck(Protocol protocol, int port, String user, String pas
         public String key() {
             return name().toLowerCase(Locale.ROOT);
         }
+    }
+
+    static final Setting<String> USER =
+            Setting.of("user", String.class, null, "the login (SMTP: the HELO name); none: no login");
+    static final Setting<String> PASSWORD = Setting.of("password", String.class, null, "the login's password");
+    static final Setting<String> SEND =
+            Setting.of("send", String.class, null, "an SMTP or FTP command sent after the login (e.g. NOOP)");
+    static final Setting<Integer> EXPECT_CODE = Setting.integer(
+                    "expect-code", 0, 100, 599, "the reply code the command must get")
+            .shown("any 2xx");
+
+    /** The keys of a monitor of {@code protocol}. */
+    public static SettingsTable<ProtocolCheck> settings(Protocol protocol) {
+        Setting<Integer> port = Setting.integer("port", protocol.port, 1, 65535, "the port connected to");
+        return SettingsTable.of(
+                        ProtocolCheck.class,
+                        v -> new ProtocolCheck(
+                                protocol, v.get(port), v.get(USER), v.get(PASSWORD), v.get(SEND), v.get(EXPECT_CODE)))
+                .add(port, ProtocolCheck::port)
+                .add(USER, ProtocolCheck::user)
+                .add(PASSWORD, ProtocolCheck::password)
+                .add(SEND, ProtocolCheck::send)
+                .add(EXPECT_CODE, ProtocolCheck::expectCode);
     }
 
     public ProtocolCheck {

@@ -1,5 +1,7 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -17,6 +19,24 @@ import java.util.regex.Pattern;
  */
 public record TcpCheck(int port, String send, String expect) implements Check {
     private static final int MAX_REPLY = 4096;
+
+    static final Setting<Integer> PORT =
+            Setting.integer("port", 0, 1, 65535, "the port connected to").derived("required");
+    static final Setting<String> SEND =
+            Setting.of("send", String.class, null, "sent once connected (\\r, \\n: CR, LF)");
+    static final Setting<String> EXPECT =
+            Setting.of("expect", String.class, null, "a regular expression the reply must match");
+
+    /** The keys of a {@code tcp} monitor. */
+    public static final SettingsTable<TcpCheck> SETTINGS = SettingsTable.of(TcpCheck.class, v -> {
+                if (!v.given(PORT)) {
+                    throw new IllegalArgumentException("a tcp monitor needs 'port:'");
+                }
+                return new TcpCheck(v.get(PORT), v.get(SEND), v.get(EXPECT));
+            })
+            .add(PORT, TcpCheck::port)
+            .add(SEND, TcpCheck::send)
+            .add(EXPECT, TcpCheck::expect);
 
     public TcpCheck {
         if (expect != null) {

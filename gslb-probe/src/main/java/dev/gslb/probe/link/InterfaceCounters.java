@@ -1,5 +1,6 @@
 package dev.gslb.probe.link;
 
+import dev.gslb.settings.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +8,10 @@ import java.time.Duration;
 
 /** This host's counters of one interface (the instance sits on the link): rx is in, tx is out. */
 public record InterfaceCounters(String name, Path statistics) implements TrafficSource {
+    /** {@code interface: NAME} under a link's {@code traffic:}. */
+    public static final Setting<String> SETTING =
+            Setting.of("interface", String.class, null, "this host's interface on the link (its rx is in, tx is out)");
+
     public InterfaceCounters {
         if (name.isEmpty() || name.contains("/") || name.startsWith(".")) {
             throw new IllegalArgumentException("'" + name + "' is not an interface name");

@@ -1,5 +1,8 @@
 package dev.gslb.probe.link;
 
+import dev.gslb.settings.HostPort;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -63,6 +66,44 @@ public final class SnmpCounters implements TrafficSource {
                 throw new IllegalArgumentException("SNMP v3 privacy needs authentication too");
             }
         }
+    }
+
+    static final Setting<InetSocketAddress> ADDRESS = Setting.of(
+                    "address", HostPort.class, null, "the router, host[:port]")
+            .map(a -> a.orPort(161), null)
+            .derived("required");
+    static final Setting<String> COMMUNITY = Setting.of("community", String.class, null, "v2c community");
+    static final Setting<V3User> USER =
+            Setting.of("user", V3User.class, null, "v3 user: name, auth-protocol, auth-password, ...");
+    static final Setting<String> NAME_KEY = Setting.of("if-name", String.class, null, "the interface's name");
+    static final Setting<Integer> IF_INDEX =
+            Setting.integer("if-index", 0, 1, Integer.MAX_VALUE, "or its index").shown("none");
+    static final Setting<Boolean> FACING = Setting.of("facing", String.class, "isp", "isp, or site: in and out swap")
+            .check("isp or site", f -> {
+                if (!f.equals("isp") && !f.equals("site")) {
+                    throw new IllegalArgumentException("facing must be isp or site, not '" + f + "'");
+                }
+            })
+            .map("site"::equals, false);
+
+    /** What {@code snmp:} says, before anything is opened or checked across keys. */
+    public record Spec(
+            InetSocketAddress address, String community, V3User user, String ifName, int ifIndex, boolean facingSite) {
+        public static final SettingsTable<Spec> SETTINGS =
+                SettingsTable.of(Spec.class, ADDRESS, COMMUNITY, USER, NAME_KEY, IF_INDEX, FACING);
+    }
+
+    /** {@code snmp:} under a link's {@code traffic:}: a mapping of the keys above. */
+    public static final Setting<Spec> SETTING =
+            Setting.of("snmp", Spec.class, null, "a router's interface counters over SNMP (keys below)");
+
+    /** The counters {@code spec} names. */
+    public static SnmpCounters of(Spec spec) {
+        if (spec.address() == null) {
+            throw new IllegalArgumentException("snmp traffic needs 'address:' (the router, host[:port])");
+        }
+        return new SnmpCounters(
+                spec.address(), spec.community(), spec.user(), spec.ifName(), spec.ifIndex(), spec.facingSite());
     }
 
     private final InetSocketAddress address;

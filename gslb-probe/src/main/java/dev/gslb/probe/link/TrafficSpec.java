@@ -1,5 +1,7 @@
 package dev.gslb.probe.link;
 
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.time.Duration;
 
 /**
@@ -8,6 +10,20 @@ import java.time.Duration;
  */
 public record TrafficSpec(TrafficSource source, Duration interval, Duration window) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
+
+    public static final Setting<Duration> INTERVAL = Setting.duration(
+                    "interval", DEFAULT_INTERVAL, "how often the counters are read")
+            .check("at least 100ms", i -> {
+                if (i.compareTo(Duration.ofMillis(100)) < 0) {
+                    throw new IllegalArgumentException("traffic 'interval:' must be at least 100ms");
+                }
+            });
+    public static final Setting<Duration> WINDOW = Setting.duration(
+                    "window", null, "the rate is averaged over this (at least one interval)")
+            .derived("three intervals");
+
+    /** A link's {@code traffic:}: one source of {@link TrafficSources}, and the keys above. */
+    public static final SettingsTable<TrafficSpec> SETTINGS = TrafficSources.table(INTERVAL, WINDOW);
 
     public TrafficSpec {
         if (interval.compareTo(Duration.ofMillis(100)) < 0) {

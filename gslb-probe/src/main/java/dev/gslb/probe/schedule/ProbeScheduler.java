@@ -196,7 +196,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         boolean retryLater = e.state() == LdnsEntry.State.UNPROBEABLE && now < e.retryAt();
         // Re-measure an active LDNS before its path goes stale while in use.
         if (!retryLater
-                && (own < 0 || now - e.measuredAt(own) > table.settings().refreshAfterMillis())) {
+                && (own < 0 || now - e.measuredAt(own) > table.settings().reprobeAfterMillis())) {
             if (!perNetwork.tryAcquire(hi, lo, now)) {
                 skipped.get(Skip.NETWORK_RATE).increment();
                 return;

@@ -1,6 +1,9 @@
 package dev.gslb.probe.schedule;
 
 import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
+import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -105,71 +108,89 @@ public record ProbeSettings(
             "100::/64",
             OWN_ADDRESSES);
 
+    public static final Setting<InetAddress> SOURCE =
+            Setting.of("source", InetAddress.class, InetAddress.ofLiteral("0.0.0.0"), "probes leave from this address");
+    public static final Setting<List<ProbeProtocol>> PROTOCOLS =
+            Setting.list("protocols", ProbeProtocol.class, List.of(ProbeProtocol.values()), "tried in this order");
+    public static final Setting<Integer> SAMPLES =
+            Setting.integer("samples", 3, 1, 100, "probes per protocol per round");
+    public static final Setting<Duration> TIMEOUT = Setting.duration("timeout", Duration.ofSeconds(2), "per probe");
+    public static final Setting<Integer> RATE =
+            Setting.integer("rate", 200, 1, 100_000, "global cap, probe packets per second");
+    public static final Setting<Integer> CONCURRENCY =
+            Setting.integer("concurrency", 64, 1, 10_000, "LDNS measured at once");
+    public static final Setting<Duration> MIN_INTERVAL =
+            Setting.duration("min-interval", Duration.ofSeconds(60), "an LDNS is measured at most once per interval");
+    public static final Setting<Integer> DNS_PORT =
+            Setting.integer("dns-port", 53, 1, 65535, "port of DNS_DOT, DNS_REV and TCP probes");
+    public static final Setting<Integer> UDP_PORT = Setting.integer("udp-port", 53, 1, 65535, "port of UDP probes");
+    public static final Setting<List<String>> EXCLUDE = Setting.list(
+                    "exclude", String.class, DEFAULT_EXCLUDED, "never probed; a list here replaces the default")
+            .map(ProbeSettings::exclusions, DEFAULT_EXCLUDED);
+    public static final Setting<Integer> QUEUE =
+            Setting.integer("queue", 10_000, 1, 10_000_000, "probe requests waiting; more are dropped");
+    public static final Setting<Integer> PER_NETWORK = Setting.integer(
+            "per-network", 20, 1, 100_000, "probe requests one LDNS network may raise a second (burst 10x)");
+    public static final Setting<Duration> REFRESH = Setting.duration(
+            "refresh", DEFAULT_REFRESH, "paths of LDNS in use are re-measured when older than this (0 = off)");
+    public static final Setting<Double> RTT_SMOOTHING = Setting.of(
+                    "rtt-smoothing", Double.class, DEFAULT_RTT_SMOOTHING, "weight of a new round's RTT (1 = none)")
+            .check("above 0, at most 1", w -> {
+                if (!(w > 0 && w <= 1)) {
+                    throw new IllegalArgumentException("rtt-smoothing must be above 0 and at most 1, not " + w);
+                }
+            });
+
+    public static final SettingsTable<ProbeSettings> SETTINGS = SettingsTable.of(
+            ProbeSettings.class,
+            SOURCE,
+            PROTOCOLS,
+            SAMPLES,
+            TIMEOUT,
+            RATE,
+            CONCURRENCY,
+            MIN_INTERVAL,
+            DNS_PORT,
+            UDP_PORT,
+            EXCLUDE,
+            QUEUE,
+            PER_NETWORK,
+            REFRESH,
+            RTT_SMOOTHING);
+
     public static ProbeSettings defaults() {
-        return new ProbeSettings(
-                InetAddress.ofLiteral("0.0.0.0"),
-                List.of(ProbeProtocol.values()),
-                3,
-                Duration.ofSeconds(2),
-                200,
-                64,
-                Duration.ofSeconds(60),
-                53,
-                53,
-                DEFAULT_EXCLUDED,
-                10_000,
-                20);
+        return SETTINGS.defaults();
     }
 
     /** These settings with another exclusion list (replacing the default one). */
     public ProbeSettings withExclusions(List<String> replacement) {
-        return new ProbeSettings(
-                source,
-                protocols,
-                samples,
-                timeout,
-                ratePerSecond,
-                concurrency,
-                minInterval,
-                dnsPort,
-                udpPort,
-                replacement,
-                queueCapacity,
-                perNetwork,
-                refresh,
-                rttSmoothing);
+        return SETTINGS.with(this, EXCLUDE, replacement);
     }
 
     /** These settings with another refresh interval (tests). */
     public ProbeSettings withRefresh(Duration every) {
-        return new ProbeSettings(
-                source,
-                protocols,
-                samples,
-                timeout,
-                ratePerSecond,
-                concurrency,
-                minInterval,
-                dnsPort,
-                udpPort,
-                exclusions,
-                queueCapacity,
-                perNetwork,
-                every,
-                rttSmoothing);
+        return SETTINGS.with(this, REFRESH, every);
     }
 
     public ProbeSettings {
         protocols = List.copyOf(protocols);
         exclusions = List.copyOf(exclusions);
-        if (samples < 1 || ratePerSecond < 1 || concurrency < 1 || queueCapacity < 1 || perNetwork < 1) {
-            throw new IllegalArgumentException("samples, rate, concurrency, queue and per-network must be at least 1");
-        }
-        if (!(rttSmoothing > 0 && rttSmoothing <= 1)) {
-            throw new IllegalArgumentException("rtt-smoothing must be above 0 and at most 1, not " + rttSmoothing);
-        }
-        if (refresh.isNegative()) {
-            throw new IllegalArgumentException("refresh must not be negative");
-        }
+    }
+
+    /** CIDRs in canonical form, and {@value #OWN_ADDRESSES}. */
+    private static List<String> exclusions(List<String> given) {
+        return given.stream()
+                .map(text -> {
+                    if (text.equals(OWN_ADDRESSES)) {
+                        return text;
+                    }
+                    try {
+                        return Cidr.parse(text).toString();
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(
+                                "exclude: " + e.getMessage() + " (or " + OWN_ADDRESSES + ")", e);
+                    }
+                })
+                .toList();
     }
 }
