@@ -1,7 +1,7 @@
 package dev.gslb.sync;
 
 import dev.gslb.probe.proximity.LdnsEntry;
-import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.schedule.LdnsAsked;
 import dev.gslb.topology.Address;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * most once per probe TTL, at most {@value #MAX_ASKED} LDNS remembered at once). Told on the
  * querying thread: allocates nothing when nothing is sent.
  */
-final class PeerProbeRequests implements ProbeScheduler.LdnsAsked {
+final class PeerProbeRequests implements LdnsAsked {
     private static final int MAX_ASKED = 100_000;
 
     private final SyncSettings settings;

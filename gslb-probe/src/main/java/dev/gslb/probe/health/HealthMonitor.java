@@ -220,6 +220,13 @@ public final class HealthMonitor implements AutoCloseable {
             HealthState before = states.get(name);
             HealthState now = combine(list);
             if (now != before) {
+                // counted before it is visible: whoever sees the new state finds it counted
+                Counter.builder("health_state_changes")
+                        .tag("server", name)
+                        .tag("to", now.name().toLowerCase(java.util.Locale.ROOT))
+                        .description("Virtual-server state changes")
+                        .register(registry)
+                        .increment();
                 states.put(name, now);
                 HealthTarget t = targets.get(name);
                 log.info(
@@ -231,12 +238,6 @@ public final class HealthMonitor implements AutoCloseable {
                         before,
                         tr.spec.name(),
                         r.reason());
-                Counter.builder("health_state_changes")
-                        .tag("server", name)
-                        .tag("to", now.name().toLowerCase(java.util.Locale.ROOT))
-                        .description("Virtual-server state changes")
-                        .register(registry)
-                        .increment();
                 listeners.forEach(l -> l.accept(name, now));
             }
         }

@@ -154,16 +154,6 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         return excluded.contains(ldns);
     }
 
-    /**
-     * Who hears of an LDNS in use: peer sync, which asks the peers to measure it too. Told on the
-     * querying thread, with the entry as it stands after the touch: a listener must not block and
-     * should allocate nothing unless it acts.
-     */
-    @FunctionalInterface
-    public interface LdnsAsked {
-        void asked(long hi, long lo, LdnsEntry entry, long nowMillis);
-    }
-
     private final List<LdnsAsked> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** {@code listener} hears of every LDNS noted in use that may be asked about (see {@link #ldnsQueried}). */
