@@ -8,7 +8,6 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.Awaits;
 import dev.gslb.server.GslbServer;
 import dev.gslb.settings.SettingsException;
-import dev.gslb.sync.GroupStatus;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -99,7 +98,7 @@ class ConfigSyncTest {
                         && Instant.parse(p.lastHeartbeat()).isAfter(t));
     }
 
-    static GroupStatus status(GslbServer s) {
+    static dev.gslb.api.ConfigStatus status(GslbServer s) {
         return s.syncGroup()
                 .status(s.sync().status().stream().map(p -> p.name()).toList());
     }

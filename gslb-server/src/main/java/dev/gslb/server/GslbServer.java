@@ -1,5 +1,6 @@
 package dev.gslb.server;
 
+import dev.gslb.api.PeerStatus;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
@@ -17,7 +18,6 @@ import dev.gslb.server.admin.ConfigApi;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.PeerApi;
-import dev.gslb.server.admin.Replies;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.ServiceApi;
 import dev.gslb.server.admin.StatsApi;
@@ -197,8 +197,7 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return Replies.config(
-                group.status(sync.status().stream().map(PeerSync.Status::name).toList()));
+        return group.status(sync.status().stream().map(PeerStatus::name).toList());
     }
 
     public Authority authority() {

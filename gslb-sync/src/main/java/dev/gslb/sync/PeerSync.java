@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.api.PeerStatus;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.proximity.ProximityTable;
@@ -39,21 +40,6 @@ import org.slf4j.LoggerFactory;
 public final class PeerSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerSync.class);
     private static final long JOIN_WAIT_MILLIS = 15_000;
-
-    /** What `gslb peer list` shows for one peer. */
-    public record Status(
-            String name,
-            String dataCenter,
-            List<String> addresses,
-            String inUse,
-            String state,
-            String lastHeartbeat,
-            long itemsSent,
-            long itemsReceived,
-            long dropped,
-            int queued,
-            Long lagMillis,
-            String fingerprint) {}
 
     /** A pairing offer: the token carries this instance's addresses, fingerprint and a one-time secret. */
     public record Pairing(String token, Instant expires, List<String> warnings) {}
@@ -343,13 +329,13 @@ public final class PeerSync implements AutoCloseable {
         return true;
     }
 
-    public List<Status> status() {
-        List<Status> out = new ArrayList<>();
+    public List<PeerStatus> status() {
+        List<PeerStatus> out = new ArrayList<>();
         for (PeerLink l : roster.all()) {
             Peer p = l.peer();
             Inbox.Inbound in = inbox.stats(p.name());
             long lastBeat = Math.max(l.lastHeard, in == null ? 0 : in.lastHeartbeat);
-            out.add(new Status(
+            out.add(new PeerStatus(
                     p.name(),
                     p.dataCenter(),
                     p.addresses().stream().map(Address::hostPort).toList(),

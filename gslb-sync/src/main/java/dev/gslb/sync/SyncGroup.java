@@ -1,5 +1,6 @@
 package dev.gslb.sync;
 
+import dev.gslb.api.ConfigStatus;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
@@ -312,22 +313,22 @@ public final class SyncGroup<C> implements ConfigExchange {
         return why.isEmpty() ? null : String.join("; ", why);
     }
 
-    public GroupStatus status(List<String> pairedPeers) {
+    public ConfigStatus status(List<String> pairedPeers) {
         ConfigVersion v = version;
         Set<String> names = new LinkedHashSet<>(pairedPeers);
-        List<GroupStatus.Peer> out = new ArrayList<>();
+        List<ConfigStatus.Peer> out = new ArrayList<>();
         boolean all = true;
         for (String name : names) {
             PeerConfig pc = peers.get(name);
             if (pc == null) {
                 all = false;
-                out.add(new GroupStatus.Peer(name, null, null, null, null, false, null, null));
+                out.add(new ConfigStatus.Peer(name, null, null, null, null, false, null, null));
                 continue;
             }
             Offer o = pc.offer();
             boolean same = o.version().digest().equals(v.digest());
             all &= same;
-            out.add(new GroupStatus.Peer(
+            out.add(new ConfigStatus.Peer(
                     name,
                     o.version().generation(),
                     o.version().origin(),
@@ -338,7 +339,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     Instant.ofEpochMilli(pc.heardAt()).toString()));
         }
         ConfigVersion r = refused;
-        return new GroupStatus(
+        return new ConfigStatus(
                 instance,
                 v.generation(),
                 v.origin(),

@@ -3,6 +3,7 @@ package dev.gslb.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.api.PeerStatus;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -40,13 +41,11 @@ class PairingAdmissionTest {
             }
             System.out.printf("joins claiming our CNC, NO-SUCH-DC, a second TEL: %d of 3 admitted%n", admitted);
             assertThat(admitted).isZero();
-            assertThat(a.sync.status()).extracting(PeerSync.Status::name).containsExactly("b");
+            assertThat(a.sync.status()).extracting(PeerStatus::name).containsExactly("b");
             assertThat(join(a, token, "c", "CMCC"))
                     .as("the token refused nothing else")
                     .isTrue();
-            assertThat(a.sync.status())
-                    .extracting(PeerSync.Status::dataCenter)
-                    .containsExactlyInAnyOrder("TEL", "CMCC");
+            assertThat(a.sync.status()).extracting(PeerStatus::dataCenter).containsExactlyInAnyOrder("TEL", "CMCC");
 
             String shared = a.sync.pair(List.of(), null, true).token();
             assertThat(join(a, shared, "a2", "CNC"))

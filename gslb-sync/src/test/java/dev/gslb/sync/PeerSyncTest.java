@@ -3,6 +3,7 @@ package dev.gslb.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.api.PeerStatus;
 import dev.gslb.probe.Awaits;
 import dev.gslb.probe.DelayingResponder;
 import dev.gslb.probe.ProbeProtocol;
@@ -149,7 +150,7 @@ class PeerSyncTest {
             assertThatThrownBy(() -> c.sync.join(withExpiry(late, System.currentTimeMillis() + 600_000)))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("refused this instance's certificate");
-            assertThat(a.sync.status()).extracting(PeerSync.Status::name).containsExactly("b");
+            assertThat(a.sync.status()).extracting(PeerStatus::name).containsExactly("b");
         }
     }
 

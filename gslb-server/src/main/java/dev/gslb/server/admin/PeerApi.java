@@ -25,7 +25,7 @@ public final class PeerApi {
         return List.of(
                 new AdminServer.Route("POST", "/peer/pair", this::pair, AdminServer.Body.COMMAND),
                 new AdminServer.Route("POST", "/peer/join", this::join, AdminServer.Body.COMMAND),
-                new AdminServer.Route("GET", "/peer/list", r -> AdminServer.Response.ok(Replies.peers(sync.status()))),
+                new AdminServer.Route("GET", "/peer/list", r -> AdminServer.Response.ok(sync.status())),
                 new AdminServer.Route("POST", "/peer/remove", r -> {
                     String name = r.param("name");
                     boolean removed = name != null && sync.remove(name);

@@ -1,16 +1,12 @@
 package dev.gslb.server.admin;
 
-import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.Explanation;
 import dev.gslb.api.LdnsStats;
-import dev.gslb.api.PeerStatus;
 import dev.gslb.api.ServerStatus;
 import dev.gslb.api.WideIpStats;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.LdnsSeen;
 import dev.gslb.probe.health.HealthMonitor;
-import dev.gslb.sync.GroupStatus;
-import dev.gslb.sync.PeerSync;
 import java.util.List;
 
 /**
@@ -41,24 +37,6 @@ public final class Replies {
 
     private static ServerStatus.State state(dev.gslb.site.HealthState s) {
         return s == null ? null : ServerStatus.State.valueOf(s.name());
-    }
-
-    public static List<PeerStatus> peers(List<PeerSync.Status> all) {
-        return all.stream()
-                .map(p -> new PeerStatus(
-                        p.name(),
-                        p.dataCenter(),
-                        p.addresses(),
-                        p.inUse(),
-                        p.state(),
-                        p.lastHeartbeat(),
-                        p.itemsSent(),
-                        p.itemsReceived(),
-                        p.dropped(),
-                        p.queued(),
-                        p.lagMillis(),
-                        p.fingerprint()))
-                .toList();
     }
 
     public static Explanation explanation(dev.gslb.dns.wideip.Explanation x) {
@@ -125,27 +103,5 @@ public final class Replies {
         return all.stream()
                 .map(c -> new LdnsStats.Count(c.name(), c.ldns(), c.percent()))
                 .toList();
-    }
-
-    public static ConfigStatus config(GroupStatus s) {
-        return new ConfigStatus(
-                s.instance(),
-                s.generation(),
-                s.origin(),
-                s.digest(),
-                s.sync(),
-                s.inSync(),
-                s.refused(),
-                s.peers().stream()
-                        .map(p -> new ConfigStatus.Peer(
-                                p.name(),
-                                p.generation(),
-                                p.origin(),
-                                p.digest(),
-                                p.sync(),
-                                p.sameConfiguration(),
-                                p.refusedOurs(),
-                                p.heard()))
-                        .toList());
     }
 }

@@ -157,7 +157,7 @@ public final class StatusPage {
                 s.config().get(),
                 s.links().get(),
                 Replies.servers(s.servers().get()),
-                Replies.peers(s.peers().status()),
+                s.peers().status(),
                 n,
                 states);
     }

@@ -1,6 +1,7 @@
 package dev.gslb.server.alert;
 
 import dev.gslb.api.Event;
+import dev.gslb.api.PeerStatus;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.site.HealthState;
@@ -77,7 +78,7 @@ public final class StateChanges implements AutoCloseable {
         try {
             for (; ; ) {
                 Thread.sleep(poll);
-                for (PeerSync.Status s : sync.status()) {
+                for (PeerStatus s : sync.status()) {
                     String before = peers.put(s.name(), s.state());
                     boolean up = s.state().equals("connected");
                     boolean wasUp = "connected".equals(before);
