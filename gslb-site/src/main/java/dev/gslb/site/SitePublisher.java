@@ -27,10 +27,16 @@ import java.util.function.Function;
  * </ul>
  *
  * <p>Writers take this object's lock; readers never do. A peer's view counts until its expiry:
- * a timer publishes again when the earliest one passes.
+ * a timer publishes again when the earliest one passes. A publication costs work in the number of
+ * servers, so what peers send publishes at most every {@value #PEER_PUBLISH_MILLIS} ms (the
+ * first at once, the rest together at the end of the interval): a peer flipping views as fast as
+ * its item rate allows costs this instance at most that many publications, not one per item.
  */
 public final class SitePublisher implements AutoCloseable {
     private record Expiring<T>(T value, long expiresAt) {}
+
+    static final long PEER_PUBLISH_MILLIS = 10;
+    private static final long PEER_PUBLISH_NANOS = TimeUnit.MILLISECONDS.toNanos(PEER_PUBLISH_MILLIS);
 
     private final boolean unknownIsAvailable;
     private final Clock clock;
@@ -47,6 +53,9 @@ public final class SitePublisher implements AutoCloseable {
     private ScheduledFuture<?> expiry;
     private long expiryAt = Long.MAX_VALUE;
     private volatile SiteState state;
+    private long peerPublishedNanos = System.nanoTime() - PEER_PUBLISH_NANOS;
+    private boolean peerPending;
+    private long publications;
 
     public SitePublisher(Site site, boolean unknownIsAvailable, Clock clock) {
         this.site = site;
@@ -74,7 +83,7 @@ public final class SitePublisher implements AutoCloseable {
         }
         Expiring<HealthState> old = peerHealth.put(server, new Expiring<>(s, expiresAt));
         if (old == null || old.value() != s || old.expiresAt() < clock.millis()) {
-            publish(); // a refreshed view changes nothing the query path reads
+            publishForPeer(); // a refreshed view changes nothing the query path reads
         } else if (expiresAt < expiryAt) {
             scheduleExpiry(expiresAt);
         }
@@ -89,7 +98,7 @@ public final class SitePublisher implements AutoCloseable {
     /** The peer on a link measured it; fresh until {@code expiresAt}. */
     public synchronized void peerLink(LinkState s, long expiresAt) {
         peerLinks.put(s.name(), new Expiring<>(s, expiresAt));
-        publish();
+        publishForPeer();
     }
 
     /**
@@ -116,7 +125,33 @@ public final class SitePublisher implements AutoCloseable {
         publish();
     }
 
+    /** At once when the last publication for a peer is an interval old, else once at the end of it. */
+    private void publishForPeer() {
+        long since = System.nanoTime() - peerPublishedNanos;
+        if (since >= PEER_PUBLISH_NANOS) {
+            peerPublishedNanos = System.nanoTime();
+            publish();
+        } else if (!peerPending && !timer.isShutdown()) {
+            peerPending = true;
+            timer.schedule(this::publishPending, PEER_PUBLISH_NANOS - since, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private synchronized void publishPending() {
+        if (peerPending) {
+            peerPublishedNanos = System.nanoTime();
+            publish();
+        }
+    }
+
+    /** How many states were published (the bound on peers' publications is tested by it). */
+    synchronized long publications() {
+        return publications;
+    }
+
     private void publish() {
+        peerPending = false; // whatever was pending is in this one
+        publications++;
         long now = clock.millis();
         peerHealth.values().removeIf(v -> v.expiresAt() < now);
         peerLinks.values().removeIf(v -> v.expiresAt() < now);

@@ -95,6 +95,30 @@ class SitePublisherTest {
     }
 
     @Test
+    void aPeerFlippingItsViewsPublishesAtMostOnceAnInterval() throws InterruptedException {
+        try (SitePublisher p = new SitePublisher(SITE, true, Clock.systemUTC())) {
+            long before = p.publications();
+            long start = System.nanoTime();
+            int items = 200_000; // a second of a compromised peer at the default item rate
+            for (int i = 0; i < items; i++) {
+                p.peerHealth(
+                        "tel1", i % 2 == 0 ? HealthState.DOWN : HealthState.UP, System.currentTimeMillis() + 60_000);
+            }
+            long intervals = (System.nanoTime() - start) / (SitePublisher.PEER_PUBLISH_MILLIS * 1_000_000) + 1;
+            assertThat(p.publications() - before)
+                    .as("%d items in %d intervals", items, intervals)
+                    .isLessThanOrEqualTo(intervals + 2); // the first at once, one per interval, one in flight
+            long end = System.nanoTime() + 5_000_000_000L;
+            while (p.state().peerHealth("tel1") != HealthState.UP && System.nanoTime() < end) {
+                Thread.sleep(1); // the trailing publication is the publisher's own timer, the behaviour under test
+            }
+            assertThat(p.state().peerHealth("tel1"))
+                    .as("the last view is published")
+                    .isEqualTo(HealthState.UP);
+        }
+    }
+
+    @Test
     void aLinkDownTakesItsServersAndAFullLinkSpillsThem() {
         try (SitePublisher p = new SitePublisher(SITE, true, Clock.systemUTC())) {
             p.localHealth("cnc1", HealthState.UP);
