@@ -40,6 +40,8 @@ final class NativeUdp {
     /** recvmmsg: block for the first datagram only, then take what is queued. */
     static final int MSG_WAITFORONE = 0x10000;
 
+    private static final int MSG_DONTWAIT = 0x40;
+
     static final int EINTR = 4;
     static final int EBADF = 9;
     static final int EAGAIN = 11;
@@ -65,6 +67,11 @@ final class NativeUdp {
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
 
+    private static final FunctionDescriptor RECVMMSG_TYPE =
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG);
+    private static final FunctionDescriptor SENDMMSG_TYPE =
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT);
+
     static final boolean AVAILABLE;
     private static final MethodHandle SOCKET;
     private static final MethodHandle SETSOCKOPT;
@@ -72,13 +79,15 @@ final class NativeUdp {
     private static final MethodHandle GETSOCKNAME;
     private static final MethodHandle RECVMMSG;
     private static final MethodHandle SENDMMSG;
+    private static final MethodHandle RECVMMSG_PLAIN;
+    private static final MethodHandle SENDMMSG_PLAIN;
     private static final MethodHandle SHUTDOWN;
     private static final MethodHandle CLOSE;
 
     static {
         boolean linux = "Linux".equals(System.getProperty("os.name"))
                 && ("amd64".equals(System.getProperty("os.arch")) || "aarch64".equals(System.getProperty("os.arch")));
-        MethodHandle[] h = new MethodHandle[8];
+        MethodHandle[] h = new MethodHandle[10];
         boolean ok = false;
         if (linux) {
             try {
@@ -91,14 +100,15 @@ final class NativeUdp {
                 h[2] = handle(libc, "bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
                 h[3] = handle(libc, "getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
                 // Pointers as longs: the loop passes addresses inside its buffers without making slices.
-                h[4] = handle(
-                        libc,
-                        "recvmmsg",
-                        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
-                h[5] = handle(
-                        libc, "sendmmsg", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
+                h[4] = handle(libc, "recvmmsg", RECVMMSG_TYPE);
+                h[5] = handle(libc, "sendmmsg", SENDMMSG_TYPE);
                 h[6] = handle(libc, "shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
                 h[7] = handle(libc, "close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+                // The batch loop's calls without errno capture: a capturing call slices its capture
+                // segment (SharedUtils.checkCaptureSegment), an object per call whenever the JIT
+                // does not scalar-replace it; errno is read only after a failure, by asking again.
+                h[8] = LINKER.downcallHandle(libc.find("recvmmsg").orElseThrow(), RECVMMSG_TYPE);
+                h[9] = LINKER.downcallHandle(libc.find("sendmmsg").orElseThrow(), SENDMMSG_TYPE);
                 ok = true;
             } catch (RuntimeException | LinkageError e) {
                 ok = false; // no FFM or no native access: the listener falls back to netty
@@ -113,6 +123,8 @@ final class NativeUdp {
         SENDMMSG = h[5];
         SHUTDOWN = h[6];
         CLOSE = h[7];
+        RECVMMSG_PLAIN = h[8];
+        SENDMMSG_PLAIN = h[9];
     }
 
     private NativeUdp() {}
@@ -185,19 +197,28 @@ final class NativeUdp {
         }
     }
 
-    /** recvmmsg(2) into {@code count} message headers at {@code headers}; -1 with errno in {@code err}. */
+    /**
+     * recvmmsg(2) into {@code count} message headers at {@code headers}; -1 with errno in {@code err}.
+     * A failed wait (a timeout, a signal, a closed socket) is asked again without waiting, with
+     * errno captured: that call either finds datagrams or says why there are none.
+     */
     static int receive(MemorySegment err, int fd, long headers, int count) {
         try {
-            return (int) RECVMMSG.invokeExact(err, fd, headers, count, MSG_WAITFORONE, 0L);
+            int n = (int) RECVMMSG_PLAIN.invokeExact(fd, headers, count, MSG_WAITFORONE, 0L);
+            return n >= 0 ? n : (int) RECVMMSG.invokeExact(err, fd, headers, count, MSG_DONTWAIT, 0L);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
     }
 
-    /** sendmmsg(2) of {@code count} message headers at {@code headers}: how many went, or -1. */
+    /**
+     * sendmmsg(2) of {@code count} message headers at {@code headers}: how many went, or -1 with
+     * errno in {@code err} (a failed send is tried once more with errno captured).
+     */
     static int send(MemorySegment err, int fd, long headers, int count) {
         try {
-            return (int) SENDMMSG.invokeExact(err, fd, headers, count, 0);
+            int n = (int) SENDMMSG_PLAIN.invokeExact(fd, headers, count, 0);
+            return n >= 0 ? n : (int) SENDMMSG.invokeExact(err, fd, headers, count, 0);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
