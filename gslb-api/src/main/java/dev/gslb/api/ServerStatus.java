@@ -7,6 +7,8 @@ import java.util.List;
  *
  * @param switchOverSeconds the longest time from its failure until answers change (slowest
  *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
+ * @param runtime what an operator set on it, its data center or its link ("disabled by alice at
+ *     TIME: REASON"), or null when enabled (README "Maintenance")
  */
 public record ServerStatus(
         String name,
@@ -16,7 +18,8 @@ public record ServerStatus(
         String lastCheck,
         String reason,
         List<Monitor> monitors,
-        Long switchOverSeconds) {
+        Long switchOverSeconds,
+        String runtime) {
 
     /** A server's or a monitor's state, written in lower case. */
     public enum State {

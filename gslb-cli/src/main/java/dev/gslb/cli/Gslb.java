@@ -30,6 +30,10 @@ import picocli.CommandLine.Spec;
             ResolveCommand.class,
             ConfigCommand.class,
             PeerCommand.class,
+            MaintenanceCommand.Disable.class,
+            MaintenanceCommand.Drain.class,
+            MaintenanceCommand.Enable.class,
+            MaintenanceCommand.ListStates.class,
             Gslb.Help.class
         })
 public final class Gslb {

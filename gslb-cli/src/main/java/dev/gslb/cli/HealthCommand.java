@@ -34,7 +34,7 @@ final class HealthCommand implements Callable<Integer> {
                                 s.state(),
                                 s.lastCheck() == null ? "-" : s.lastCheck(),
                                 s.switchOverSeconds() == null ? "-" : "<= " + s.switchOverSeconds() + " s",
-                                s.reason());
+                                s.runtime() == null ? s.reason() : s.runtime() + "; " + s.reason());
                     }
                 });
     }

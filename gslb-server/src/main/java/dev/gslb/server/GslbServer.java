@@ -17,6 +17,7 @@ import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.ConfigApi;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
+import dev.gslb.server.admin.MaintenanceApi;
 import dev.gslb.server.admin.PeerApi;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.ServiceApi;
@@ -25,6 +26,7 @@ import dev.gslb.server.admin.StatusPage;
 import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
+import dev.gslb.server.maintenance.Maintenance;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.SitePublisher;
@@ -64,6 +66,7 @@ public final class GslbServer implements AutoCloseable {
     private final PeerSync sync;
     private final SyncGroup<GslbConfig> group;
     private final SitePublisher site;
+    private final Maintenance maintenance;
     private final Alerts alerts;
     private StateChanges alertSources;
     private final MethodRegistry methods;
@@ -84,6 +87,8 @@ public final class GslbServer implements AutoCloseable {
         }
         this.probes = new ProbeSide(config, registry);
         this.site = sitePublisher(config, probes);
+        this.maintenance =
+                new Maintenance(stateDir(fromFile), config.instance().name(), site, group::running, Clock.systemUTC());
         this.sync = peerSync(config);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
@@ -108,6 +113,7 @@ public final class GslbServer implements AutoCloseable {
         this.admin = new AdminServer(config.admin(), adminRoutes(), registry);
         probes.registerLdnsCounters(registry);
         LinkGauges.register(config.links(), site, registry);
+        maintenance.registerGauges(registry);
     }
 
     /**
@@ -123,13 +129,15 @@ public final class GslbServer implements AutoCloseable {
         return site;
     }
 
+    /** The state folder: where the peers file is. */
+    private static java.nio.file.Path stateDir(GslbConfig fromFile) {
+        return fromFile.sync().peersFile().toAbsolutePath().getParent();
+    }
+
     private static SyncGroup<GslbConfig> syncGroup(GslbConfig fromFile) throws IOException {
         try {
             return new SyncGroup<>(
-                    new SyncedConfiguration(),
-                    fromFile,
-                    fromFile.sync().peersFile().toAbsolutePath().getParent().resolve("config"),
-                    Clock.systemUTC());
+                    new SyncedConfiguration(), fromFile, stateDir(fromFile).resolve("config"), Clock.systemUTC());
         } catch (SettingsException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -174,7 +182,8 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(resolveApi.routes());
         routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
         routes.addAll(new PeerApi(sync).routes());
-        StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority);
+        routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
+        StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority, site::state);
         routes.addAll(statsApi.routes());
         LinkApi linkApi = new LinkApi(probes.links, site::state, this::authority);
         routes.addAll(linkApi.routes());
@@ -184,7 +193,7 @@ public final class GslbServer implements AutoCloseable {
                         config.dataCenters().stream().map(DataCenter::name).toList(),
                         this::authority,
                         linkApi::statuses,
-                        statsApi::serverStatuses,
+                        statsApi::servers,
                         sync,
                         this::configStatus,
                         probes.proximity,

@@ -11,21 +11,39 @@ package dev.gslb.site;
  *                    a precomputed text, or null
  * @param headroomBps its link's capacity minus the busier direction's traffic in bit/s, or -1
  *                    when not known
+ * @param admin       the strictest runtime state of the server, its data center and its link
+ * @param set         the runtime state that decided {@code admin} (who, when, why), or null when enabled
  */
-public record ServerState(HealthState health, boolean available, String spillReason, long headroomBps) {
+public record ServerState(
+        HealthState health,
+        boolean available,
+        String spillReason,
+        long headroomBps,
+        AdminState admin,
+        RuntimeState set) {
     /** Answerable and nothing measured: what a server outside any configuration gets when unknown health is answered. */
     public static final ServerState UNKNOWN_AVAILABLE = new ServerState(HealthState.UNKNOWN, true, null, -1);
 
     /** Not answered until a check says UP (unknown-health: unavailable). */
     public static final ServerState UNKNOWN_UNAVAILABLE = new ServerState(HealthState.UNKNOWN, false, null, -1);
 
+    /** Enabled: what a state decided from health and links alone is. */
+    public ServerState(HealthState health, boolean available, String spillReason, long headroomBps) {
+        this(health, available, spillReason, headroomBps, AdminState.ENABLED, null);
+    }
+
     /** A monitor (this instance's or a peer's) saw it UP, not merely unknown. */
     public boolean confirmedUp() {
         return health == HealthState.UP;
     }
 
-    /** Available, and its link takes new answers. */
+    /** Available, enabled, and its link takes new answers. */
     public boolean answerable() {
-        return available && spillReason == null;
+        return available && spillReason == null && admin == AdminState.ENABLED;
+    }
+
+    /** What persistence may keep answering: as answerable, or drained (not disabled). */
+    public boolean persistable() {
+        return available && spillReason == null && admin != AdminState.DISABLED;
     }
 }

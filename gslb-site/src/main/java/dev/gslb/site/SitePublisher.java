@@ -22,6 +22,9 @@ import java.util.function.Function;
  *   <li>UP answers, DOWN does not; UNKNOWN answers when {@code unknown-health} says so;
  *   <li>a link DOWN takes its servers with it;
  *   <li>a link over its limit sets its servers aside (answered only when nothing else is left);
+ *   <li>runtime states: a server takes the strictest of its own, its data center's and its link's
+ *       (disabled: never; drained: only where persistence already sends a network); a state set
+ *       for a while ends by itself (the expiry timer publishes again then);
  *   <li>a link: this instance's measurement for a link of its data center, else the fresh one of
  *       the peer on it; headroom is its capacity minus the busier direction's traffic.
  * </ul>
@@ -50,6 +53,7 @@ public final class SitePublisher implements AutoCloseable {
     private final Map<String, LinkState> localLinks = new HashMap<>();
     private final Map<String, Expiring<LinkState>> peerLinks = new HashMap<>();
     private Site site;
+    private RuntimeStates runtime = RuntimeStates.NONE;
     private ScheduledFuture<?> expiry;
     private long expiryAt = Long.MAX_VALUE;
     private volatile SiteState state;
@@ -87,6 +91,12 @@ public final class SitePublisher implements AutoCloseable {
         } else if (expiresAt < expiryAt) {
             scheduleExpiry(expiresAt);
         }
+    }
+
+    /** What operators set at run time (here or on a peer): applied to every server it names or contains. */
+    public synchronized void runtime(RuntimeStates r) {
+        runtime = r;
+        publish();
     }
 
     /** This instance measured a link of its data center. */
@@ -168,15 +178,22 @@ public final class SitePublisher implements AutoCloseable {
         Map<String, HealthState> merged = new HashMap<>();
         Map<String, HealthState> peers = new HashMap<>();
         peerHealth.forEach((server, v) -> peers.put(server, v.value()));
+        Map<String, RuntimeState> setOnServer = runtime.live(RuntimeTarget.Kind.VS, now);
+        Map<String, RuntimeState> setOnDc = runtime.live(RuntimeTarget.Kind.DATACENTER, now);
+        Map<String, RuntimeState> setOnLink = runtime.live(RuntimeTarget.Kind.LINK, now);
         ServerState[] servers = new ServerState[site.servers().size()];
         for (VirtualServer vs : site.servers()) {
             HealthState local = localHealth.getOrDefault(vs.name(), HealthState.UNKNOWN);
             HealthState h = local != HealthState.UNKNOWN ? local : peers.getOrDefault(vs.name(), HealthState.UNKNOWN);
             merged.put(vs.name(), h);
-            servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()));
+            RuntimeState set = strictest(
+                    setOnServer.get(vs.name()),
+                    strictest(
+                            setOnDc.get(vs.dataCenter().name()), vs.link() == null ? null : setOnLink.get(vs.link())));
+            servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()), set);
         }
-        state = new SiteState(site, servers, unknown(), merged, peers, links);
-        long next = Long.MAX_VALUE;
+        state = new SiteState(site, servers, unknown(), merged, peers, links).withRuntime(runtime, now);
+        long next = runtime.nextEnd(now); // a state set --for a while ends by itself
         for (Expiring<?> v : peerHealth.values()) {
             next = Math.min(next, v.expiresAt());
         }
@@ -191,8 +208,16 @@ public final class SitePublisher implements AutoCloseable {
         return unknownIsAvailable ? ServerState.UNKNOWN_AVAILABLE : ServerState.UNKNOWN_UNAVAILABLE;
     }
 
+    /** The stricter of two runtime states (null: enabled); of equal ones, the first. */
+    private static RuntimeState strictest(RuntimeState a, RuntimeState b) {
+        if (a == null) {
+            return b;
+        }
+        return b != null && b.state().ordinal() > a.state().ordinal() ? b : a;
+    }
+
     /** Every availability rule, in one place. */
-    private ServerState decide(VirtualServer vs, HealthState h, LinkState link) {
+    private ServerState decide(VirtualServer vs, HealthState h, LinkState link, RuntimeState set) {
         boolean available = h == HealthState.UP || h == HealthState.UNKNOWN && unknownIsAvailable;
         if (link != null && link.state() == HealthState.DOWN) {
             available = false; // a link DOWN takes its servers with it
@@ -203,7 +228,7 @@ public final class SitePublisher implements AutoCloseable {
         if (l != null && l.capacityBps() >= 0 && link != null && link.inBps() >= 0 && link.outBps() >= 0) {
             headroom = Math.max(0, l.capacityBps() - Math.max(link.inBps(), link.outBps()));
         }
-        return new ServerState(h, available, spill, headroom);
+        return new ServerState(h, available, spill, headroom, set == null ? AdminState.ENABLED : set.state(), set);
     }
 
     private void scheduleExpiry(long at) {

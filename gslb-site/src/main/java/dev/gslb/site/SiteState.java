@@ -13,6 +13,11 @@ public final class SiteState {
     public static final SiteState ALL_AVAILABLE =
             new SiteState(Site.EMPTY, new ServerState[0], ServerState.UNKNOWN_AVAILABLE, Map.of(), Map.of(), Map.of());
 
+    private RuntimeStates runtime = RuntimeStates.NONE;
+    private Map<String, RuntimeState> pools = Map.of();
+    private Map<String, Map<String, RuntimeState>> members = Map.of();
+    private Map<String, RuntimeState> wideIps = Map.of();
+
     private final Site site;
     private final ServerState[] servers;
     private final ServerState unknown;
@@ -49,6 +54,45 @@ public final class SiteState {
             }
         }
         return unknown;
+    }
+
+    /** With the runtime states {@code r} as in force at {@code now}: indexed once here, read per query. */
+    SiteState withRuntime(RuntimeStates r, long now) {
+        runtime = r;
+        pools = Map.copyOf(r.live(RuntimeTarget.Kind.POOL, now));
+        wideIps = Map.copyOf(r.live(RuntimeTarget.Kind.WIDEIP, now));
+        Map<String, Map<String, RuntimeState>> byPool = new java.util.HashMap<>();
+        r.live(RuntimeTarget.Kind.MEMBER, now).forEach((name, s) -> {
+            int slash = name.indexOf('/');
+            if (slash > 0) {
+                byPool.computeIfAbsent(name.substring(0, slash), k -> new java.util.HashMap<>())
+                        .put(name.substring(slash + 1), s);
+            }
+        });
+        byPool.replaceAll((k, v) -> Map.copyOf(v));
+        members = Map.copyOf(byPool);
+        return this;
+    }
+
+    /** The runtime states this state was published with (all of them, for the admin API). */
+    public RuntimeStates runtime() {
+        return runtime;
+    }
+
+    /** The runtime state of pool {@code pool} in force, or null (enabled). */
+    public RuntimeState pool(String pool) {
+        return pools.get(pool);
+    }
+
+    /** The runtime state of {@code server} as a member of {@code pool} in force, or null (enabled). */
+    public RuntimeState member(String pool, String server) {
+        Map<String, RuntimeState> m = members.get(pool);
+        return m == null ? null : m.get(server);
+    }
+
+    /** The wide IPs' runtime states in force, by lower-case name with its final dot. */
+    public Map<String, RuntimeState> wideIps() {
+        return wideIps;
     }
 
     public Site site() {

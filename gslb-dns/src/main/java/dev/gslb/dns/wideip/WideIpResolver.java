@@ -6,17 +6,23 @@ import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.method.QueryContext;
 import dev.gslb.dns.method.Trace;
 import dev.gslb.probe.schedule.ProbeRequests;
+import dev.gslb.site.AdminState;
+import dev.gslb.site.RuntimeState;
 import dev.gslb.site.ServerState;
 import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.TextParseException;
 
 /**
  * Runs a wide IP's decision: pools in pool-method order; in each pool the available members of
@@ -96,6 +102,10 @@ public final class WideIpResolver {
     private final Counter allOverLimit;
     private final AnswerStatistics statistics;
     private final PersistenceTable persistence;
+    private volatile WideIpStates wideIpStates = new WideIpStates(Map.of(), Map.of());
+
+    /** The wide IPs' runtime states by DNS name, indexed once per published set (a query then reads a map). */
+    private record WideIpStates(Map<String, RuntimeState> source, Map<Name, RuntimeState> byName) {}
 
     /** What decided an answer taken from the persistence table (a label for counters and traces). */
     public static final LoadBalancingMethod PERSISTENCE = new LoadBalancingMethod() {
@@ -162,7 +172,15 @@ public final class WideIpResolver {
         }
         Result r = s.result;
         SiteState state = site.get(); // one read: this decision sees one published state
-        if (w.persistTtl() <= 0 || !persisted(w, q, state, r)) {
+        RuntimeState set = wideIpState(w, state); // drained: persistence still answers, nothing new
+        if (w.persistTtl() > 0 && !disabled(set) && persisted(w, q, state, r)) {
+            // answered as before
+        } else if (set != null) {
+            if (q.trace() != null) {
+                q.trace().note("runtime", "the wide IP is " + set.describe() + ": its failure behaviour answers");
+            }
+            fail(w, r);
+        } else {
             decide(w, q, state, s.candidates, s.spilled, r);
             if (w.persistTtl() > 0 && real && r.outcome == Outcome.PICKED && r.count > 0) {
                 int v4 = persistence.prefix(true);
@@ -203,11 +221,15 @@ public final class WideIpResolver {
         }
         for (int p = 0; p < w.pools().size(); p++) {
             Pool pool = w.pools().get(p);
+            if (disabled(state.pool(pool.name()))) {
+                continue;
+            }
             for (int i = 0; i < pool.members().size(); i++) {
                 VirtualServer vs = pool.members().get(i);
                 if (vs.recordType() == q.recordType()
                         && vs.name().equals(server)
-                        && state.at(vs).answerable()) {
+                        && state.at(vs).persistable() // drained keeps the networks persistence sends there
+                        && !disabled(state.member(pool.name(), vs.name()))) {
                     r.outcome = Outcome.PICKED;
                     r.pool = pool;
                     r.tier = 0;
@@ -236,6 +258,43 @@ public final class WideIpResolver {
         return false;
     }
 
+    private static boolean disabled(RuntimeState set) {
+        return set != null && set.state() == AdminState.DISABLED;
+    }
+
+    /** The wide IP's runtime state in force, or null: a map read only when some wide IP has one. */
+    private RuntimeState wideIpState(WideIp w, SiteState state) {
+        Map<String, RuntimeState> set = state.wideIps();
+        if (set.isEmpty()) {
+            return null;
+        }
+        WideIpStates index = wideIpStates;
+        if (index.source() != set) {
+            Map<Name, RuntimeState> byName = new HashMap<>();
+            set.forEach((name, st) -> {
+                try {
+                    byName.put(Name.fromString(name), st);
+                } catch (TextParseException e) {
+                    // not a wide IP's name: it names nothing here
+                }
+            });
+            index = new WideIpStates(set, byName);
+            wideIpStates = index;
+        }
+        return index.byName().get(w.name());
+    }
+
+    /** Nothing decided: the wide IP's failure behaviour answers. */
+    private static void fail(WideIp w, Result r) {
+        r.outcome = null;
+        r.pool = null;
+        r.method = null;
+        r.count = 0;
+        r.fallback = null;
+        r.failure = w.failure();
+        r.ttl = w.failure().ttl();
+    }
+
     private Result decide(WideIp w, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
         r.outcome = null;
         r.pool = null;
@@ -250,15 +309,26 @@ public final class WideIpResolver {
                 : 0;
         for (int k = 0; k < n; k++) {
             Pool pool = w.pools().get((start + k) % n);
+            RuntimeState poolSet = state.pool(pool.name());
+            if (poolSet != null) { // disabled or drained: no new answers from it
+                if (q.trace() != null) {
+                    q.trace().note("candidates", pool.name() + ": the pool is " + poolSet.describe());
+                }
+                continue;
+            }
             q.pool(pool.name());
             c.reset();
             spilled.reset();
             for (VirtualServer vs : pool.members()) {
                 if (vs.recordType() == q.recordType()) {
                     ServerState st = state.at(vs);
-                    boolean up = st.available();
+                    RuntimeState memberSet = state.member(pool.name(), vs.name());
+                    RuntimeState set = memberSet != null ? memberSet : st.set();
+                    boolean up = st.available() && set == null;
                     String over = st.spillReason();
-                    if (over != null) {
+                    if (set != null) {
+                        // disabled or drained: not a candidate for a new answer
+                    } else if (over != null) {
                         spilled.add(vs, st);
                     } else if (up) {
                         c.add(vs, st);
@@ -270,7 +340,9 @@ public final class WideIpResolver {
                                         pool.name() + ": " + vs.name() + " "
                                                 + vs.address().getHostAddress() + " ("
                                                 + vs.dataCenter().name() + ") "
-                                                + (over != null ? over : up ? "available" : "unavailable"));
+                                                + (set != null
+                                                        ? set.describe()
+                                                        : over != null ? over : up ? "available" : "unavailable"));
                     }
                 }
             }
@@ -317,8 +389,7 @@ public final class WideIpResolver {
                 return r;
             }
         }
-        r.failure = w.failure();
-        r.ttl = w.failure().ttl();
+        fail(w, r);
         return r;
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
 public final class Replies {
     private Replies() {}
 
-    public static ServerStatus server(HealthMonitor.Status s) {
+    public static ServerStatus server(HealthMonitor.Status s, String runtime) {
         return new ServerStatus(
                 s.name(),
                 s.address(),
@@ -28,11 +28,8 @@ public final class Replies {
                         .map(m -> new ServerStatus.Monitor(
                                 m.monitor(), state(m.state()), m.successes(), m.failures(), m.lastCheck(), m.reason()))
                         .toList(),
-                s.switchOverSeconds());
-    }
-
-    public static List<ServerStatus> servers(List<HealthMonitor.Status> all) {
-        return all.stream().map(Replies::server).toList();
+                s.switchOverSeconds(),
+                runtime);
     }
 
     private static ServerStatus.State state(dev.gslb.site.HealthState s) {

@@ -1,11 +1,17 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.ServerStatus;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.site.RuntimeState;
+import dev.gslb.site.SiteState;
+import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.load.LiveTopology;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
@@ -20,12 +26,15 @@ public final class StatsApi {
     private final LiveTopology topology;
     private final HealthMonitor health;
     private final Supplier<Authority> authority;
+    private final Supplier<SiteState> site;
 
     public StatsApi(
             Supplier<AnswerStatistics> statistics,
             LiveTopology topology,
             HealthMonitor health,
-            Supplier<Authority> authority) {
+            Supplier<Authority> authority,
+            Supplier<SiteState> site) {
+        this.site = site;
         this.statistics = statistics;
         this.topology = topology;
         this.health = health;
@@ -34,8 +43,7 @@ public final class StatsApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route(
-                        "GET", "/health/servers", r -> AdminServer.Response.ok(Replies.servers(serverStatuses()))),
+                new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(servers())),
                 new AdminServer.Route(
                         "GET",
                         "/stats",
@@ -55,7 +63,22 @@ public final class StatsApi {
                                 })))));
     }
 
-    /** `gslb health`: each server's status with its worst-case switch-over time. */
+    /** `gslb health`: each server's status, with what an operator set on it. */
+    public List<ServerStatus> servers() {
+        SiteState s = site.get();
+        Map<String, String> set = new HashMap<>();
+        for (VirtualServer vs : s.site().servers()) {
+            RuntimeState r = s.at(vs).set();
+            if (r != null) {
+                set.put(vs.name(), r.describe());
+            }
+        }
+        return serverStatuses().stream()
+                .map(st -> Replies.server(st, set.get(st.name())))
+                .toList();
+    }
+
+    /** Each server's health with its worst-case switch-over time. */
     public List<HealthMonitor.Status> serverStatuses() {
         Authority a = authority.get();
         return health.statuses().stream()

@@ -9,7 +9,6 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.Explanation;
 import dev.gslb.dns.wideip.WideIp;
-import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.sync.PeerSync;
@@ -49,7 +48,7 @@ public final class StatusPage {
             List<String> dataCenters,
             Supplier<Authority> authority,
             Supplier<List<LinkStatus>> links,
-            Supplier<List<HealthMonitor.Status>> servers,
+            Supplier<List<ServerStatus>> servers,
             PeerSync peers,
             Supplier<ConfigStatus> config,
             ProximityTable proximity,
@@ -156,7 +155,7 @@ public final class StatusPage {
                 wideIps().stream().map(w -> w.name().toString()).toList(),
                 s.config().get(),
                 s.links().get(),
-                Replies.servers(s.servers().get()),
+                s.servers().get(),
                 s.peers().status(),
                 n,
                 states);

@@ -1,0 +1,151 @@
+package dev.gslb.server.maintenance;
+
+import dev.gslb.config.GslbConfig;
+import dev.gslb.config.PoolSpec;
+import dev.gslb.config.WideIpSpec;
+import dev.gslb.site.AdminState;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.RuntimeState;
+import dev.gslb.site.RuntimeStates;
+import dev.gslb.site.RuntimeTarget;
+import dev.gslb.site.VirtualServer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The names a runtime state can be set on in one configuration, by kind, and what a change would
+ * leave without an enabled member: the checks an operator's change passes before it is made.
+ */
+final class SiteNames {
+    private final Map<RuntimeTarget.Kind, Set<String>> names = new LinkedHashMap<>();
+    private final Map<String, PoolSpec> pools = new LinkedHashMap<>();
+    private final List<WideIpSpec> wideIps;
+
+    SiteNames(GslbConfig config) {
+        for (RuntimeTarget.Kind k : RuntimeTarget.Kind.values()) {
+            names.put(k, new LinkedHashSet<>());
+        }
+        config.dataCenters()
+                .forEach(dc -> names.get(RuntimeTarget.Kind.DATACENTER).add(dc.name()));
+        config.links()
+                .forEach(l -> names.get(RuntimeTarget.Kind.LINK).add(l.link().name()));
+        config.site().servers().forEach(vs -> names.get(RuntimeTarget.Kind.VS).add(vs.name()));
+        wideIps = config.wideIps();
+        for (WideIpSpec w : wideIps) {
+            names.get(RuntimeTarget.Kind.WIDEIP)
+                    .add(new RuntimeTarget(RuntimeTarget.Kind.WIDEIP, w.name().toString()).name());
+            for (PoolSpec p : w.pools()) {
+                pools.put(p.name(), p);
+                names.get(RuntimeTarget.Kind.POOL).add(p.name());
+                p.members().forEach(m -> names.get(RuntimeTarget.Kind.MEMBER).add(p.name() + "/" + m.name()));
+            }
+        }
+    }
+
+    /** Throws naming the kind, the name and the nearest names of that kind when {@code t} names nothing. */
+    void require(RuntimeTarget t) {
+        Set<String> known = names.get(t.kind());
+        if (!known.contains(t.name())) {
+            List<String> near = near(t.name(), known);
+            throw new IllegalArgumentException("no " + t.kind().word() + " named " + t.name()
+                    + (near.isEmpty()
+                            ? "; known: " + first(known)
+                            : "; did you mean " + String.join(", ", near) + "?"));
+        }
+    }
+
+    /**
+     * The pools (and wide IPs, for a pool) that had an enabled member (pool) before and would
+     * have none after {@code t} is set to {@code to}: what asks for --force.
+     */
+    List<String> leftEmpty(RuntimeStates before, RuntimeTarget t, RuntimeState to, long now) {
+        RuntimeStates after = before.with(t, to, "", now);
+        List<String> emptied = new ArrayList<>();
+        for (PoolSpec p : pools.values()) {
+            if (enabledMembers(p, before, now) > 0 && enabledMembers(p, after, now) == 0) {
+                emptied.add("pool " + p.name() + " has no enabled member left");
+            }
+        }
+        for (WideIpSpec w : wideIps) {
+            long was = w.pools().stream()
+                    .filter(p -> enabledMembers(p, before, now) > 0)
+                    .count();
+            long is = w.pools().stream()
+                    .filter(p -> enabledMembers(p, after, now) > 0)
+                    .count();
+            if (was > 0 && is == 0) {
+                emptied.add("wide IP " + w.name() + " has no enabled pool left (its failure behaviour answers)");
+            }
+        }
+        return emptied;
+    }
+
+    private static int enabledMembers(PoolSpec p, RuntimeStates s, long now) {
+        if (!enabled(s, RuntimeTarget.Kind.POOL, p.name(), now)) {
+            return 0;
+        }
+        int n = 0;
+        for (VirtualServer vs : p.members()) {
+            DataCenter dc = vs.dataCenter();
+            if (enabled(s, RuntimeTarget.Kind.VS, vs.name(), now)
+                    && enabled(s, RuntimeTarget.Kind.DATACENTER, dc.name(), now)
+                    && (vs.link() == null || enabled(s, RuntimeTarget.Kind.LINK, vs.link(), now))
+                    && enabled(s, RuntimeTarget.Kind.MEMBER, p.name() + "/" + vs.name(), now)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static boolean enabled(RuntimeStates s, RuntimeTarget.Kind kind, String name, long now) {
+        RuntimeState st = s.get(new RuntimeTarget(kind, name));
+        return st == null || !st.liveAt(now) || st.state() == AdminState.ENABLED;
+    }
+
+    /** Up to three known names closest to {@code given} (edit distance at most a third of its length, or sharing a prefix). */
+    static List<String> near(String given, Set<String> known) {
+        String g = given.toLowerCase(Locale.ROOT);
+        int limit = Math.max(2, g.length() / 3);
+        return known.stream()
+                .map(k -> Map.entry(k, distance(g, k.toLowerCase(Locale.ROOT))))
+                .filter(e -> e.getValue() <= limit
+                        || e.getKey().toLowerCase(Locale.ROOT).startsWith(g)
+                        || g.startsWith(e.getKey().toLowerCase(Locale.ROOT)))
+                .sorted(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .limit(3)
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
+    private static String first(Set<String> known) {
+        List<String> some =
+                known.stream().sorted(Comparator.naturalOrder()).limit(10).toList();
+        return some.isEmpty() ? "none" : String.join(", ", some) + (known.size() > 10 ? ", ..." : "");
+    }
+
+    /** Levenshtein distance, on at most 255 characters each (names are bounded). */
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}
