@@ -102,7 +102,9 @@ public final class Maintenance implements RuntimeStateExchange {
     private long count(RuntimeTarget.Kind kind, AdminState state) {
         long now = clock.millis();
         return states.states().entrySet().stream()
-                .filter(e -> e.getKey().kind() == kind && e.getValue().state() == state && e.getValue().liveAt(now))
+                .filter(e -> e.getKey().kind() == kind
+                        && e.getValue().state() == state
+                        && e.getValue().liveAt(now))
                 .count();
     }
 
