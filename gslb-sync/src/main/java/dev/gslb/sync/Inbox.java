@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * stamped from the pairing; never ours); a peer's health view goes to the {@link SitePublisher}
  * with its TTL, and so does its measurement of a link of its own data center (a link, like a
  * path, has one writer: the instance on it); a probe request goes to the local scheduler and is
- * never forwarded. Each peer is held to its {@link PeerGuard} (rate, clock skew, new-LDNS budget).
+ * never forwarded. The shared configuration, the runtime states and persistence entries go to
+ * their owners (the runtime states paced by {@link RuntimeStatePacer}). Each peer is held to its
+ * {@link PeerGuard} (rate, clock skew, new-LDNS budget).
  */
 final class Inbox {
     /** Per-peer receiving side: statistics, and the connection in use. */
@@ -63,6 +65,8 @@ final class Inbox {
     volatile ConfigExchange config = ConfigExchange.NONE;
     /** Set once, before the first connection. */
     volatile PersistenceExchange persistence = PersistenceExchange.NONE;
+    /** The peers' runtime states on their way to the owner (set once, before the first connection). */
+    final RuntimeStatePacer runtime;
 
     Inbox(
             SyncSettings settings,
@@ -87,6 +91,7 @@ final class Inbox {
                 .description("Items from peers dropped: over the peer's rate or new-LDNS cap, about an unknown server,"
                         + " or about a link not in the peer's data center")
                 .register(registry);
+        this.runtime = new RuntimeStatePacer(registry);
         this.clamped = Counter.builder("sync_items_clamped")
                 .description("Items from peers whose measurement time was in the future beyond the allowed skew")
                 .register(registry);
@@ -143,6 +148,7 @@ final class Inbox {
                 case Item.LinkItem l -> mergeLink(l, peer, guard, now);
                 case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
                 case Item.ConfigItem c -> config.received(peer.name(), c.offer());
+                case Item.RuntimeItem r -> runtime.received(peer.name(), r.offer());
                 case Item.PersistItem p -> {
                     long at = guard.clamp(p.at(), now);
                     persistence.received(new PersistenceExchange.Persisted(
@@ -227,6 +233,7 @@ final class Inbox {
     /** Ends {@code peer}'s connection and forgets its statistics. */
     void forget(String peer) {
         Inbound in = inbound.remove(peer);
+        runtime.forget(peer);
         if (in != null && in.socket != null) {
             Handshake.closeQuietly(in.socket);
         }
@@ -234,6 +241,7 @@ final class Inbox {
 
     void close() {
         running = false;
+        runtime.close();
         inbound.values().forEach(in -> {
             if (in.socket != null) {
                 Handshake.closeQuietly(in.socket);

@@ -71,18 +71,34 @@ sealed interface Item {
     }
 
     /**
-     * The sender's shared configuration (its content, or only its state when the bundle is
-     * empty); one to a frame, never expires in a queue: a newer one replaces it at the receiver.
+     * All of something at once: one to a frame, only the newest of a batch is sent, and it never
+     * expires in a queue (a newer one replaces it at the receiver).
      */
-    record ConfigItem(ConfigExchange.Offer offer, long at) implements Item {
+    sealed interface Whole extends Item permits ConfigItem, RuntimeItem {
         @Override
-        public long ttlMillis() {
+        default long ttlMillis() {
             return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** The sender's shared configuration (its content, or only its state when the bundle is empty). */
+    record ConfigItem(ConfigExchange.Offer offer, long at) implements Whole {
+        @Override
+        public Wire.Type type() {
+            return Wire.Type.CONFIG;
+        }
+    }
+
+    /** The sender's runtime states, all of them (the owner's encoding). */
+    record RuntimeItem(RuntimeStateExchange.Offer offer) implements Whole {
+        @Override
+        public long at() {
+            return 0; // not a measurement: the generation orders them
         }
 
         @Override
         public Wire.Type type() {
-            return Wire.Type.CONFIG;
+            return Wire.Type.RUNTIME;
         }
     }
 
@@ -215,9 +231,46 @@ sealed interface Item {
                         out.writeInt(o.bundle().length);
                         out.write(o.bundle());
                     }
+                    case RuntimeItem r -> {
+                        out.writeLong(r.offer().generation());
+                        Wire.writeName(out, r.offer().origin());
+                        out.writeInt(r.offer().states().length);
+                        out.write(r.offer().states());
+                    }
                 }
             }
         });
+    }
+
+    /**
+     * A RUNTIME frame's one item: a generation of at least 0, an instance name, states of at most
+     * {@link Wire#MAX_RUNTIME_STATES} bytes, and nothing after them.
+     */
+    private static RuntimeItem readRuntime(DataInputStream in) throws IOException {
+        try {
+            int count = in.readUnsignedShort();
+            if (count != 1) {
+                throw new Wire.ProtocolException(count + " runtime-state items in a frame (one only)");
+            }
+            long generation = in.readLong();
+            if (generation < 0) {
+                throw new Wire.ProtocolException("runtime states generation " + generation);
+            }
+            String origin = Wire.readName(in, Hello.MAX_NAME);
+            int n = in.readInt();
+            if (n < 0 || n > Wire.MAX_RUNTIME_STATES || n > in.available()) {
+                throw new Wire.ProtocolException("runtime states of " + n + " bytes (at most " + Wire.MAX_RUNTIME_STATES
+                        + ", and no more than the frame holds)");
+            }
+            byte[] states = new byte[n];
+            in.readFully(states);
+            if (in.available() > 0) {
+                throw new Wire.ProtocolException("trailing bytes after the runtime states");
+            }
+            return new RuntimeItem(new RuntimeStateExchange.Offer(generation, origin, states));
+        } catch (java.io.EOFException e) {
+            throw new Wire.ProtocolException("a truncated runtime-state item");
+        }
     }
 
     /** The items of a frame from {@code peer}: its paths are stamped with its data center and name. */
@@ -226,6 +279,9 @@ sealed interface Item {
         try (DataInputStream in = Wire.reader(body)) {
             String dc = peer.dataCenter();
             String by = peer.name();
+            if (type == Wire.Type.RUNTIME) {
+                return java.util.List.of(readRuntime(in));
+            }
             int n = in.readUnsignedShort();
             for (int i = 0; i < n; i++) {
                 switch (type) {

@@ -10,15 +10,18 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sending side of peer sync, the mirror of {@link Inbox}: what this instance tells its peers.
  * The paths its own data center measures, its monitors' view of every virtual server and its own
  * links' measurements go out as they change and again every heartbeat (so views stay fresh);
- * a (re)connected peer first gets all of it ({@link #snapshot}), with the shared configuration
- * and the live persistence entries.
+ * a (re)connected peer first gets all of it ({@link #snapshot}), with the shared configuration,
+ * the runtime states and the live persistence entries.
  */
 final class Outbox {
+    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     private final SyncSettings settings;
     private final String dataCenter;
     private final ProximityTable table;
@@ -30,6 +33,10 @@ final class Outbox {
     volatile ConfigExchange config = ConfigExchange.NONE;
     /** Set once, before the first connection. */
     volatile PersistenceExchange persistence = PersistenceExchange.NONE;
+    /** Set once, before the first connection. */
+    volatile RuntimeStateExchange runtime = RuntimeStateExchange.NONE;
+
+    private final LoggedOnce logged = new LoggedOnce();
 
     Outbox(
             SyncSettings settings,
@@ -76,6 +83,40 @@ final class Outbox {
         }
     }
 
+    /** This instance's runtime states, all of them (each offer replaces the last at the peers). */
+    void runtimeStates() {
+        Item.RuntimeItem r = runtimeItem();
+        if (r != null) {
+            broadcast(r);
+        }
+    }
+
+    /**
+     * What the runtime states' owner serves now as an item, or null: none, or more than the wire
+     * carries (a peer would close the connection at it; logged once instead).
+     */
+    private Item.RuntimeItem runtimeItem() {
+        RuntimeStateExchange.Offer o = runtime.current();
+        if (o == null) {
+            return null;
+        }
+        int origin = o.origin().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (o.states().length > Wire.MAX_RUNTIME_STATES || origin > Hello.MAX_NAME) {
+            if (logged.first("runtime " + o.generation())) {
+                log.warn(
+                        "runtime states generation {} not sent to peers: {} bytes from {} (at most {} from a name of"
+                                + " at most {})",
+                        o.generation(),
+                        o.states().length,
+                        o.origin(),
+                        Wire.MAX_RUNTIME_STATES,
+                        Hello.MAX_NAME);
+            }
+            return null;
+        }
+        return new Item.RuntimeItem(o);
+    }
+
     /** A persistence entry made here, while it lives. */
     void persisted(PersistenceExchange.Persisted p) {
         long now = clock.millis();
@@ -84,7 +125,10 @@ final class Outbox {
         }
     }
 
-    /** Everything a (re)connected peer should have: this side's fresh paths and its health view. */
+    /**
+     * Everything a (re)connected peer should have: this side's fresh paths, its health view, its
+     * links, its configuration, its runtime states and its live persistence entries.
+     */
     void snapshot(Consumer<Item> out) {
         long ttl = settings.pathTtl().toMillis();
         table.forEachPath(dataCenter, (k, p) -> out.accept(new Item.PathItem(k, p, ttl)));
@@ -95,6 +139,10 @@ final class Outbox {
         ConfigExchange.Offer o = config.current();
         if (o != null) {
             out.accept(new Item.ConfigItem(o, clock.millis()));
+        }
+        Item.RuntimeItem r = runtimeItem(); // after the configuration, whose objects the states name
+        if (r != null) {
+            out.accept(r);
         }
         long now = clock.millis();
         persistence.forEachLive(p ->

@@ -8,6 +8,12 @@ import java.util.concurrent.TimeUnit;
  * second (burst twice that), measurement times no further ahead than the allowed clock skew
  * (clamped to now), and at most so many new LDNS a minute in the proximity table. One guard per
  * peer, used by the one connection that peer has open at a time.
+ *
+ * <p>The whole-state items are bounded by size as well as by this rate: a configuration by its
+ * frame ({@link Wire#MAX_CONFIG_FRAME}), runtime states by {@link Wire#MAX_RUNTIME_STATES}, one
+ * to a frame. Runtime states also reach their owner at most ten times a second per peer, the
+ * newest of a faster run kept ({@link RuntimeStatePacer}): each costs a parse, and dropping one
+ * here instead would leave the peer's last change unapplied.
  */
 final class PeerGuard {
     private final long intervalNanos;

@@ -283,15 +283,18 @@ final class PeerLink {
                 sent.addAndGet(ofType.size());
             }
         }
-        Item config = null; // only the newest: each is the whole configuration
-        for (Item it : batch) {
-            if (it.type() == Wire.Type.CONFIG) {
-                config = it;
+        // the configuration first: runtime states name its objects
+        for (Wire.Type whole : new Wire.Type[] {Wire.Type.CONFIG, Wire.Type.RUNTIME}) {
+            Item newest = null; // only the newest: each is the whole configuration, or all the runtime states
+            for (Item it : batch) {
+                if (it.type() == whole) {
+                    newest = it;
+                }
             }
-        }
-        if (config != null) {
-            Wire.write(out, Wire.Type.CONFIG, Item.encode(Wire.Type.CONFIG, List.of(config)));
-            sent.incrementAndGet();
+            if (newest != null) {
+                Wire.write(out, whole, Item.encode(whole, List.of(newest)));
+                sent.incrementAndGet();
+            }
         }
     }
 

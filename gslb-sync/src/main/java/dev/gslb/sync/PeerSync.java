@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps this instance in step with its peers (one per data center): each side sends the paths
  * its own data center measured, its health view of every virtual server, its own links' state and
- * traffic, and requests to probe an LDNS it has just met. Connections are TLS 1.3 between pinned
+ * traffic, and requests to probe an LDNS it has just met; it carries the shared configuration, the
+ * runtime states and persistence entries for their owners. Connections are TLS 1.3 between pinned
  * self-signed certificates ({@link Handshake}); a peer is bound by what it was paired as. The jobs
  * live apart: accepting and authenticating ({@link SyncListener}), dialling ({@link PeerLink}),
  * what is sent ({@link Outbox}) and how what arrives is merged ({@link Inbox}: peers' health and
@@ -202,6 +203,21 @@ public final class PeerSync implements AutoCloseable {
     public void exchangePersistence(PersistenceExchange exchange) {
         outbox.persistence = exchange;
         inbox.persistence = exchange;
+    }
+
+    /**
+     * Who decides about the runtime states (what operators disabled, drained or enabled): what it
+     * offers goes to every (re)connected peer, what peers offer goes to it (at most ten a second
+     * from each, {@link RuntimeStatePacer}). Set before {@link #start()}.
+     */
+    public void exchangeRuntimeStates(RuntimeStateExchange exchange) {
+        outbox.runtime = exchange;
+        inbox.runtime.owner = exchange;
+    }
+
+    /** This instance's runtime states changed: all of them go to every connected peer. Never blocks. */
+    public void publishRuntimeStates() {
+        outbox.runtimeStates();
     }
 
     /** This instance answered a client network of a persistent wide IP: the peers remember it too. Never blocks. */

@@ -9,7 +9,10 @@ public interface RuntimeStateExchange {
     /** What this instance serves now (sent to every (re)connected peer and after each change), or null. */
     Offer current();
 
-    /** A peer's states: called on the receiving thread of that peer's connection. */
+    /**
+     * A peer's states: called for one peer at a time and in order, at most ten times a second per
+     * peer (of a faster run, the newest; {@code RuntimeStatePacer}).
+     */
     void received(String peer, Offer offer);
 
     /**

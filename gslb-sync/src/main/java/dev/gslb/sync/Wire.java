@@ -11,11 +11,18 @@ import java.io.IOException;
  * own; the length is checked before anything is allocated.
  */
 final class Wire {
-    static final int PROTOCOL_VERSION = 4; // 3: link items; 4: the shared configuration, persistence
+    /** 3: link items; 4: the shared configuration, persistence; 5: runtime states (RUNTIME frames). */
+    static final int PROTOCOL_VERSION = 5;
     /** A batch of 1,000 paths is about 30 KB; nothing legitimate comes near this. */
     static final int MAX_FRAME = 1 << 20;
     /** A shared configuration travels in one frame: zone files and topology lists, zipped. */
     static final int MAX_CONFIG_FRAME = 64 << 20;
+    /**
+     * The runtime states' content in a RUNTIME frame (so it fits an ordinary frame): a few tens of
+     * bytes of JSON per disabled, drained or enabled object, so thousands of them; the owner parses
+     * at most this much per offer a peer sends.
+     */
+    static final int MAX_RUNTIME_STATES = 256 << 10;
 
     enum Type {
         HELLO,
@@ -26,7 +33,8 @@ final class Wire {
         HEARTBEAT,
         LINKS,
         CONFIG,
-        PERSIST;
+        PERSIST,
+        RUNTIME;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {

@@ -9,7 +9,6 @@ import dev.gslb.probe.link.TrafficSource;
 import dev.gslb.probe.link.TrafficSpec;
 import dev.gslb.site.HealthState;
 import dev.gslb.site.LinkState;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -60,18 +59,7 @@ class LinkSyncTest {
     }
 
     static Node node(String name, String dc, String ip, java.nio.file.Path dir, List<LinkSpec> links) throws Exception {
-        return new Node(
-                name,
-                dc,
-                ip,
-                9,
-                dir,
-                List.of(),
-                List.of(new InetSocketAddress(java.net.InetAddress.ofLiteral(ip), 0)),
-                Duration.ofSeconds(2400),
-                s -> s,
-                1_000_000,
-                links);
+        return Node.on(name, dc, ip, dir, s -> s, 1_000_000, links, RuntimeStateExchange.NONE);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.gslb.sync;
 
+import static dev.gslb.sync.RuntimeStateExchange.NONE;
+
 import dev.gslb.probe.Awaits;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.health.HealthMonitor;
@@ -91,10 +93,13 @@ final class Node implements AutoCloseable {
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak)
             throws Exception {
-        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of());
+        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of(), NONE);
     }
 
-    /** {@code maxLdns}: the table's cap (the scale figures hold millions); {@code links}: every configured link. */
+    /**
+     * {@code maxLdns}: the table's cap (the scale figures hold millions); {@code links}: every
+     * configured link; {@code runtime}: the owner of this node's runtime states, set before its sync starts.
+     */
     Node(
             String name,
             String dc,
@@ -106,7 +111,8 @@ final class Node implements AutoCloseable {
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak,
             int maxLdns,
-            List<LinkSpec> links)
+            List<LinkSpec> links,
+            RuntimeStateExchange runtime)
             throws Exception {
         this.table = new ProximityTable(
                 ProximitySettings.DEFAULTS
@@ -163,6 +169,7 @@ final class Node implements AutoCloseable {
                 1_000_000));
         this.sync = new PeerSync(
                 settings, name, dc, table, health, this.links, scheduler, site, () -> DATA_CENTERS, clock, registry);
+        sync.exchangeRuntimeStates(runtime);
         sync.start();
         this.links.start();
     }
@@ -170,6 +177,26 @@ final class Node implements AutoCloseable {
     /** A node listening on its source address alone, with {@code tweak} applied to its sync settings. */
     static Node tweaked(
             String name, String dc, String source, Path dir, java.util.function.UnaryOperator<SyncSettings> tweak)
+            throws Exception {
+        return on(name, dc, source, dir, tweak, 1_000_000, List.of(), NONE);
+    }
+
+    /** A node listening on its source address alone whose runtime states' owner is {@code runtime}. */
+    static Node withRuntimeStates(String name, String dc, String source, Path dir, RuntimeStateExchange runtime)
+            throws Exception {
+        return on(name, dc, source, dir, t -> t, 1_000_000, List.of(), runtime);
+    }
+
+    /** A node listening on its source address alone, with a table of {@code maxLdns} and these links. */
+    static Node on(
+            String name,
+            String dc,
+            String source,
+            Path dir,
+            java.util.function.UnaryOperator<SyncSettings> tweak,
+            int maxLdns,
+            List<LinkSpec> links,
+            RuntimeStateExchange runtime)
             throws Exception {
         return new Node(
                 name,
@@ -180,7 +207,10 @@ final class Node implements AutoCloseable {
                 List.of(),
                 List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)),
                 Duration.ofSeconds(2400),
-                tweak);
+                tweak,
+                maxLdns,
+                links,
+                runtime);
     }
 
     LdnsEntry entry(String ldns) {

@@ -82,18 +82,7 @@ public final class ScaleFigures {
     }
 
     private static Node node(String name, String dc, String source, java.nio.file.Path dir, int cap) throws Exception {
-        return new Node(
-                name,
-                dc,
-                source,
-                9,
-                dir,
-                List.of(),
-                List.of(new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(source), 0)),
-                Duration.ofSeconds(2400),
-                s -> s,
-                cap,
-                List.of());
+        return Node.on(name, dc, source, dir, s -> s, cap, List.of(), RuntimeStateExchange.NONE);
     }
 
     private static int withPaths(ProximityTable t, int paths) {
