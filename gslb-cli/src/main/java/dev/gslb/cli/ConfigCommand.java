@@ -123,6 +123,14 @@ final class ConfigCommand {
                                                     : "differs (gslb config diff " + p.name() + ")");
                 }
                 System.out.println(s.inSync() ? "in sync" : "NOT in sync");
+                if (s.runtime() != null) {
+                    ConfigStatus.Runtime r = s.runtime();
+                    System.out.println("runtime states (gslb maintenance): generation " + r.generation()
+                            + (r.origin().isEmpty() ? "" : " from " + r.origin())
+                            + r.peers().entrySet().stream()
+                                    .map(e -> "; " + e.getKey() + " " + e.getValue())
+                                    .collect(java.util.stream.Collectors.joining()));
+                }
             });
         }
     }

@@ -158,6 +158,8 @@ public final class GslbServer implements AutoCloseable {
                 Clock.systemUTC(),
                 registry);
         peers.exchangeConfig(group);
+        peers.exchangeRuntimeStates(maintenance);
+        maintenance.attach(peers::publishRuntimeStates, (by, fromPeer, changes) -> {});
         return peers;
     }
 
@@ -206,7 +208,8 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return group.status(sync.status().stream().map(PeerStatus::name).toList());
+        return group.status(sync.status().stream().map(PeerStatus::name).toList())
+                .withRuntime(maintenance.generations());
     }
 
     public Authority authority() {

@@ -143,7 +143,7 @@ public final class SitePublisher implements AutoCloseable {
             publish();
         } else if (!peerPending && !timer.isShutdown()) {
             peerPending = true;
-            timer.schedule(this::publishPending, PEER_PUBLISH_NANOS - since, TimeUnit.NANOSECONDS);
+            schedule(this::publishPending, PEER_PUBLISH_NANOS - since, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -240,7 +240,16 @@ public final class SitePublisher implements AutoCloseable {
         }
         expiryAt = at;
         long delay = Math.max(0, at - clock.millis()) + 1;
-        expiry = timer.schedule(this::expire, delay, TimeUnit.MILLISECONDS);
+        expiry = schedule(this::expire, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** On the timer, unless it was closed meanwhile (an event racing close: nothing is published any more). */
+    private ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+        try {
+            return timer.schedule(task, delay, unit);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            return null;
+        }
     }
 
     private synchronized void expire() {

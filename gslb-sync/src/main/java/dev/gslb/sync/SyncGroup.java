@@ -347,7 +347,8 @@ public final class SyncGroup<C> implements ConfigExchange {
                 syncOn,
                 all,
                 r == null ? null : "generation " + r + ": " + refusal,
-                out);
+                out,
+                null);
     }
 
     /**

@@ -63,6 +63,10 @@ public final class Maintenance implements RuntimeStateExchange {
     private volatile RuntimeStates states;
     private volatile Runnable tellPeers = () -> {};
     private volatile Listener listener = (by, fromPeer, changes) -> {};
+    /** Each peer's generation as it last offered it; bounded: a peer-sync group has a few peers. */
+    private final java.util.Map<String, Long> peerGenerations = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final int MAX_PEERS_TRACKED = 64;
 
     public Maintenance(Path stateDir, String instance, SitePublisher site, Supplier<GslbConfig> config, Clock clock) {
         this.file = stateDir.resolve(FILE);
@@ -158,6 +162,13 @@ public final class Maintenance implements RuntimeStateExchange {
         return states.generation();
     }
 
+    /** The generation here and as each peer last offered it (`gslb config status`). */
+    public dev.gslb.api.ConfigStatus.Runtime generations() {
+        RuntimeStates s = states;
+        return new dev.gslb.api.ConfigStatus.Runtime(
+                s.generation(), s.origin(), new java.util.TreeMap<>(peerGenerations));
+    }
+
     /** The state of {@code t} in force now (enabled when none is). */
     public AdminState stateOf(RuntimeTarget t) {
         RuntimeState s = states.get(t);
@@ -235,6 +246,9 @@ public final class Maintenance implements RuntimeStateExchange {
     /** A peer's states: taken when newer and valid, kept, applied; an older or invalid offer changes nothing. */
     @Override
     public void received(String peer, Offer offer) {
+        if (peerGenerations.containsKey(peer) || peerGenerations.size() < MAX_PEERS_TRACKED) {
+            peerGenerations.put(peer, offer.generation());
+        }
         RuntimeStates theirs;
         try {
             theirs = RuntimeStatesCodec.decode(offer.states());
