@@ -331,6 +331,61 @@ if [[ "$explain3" == *"decided by global-availability"* ]]; then
   pass "outside every list: global availability decides (gslb resolve --explain)"
 else fail "outside every list: global availability decides"; fi
 
+# ---- maintenance: disable, drain with persistence, enable; the pair agrees; a restart keeps it ----
+say "maintenance: gslb disable on dc-cnc takes CNC's server out on both instances"
+ask_at() { # instance address, name[, namespace]: the instance's own answer (no resolver cache between)
+  in_ns "${3:-ldns}" dig +short +time=2 +tries=1 @"$1" "$2" A 2>/dev/null | tail -1
+}
+both_answer() { # address, name, seconds: until both instances answer it; prints how long it took
+  local t0 i; t0=$(date +%s.%N)
+  for i in $(seq 1 $(( $3 * 20 ))); do
+    if [[ "$(ask_at 198.18.2.2 "$2")" == "$1" && "$(ask_at 198.18.3.2 "$2")" == "$1" ]]; then since "$t0"; return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+both_answer 198.18.2.10 www.example.com 10 >/dev/null || echo "(before: CNC is not answered by both: $(ask_at 198.18.2.2 www.example.com) $(ask_at 198.18.3.2 www.example.com))"
+gslb_in cnc disable vs vs-cnc --reason "e2e kernel upgrade"
+if took=$(both_answer 198.18.3.10 www.example.com 3); then
+  pass "maintenance: vs-cnc disabled on dc-cnc; both instances answer TEL after ${took} s (heartbeat 1 s)"
+else fail "maintenance: both answer TEL after the disable (cnc '$(ask_at 198.18.2.2 www.example.com)', tel '$(ask_at 198.18.3.2 www.example.com)')"; fi
+health_tel="$(gslb_in tel health)"; explain_tel="$(gslb_in tel resolve www.example.com --ldns 198.18.4.2)"
+echo "$health_tel" | grep vs-cnc; echo "$explain_tel" | grep "vs-cnc"
+if [[ "$health_tel" == *"disabled by "*"e2e kernel upgrade"* && "$explain_tel" == *"disabled by "*"e2e kernel upgrade"* ]]; then
+  pass "maintenance: dc-tel's gslb health and resolve --explain say who disabled vs-cnc and why"
+else fail "maintenance: dc-tel shows who disabled vs-cnc and why"; fi
+gslb_in tel enable vs vs-cnc
+if took=$(both_answer 198.18.2.10 www.example.com 3); then pass "maintenance: enabled on dc-tel; both answer CNC again after ${took} s"
+else fail "maintenance: both answer CNC again after the enable"; fi
+
+say "maintenance: drain with persistence (app.example.com, persistence-ttl 120 s)"
+persisted="$(ask_at 198.18.2.2 app.example.com)"
+echo "ldns's network is answered $persisted for app.example.com"
+gslb_in tel drain vs vs-cnc --reason "e2e drain"
+sleep 1.5   # one heartbeat: the drain and the persistence entry are on both instances
+kept_cnc="$(ask_at 198.18.2.2 app.example.com)"; kept_tel="$(ask_at 198.18.3.2 app.example.com)"
+fresh="$(ask_at 198.18.2.2 www.example.com)"; other="$(ask_at 198.18.2.2 app.example.com ldns2)"
+echo "persisted network: $kept_cnc (dc-cnc) $kept_tel (dc-tel); no persistence: $fresh; a new network (ldns2): $other"
+if [[ "$persisted" == 198.18.2.10 && "$kept_cnc" == 198.18.2.10 && "$kept_tel" == 198.18.2.10 \
+      && "$fresh" == 198.18.3.10 && "$other" == 198.18.3.10 ]]; then
+  pass "maintenance: drained vs-cnc keeps the network persistence sends there (both instances); new clients get TEL"
+else fail "maintenance: drain with persistence"; fi
+
+say "maintenance: the states survive a restart of dc-tel"
+gslb_in cnc disable vs vs-tel --reason "e2e restart" --force >/dev/null
+sleep 1.5
+tel_pid="$(pgrep -f "serve --config $e2e/tel.yaml" | head -1)"
+kill "$tel_pid"; for _ in $(seq 1 50); do kill -0 "$tel_pid" 2>/dev/null || break; sleep 0.2; done
+bg tel2.log dc-tel env -C "$e2e" "$G" serve --config "$e2e/tel.yaml"
+for _ in $(seq 1 120); do in_ns dc-tel curl -sf http://127.0.0.1:8053/health >/dev/null && break; sleep 0.5; done
+kept="$(gslb_in tel maintenance)"; echo "$kept"
+if [[ "$kept" == *"vs-tel"*"disabled"*"e2e restart"* && "$kept" == *"vs-cnc"*"drained"* ]]; then
+  pass "maintenance: dc-tel restarted keeps vs-cnc drained and vs-tel disabled"
+else fail "maintenance: the states after a restart of dc-tel"; fi
+gslb_in cnc enable vs vs-tel >/dev/null; gslb_in cnc enable vs vs-cnc >/dev/null
+if both_answer 198.18.2.10 www.example.com 10 >/dev/null; then pass "maintenance: all enabled again, CNC answered by both"
+else fail "maintenance: all enabled again"; fi
+
 say "cleanup: nothing left running"
 stop_all
 sleep 0.2
