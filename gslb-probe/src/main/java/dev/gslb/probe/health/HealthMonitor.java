@@ -44,45 +44,10 @@ public final class HealthMonitor implements AutoCloseable {
     public record MonitorStatus(
             String monitor, HealthState state, int successes, int failures, String lastCheck, String reason) {}
 
-    /** Hysteresis state of one monitor on one target; written by its own thread only. */
-    private static final class Tracker {
-        final MonitorSpec spec;
-        volatile HealthState state = HealthState.UNKNOWN;
-        volatile int successes;
-        volatile int failures;
-        volatile long lastCheck;
-        volatile String reason = "not checked yet";
-
-        Tracker(MonitorSpec spec) {
-            this.spec = spec;
-        }
-
-        /** Applies one result; true when the state changed. */
-        boolean apply(CheckResult r, long now) {
-            lastCheck = now;
-            reason = r.reason();
-            HealthState before = state;
-            if (r.ok()) {
-                successes++;
-                failures = 0;
-                if (state == HealthState.UNKNOWN || state == HealthState.DOWN && successes >= spec.upThreshold()) {
-                    state = HealthState.UP;
-                }
-            } else {
-                failures++;
-                successes = 0;
-                if (state == HealthState.UNKNOWN || state == HealthState.UP && failures >= spec.downThreshold()) {
-                    state = HealthState.DOWN;
-                }
-            }
-            return state != before;
-        }
-    }
-
     /** Copy-on-write in configuration order: readers (sync, admin) never see it change under them. */
     private volatile Map<String, HealthTarget> targets = Map.of();
 
-    private final Map<String, List<Tracker>> trackers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, List<MonitorTracker>> trackers = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, HealthState> states = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, List<Thread>> threads = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Gauge> gauges = new java.util.concurrent.ConcurrentHashMap<>();
@@ -111,8 +76,8 @@ public final class HealthMonitor implements AutoCloseable {
         Map<String, HealthTarget> copy = new LinkedHashMap<>(targets);
         copy.put(t.name(), t);
         targets = java.util.Collections.unmodifiableMap(copy);
-        List<Tracker> list = new ArrayList<>();
-        t.monitors().forEach(m -> list.add(new Tracker(m)));
+        List<MonitorTracker> list = new ArrayList<>();
+        t.monitors().forEach(m -> list.add(new MonitorTracker(m)));
         trackers.put(t.name(), list);
         states.put(t.name(), HealthState.UNKNOWN);
         gauges.put(
@@ -135,7 +100,7 @@ public final class HealthMonitor implements AutoCloseable {
 
     private void startChecks(String name) {
         List<Thread> list = new ArrayList<>();
-        for (Tracker tr : trackers.get(name)) {
+        for (MonitorTracker tr : trackers.get(name)) {
             list.add(Thread.ofVirtual()
                     .name("monitor-" + name + "-" + tr.spec.name())
                     .start(() -> loop(name, tr)));
@@ -188,7 +153,7 @@ public final class HealthMonitor implements AutoCloseable {
         return changed;
     }
 
-    private void loop(String name, Tracker tr) {
+    private void loop(String name, MonitorTracker tr) {
         HealthTarget target = targets.get(name);
         if (target == null) {
             return; // removed by a reload before it started
@@ -211,8 +176,8 @@ public final class HealthMonitor implements AutoCloseable {
         }
     }
 
-    private synchronized void record(String name, Tracker tr, CheckResult r) {
-        List<Tracker> list = trackers.get(name);
+    private synchronized void record(String name, MonitorTracker tr, CheckResult r) {
+        List<MonitorTracker> list = trackers.get(name);
         if (list == null || !list.contains(tr)) {
             return; // a result of checks a reload replaced
         }
@@ -243,12 +208,12 @@ public final class HealthMonitor implements AutoCloseable {
         }
     }
 
-    private static HealthState combine(List<Tracker> list) {
+    private static HealthState combine(List<MonitorTracker> list) {
         if (list.isEmpty()) {
             return HealthState.UNKNOWN;
         }
         boolean allUp = true;
-        for (Tracker t : list) {
+        for (MonitorTracker t : list) {
             if (t.state == HealthState.DOWN) {
                 return HealthState.DOWN;
             }
@@ -265,14 +230,14 @@ public final class HealthMonitor implements AutoCloseable {
     public List<Status> statuses() {
         List<Status> out = new ArrayList<>();
         targets.forEach((name, t) -> {
-            List<Tracker> trs = trackers.get(name);
+            List<MonitorTracker> trs = trackers.get(name);
             if (trs == null) {
                 return; // removed by a reload meanwhile
             }
             List<MonitorStatus> ms = new ArrayList<>();
             long last = 0;
             String reason = t.monitors().isEmpty() ? "no monitors" : "not checked yet";
-            for (Tracker tr : trs) {
+            for (MonitorTracker tr : trs) {
                 ms.add(new MonitorStatus(
                         tr.spec.name(), tr.state, tr.successes, tr.failures, instant(tr.lastCheck), tr.reason));
                 if (tr.lastCheck >= last) {
