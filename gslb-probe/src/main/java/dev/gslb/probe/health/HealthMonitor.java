@@ -17,6 +17,11 @@ import org.slf4j.LoggerFactory;
  * Runs every monitor of every virtual server on its own virtual thread and keeps the states.
  * A server is DOWN when any of its monitors is down, UP when all are up, UNKNOWN otherwise (and
  * always UNKNOWN without monitors). Each change is logged once and counted.
+ *
+ * <p>A server a {@code manual-resume} monitor took from UP to DOWN waits for the operator
+ * ({@link ManualResume}): it stays DOWN, to the answers and to the peers alike, until {@link
+ * #resume}. Its monitors run on; resuming brings it UP at once when they pass again (their {@code
+ * up} successes in a row), else when they do.
  */
 public final class HealthMonitor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HealthMonitor.class);
@@ -26,6 +31,7 @@ public final class HealthMonitor implements AutoCloseable {
      *
      * @param switchOverSeconds the longest time from its failure until answers change (slowest
      *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
+     * @param waiting           its wait for the operator's resume, or null when it is not waiting
      */
     public record Status(
             String name,
@@ -35,9 +41,10 @@ public final class HealthMonitor implements AutoCloseable {
             String lastCheck,
             String reason,
             List<MonitorStatus> monitors,
-            Long switchOverSeconds) {
+            Long switchOverSeconds,
+            ManualResume.Waiting waiting) {
         public Status withSwitchOver(Duration d) {
-            return new Status(name, address, dataCenter, state, lastCheck, reason, monitors, d.toSeconds());
+            return new Status(name, address, dataCenter, state, lastCheck, reason, monitors, d.toSeconds(), waiting);
         }
     }
 
@@ -55,6 +62,9 @@ public final class HealthMonitor implements AutoCloseable {
     private final MeterRegistry registry;
     private final List<java.util.function.BiConsumer<String, HealthState>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ManualResume waiting;
+    private final List<java.util.function.BiConsumer<String, Boolean>> waitingListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean started;
 
     /** Called on every state change of a virtual server (peer sync shares this view). */
@@ -62,14 +72,42 @@ public final class HealthMonitor implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /** Called when a virtual server starts (true) or ends (false) waiting for the operator's resume. */
+    public void onWaitingChange(java.util.function.BiConsumer<String, Boolean> listener) {
+        waitingListeners.add(listener);
+    }
+
     public java.util.Set<String> targets() {
         return targets.keySet();
     }
 
+    /** Monitors whose waits for resume, if any, last until this process ends. */
     public HealthMonitor(List<HealthTarget> targets, Clock clock, MeterRegistry registry) {
+        this(targets, clock, registry, ManualResume.inMemory());
+    }
+
+    /** Monitors that start with the waits of {@code waiting} that these targets still allow. */
+    public HealthMonitor(List<HealthTarget> targets, Clock clock, MeterRegistry registry, ManualResume waiting) {
         this.clock = clock;
         this.registry = registry;
+        this.waiting = waiting;
+        dropWaitsNotAllowedBy(targets);
         targets.forEach(this::add);
+    }
+
+    /**
+     * Ends the waits {@code next} no longer allows: of a server it does not have, or whose
+     * monitor that took it DOWN is gone or no longer has {@code manual-resume}.
+     */
+    private void dropWaitsNotAllowedBy(List<HealthTarget> next) {
+        Map<String, HealthTarget> byName = new LinkedHashMap<>();
+        next.forEach(t -> byName.put(t.name(), t));
+        for (String server : waiting.keepOnly((server, monitor) -> byName.containsKey(server)
+                && byName.get(server).monitors().stream()
+                        .anyMatch(m -> m.name().equals(monitor) && m.manualResume()))) {
+            log.info("virtual server {} no longer waits for resume: its configuration no longer asks for it", server);
+            waitingListeners.forEach(l -> l.accept(server, false));
+        }
     }
 
     private void add(HealthTarget t) {
@@ -79,7 +117,8 @@ public final class HealthMonitor implements AutoCloseable {
         List<MonitorTracker> list = new ArrayList<>();
         t.monitors().forEach(m -> list.add(new MonitorTracker(m)));
         trackers.put(t.name(), list);
-        states.put(t.name(), HealthState.UNKNOWN);
+        // a server waiting for resume is DOWN from its start: its checks starting again resume nothing
+        states.put(t.name(), waiting.waiting(t.name()) != null ? HealthState.DOWN : HealthState.UNKNOWN);
         gauges.put(
                 t.name(),
                 Gauge.builder("health_state", () -> switch (states.getOrDefault(t.name(), HealthState.UNKNOWN)) {
@@ -137,6 +176,7 @@ public final class HealthMonitor implements AutoCloseable {
         int changed = (int) names.stream()
                 .filter(n -> !java.util.Objects.equals(targets.get(n), wanted.get(n)))
                 .count();
+        dropWaitsNotAllowedBy(next);
         for (String name : List.copyOf(targets.keySet())) {
             if (!targets.get(name).equals(wanted.get(name))) {
                 remove(name);
@@ -181,31 +221,79 @@ public final class HealthMonitor implements AutoCloseable {
         if (list == null || !list.contains(tr)) {
             return; // a result of checks a reload replaced
         }
-        if (tr.apply(r, clock.millis())) {
-            HealthState before = states.get(name);
-            HealthState now = combine(list);
-            if (now != before) {
-                // counted before it is visible: whoever sees the new state finds it counted
-                Counter.builder("health_state_changes")
-                        .tag("server", name)
-                        .tag("to", now.name().toLowerCase(java.util.Locale.ROOT))
-                        .description("Virtual-server state changes")
-                        .register(registry)
-                        .increment();
-                states.put(name, now);
-                HealthTarget t = targets.get(name);
-                log.info(
-                        "virtual server {} ({} in {}) is {} (was {}): {} {}",
-                        name,
-                        t.address().getHostAddress(),
-                        t.dataCenter(),
-                        now,
-                        before,
-                        tr.spec.name(),
-                        r.reason());
-                listeners.forEach(l -> l.accept(name, now));
-            }
+        HealthState was = tr.state;
+        if (!tr.apply(r, clock.millis())) {
+            return;
         }
+        if (tr.spec.manualResume()
+                && was == HealthState.UP
+                && tr.state == HealthState.DOWN
+                && waiting.hold(name, tr.spec.name(), clock.instant())) {
+            log.info(
+                    "virtual server {} waits for resume: {} took it DOWN (gslb resume vs {})",
+                    name,
+                    tr.spec.name(),
+                    name);
+            waitingListeners.forEach(l -> l.accept(name, true));
+        }
+        publish(name, tr.spec.name() + " " + r.reason());
+    }
+
+    /**
+     * Sets the state of {@code name} from its monitors, DOWN while it waits for resume; logs
+     * ({@code cause}), counts and tells the listeners of a change.
+     */
+    private void publish(String name, String cause) {
+        HealthState before = states.get(name);
+        HealthState now = combine(trackers.get(name));
+        if (waiting.monitorsPass(name, now == HealthState.UP, clock.instant())) {
+            log.info(
+                    "virtual server {} passes its monitors again and waits for resume (gslb resume vs {})", name, name);
+        }
+        if (waiting.waiting(name) != null) {
+            now = HealthState.DOWN;
+        }
+        if (now == before) {
+            return;
+        }
+        // counted before it is visible: whoever sees the new state finds it counted
+        Counter.builder("health_state_changes")
+                .tag("server", name)
+                .tag("to", now.name().toLowerCase(java.util.Locale.ROOT))
+                .description("Virtual-server state changes")
+                .register(registry)
+                .increment();
+        states.put(name, now);
+        HealthTarget t = targets.get(name);
+        log.info(
+                "virtual server {} ({} in {}) is {} (was {}): {}",
+                name,
+                t.address().getHostAddress(),
+                t.dataCenter(),
+                now,
+                before,
+                cause);
+        HealthState state = now;
+        listeners.forEach(l -> l.accept(name, state));
+    }
+
+    /**
+     * The operator resumes {@code name}: UP at once when its monitors pass again, else as soon as
+     * they do. False when it was not waiting (or is not configured).
+     */
+    public synchronized boolean resume(String name) {
+        if (!targets.containsKey(name) || !waiting.resume(name)) {
+            return false;
+        }
+        log.info("virtual server {} resumed by the operator", name);
+        waitingListeners.forEach(l -> l.accept(name, false));
+        publish(name, "resumed by the operator");
+        return true;
+    }
+
+    /** The servers waiting for the operator's resume now. */
+    public java.util.Set<String> waitingForResume() {
+        return waiting.servers();
     }
 
     private static HealthState combine(List<MonitorTracker> list) {
@@ -246,7 +334,15 @@ public final class HealthMonitor implements AutoCloseable {
                 }
             }
             out.add(new Status(
-                    name, t.address().getHostAddress(), t.dataCenter(), state(name), instant(last), reason, ms, null));
+                    name,
+                    t.address().getHostAddress(),
+                    t.dataCenter(),
+                    state(name),
+                    instant(last),
+                    reason,
+                    ms,
+                    null,
+                    waiting.waiting(name)));
         });
         return out;
     }
