@@ -228,7 +228,7 @@ public final class HealthMonitor implements AutoCloseable {
         if (tr.spec.manualResume()
                 && was == HealthState.UP
                 && tr.state == HealthState.DOWN
-                && waiting.hold(name, tr.spec.name(), clock.instant())) {
+                && waiting.hold(name, tr.spec.name(), instantNow())) {
             log.info(
                     "virtual server {} waits for resume: {} took it DOWN (gslb resume vs {})",
                     name,
@@ -246,7 +246,7 @@ public final class HealthMonitor implements AutoCloseable {
     private void publish(String name, String cause) {
         HealthState before = states.get(name);
         HealthState now = combine(trackers.get(name));
-        if (waiting.monitorsPass(name, now == HealthState.UP, clock.instant())) {
+        if (waiting.monitorsPass(name, now == HealthState.UP, instantNow())) {
             log.info(
                     "virtual server {} passes its monitors again and waits for resume (gslb resume vs {})", name, name);
         }
@@ -291,6 +291,11 @@ public final class HealthMonitor implements AutoCloseable {
         return true;
     }
 
+    /** Now to the millisecond, as every time `gslb health` shows. */
+    private java.time.Instant instantNow() {
+        return java.time.Instant.ofEpochMilli(clock.millis());
+    }
+
     /** The servers waiting for the operator's resume now. */
     public java.util.Set<String> waitingForResume() {
         return waiting.servers();
@@ -333,16 +338,19 @@ public final class HealthMonitor implements AutoCloseable {
                     reason = tr.reason;
                 }
             }
+            // read without the lock (LinkMonitor calls this under its own): a wait is DOWN by definition,
+            // even in the instant between the wait and the state it publishes
+            ManualResume.Waiting w = waiting.waiting(name);
             out.add(new Status(
                     name,
                     t.address().getHostAddress(),
                     t.dataCenter(),
-                    state(name),
+                    w != null ? HealthState.DOWN : state(name),
                     instant(last),
                     reason,
                     ms,
                     null,
-                    waiting.waiting(name)));
+                    w));
         });
         return out;
     }
