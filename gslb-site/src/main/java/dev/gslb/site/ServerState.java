@@ -11,13 +11,21 @@ package dev.gslb.site;
  *                    a precomputed text, or null
  * @param headroomBps its link's capacity minus the busier direction's traffic in bit/s, or -1
  *                    when not known
+ * @param heldReason  why an operator's rule keeps it unavailable whatever is measured ("down,
+ *                    waiting for manual resume"), a precomputed text, or null
  */
-public record ServerState(HealthState health, boolean available, String spillReason, long headroomBps) {
+public record ServerState(
+        HealthState health, boolean available, String spillReason, long headroomBps, String heldReason) {
     /** Answerable and nothing measured: what a server outside any configuration gets when unknown health is answered. */
     public static final ServerState UNKNOWN_AVAILABLE = new ServerState(HealthState.UNKNOWN, true, null, -1);
 
     /** Not answered until a check says UP (unknown-health: unavailable). */
     public static final ServerState UNKNOWN_UNAVAILABLE = new ServerState(HealthState.UNKNOWN, false, null, -1);
+
+    /** A server no operator's rule holds. */
+    public ServerState(HealthState health, boolean available, String spillReason, long headroomBps) {
+        this(health, available, spillReason, headroomBps, null);
+    }
 
     /** A monitor (this instance's or a peer's) saw it UP, not merely unknown. */
     public boolean confirmedUp() {

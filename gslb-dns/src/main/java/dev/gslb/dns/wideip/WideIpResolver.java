@@ -236,6 +236,11 @@ public final class WideIpResolver {
         return false;
     }
 
+    /** "unavailable", and why when an operator's rule holds it (explanations only). */
+    private static String unavailable(ServerState st) {
+        return st.heldReason() == null ? "unavailable" : "unavailable: " + st.heldReason();
+    }
+
     private Result decide(WideIp w, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
         r.outcome = null;
         r.pool = null;
@@ -270,7 +275,7 @@ public final class WideIpResolver {
                                         pool.name() + ": " + vs.name() + " "
                                                 + vs.address().getHostAddress() + " ("
                                                 + vs.dataCenter().name() + ") "
-                                                + (over != null ? over : up ? "available" : "unavailable"));
+                                                + (over != null ? over : up ? "available" : unavailable(st)));
                     }
                 }
             }
