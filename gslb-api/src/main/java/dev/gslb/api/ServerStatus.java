@@ -7,6 +7,11 @@ import java.util.List;
  *
  * @param switchOverSeconds the longest time from its failure until answers change (slowest
  *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
+ * @param waitingForResume  a manual-resume monitor took it DOWN and it stays DOWN until `gslb
+ *     resume vs NAME` (README "Manual resume")
+ * @param waitingSince      when that monitor took it DOWN, or null when it is not waiting
+ * @param passedAgainAt     when its monitors passed again while it waits (resuming brings it UP at
+ *     once), or null while they fail or when it is not waiting
  */
 public record ServerStatus(
         String name,
@@ -16,7 +21,10 @@ public record ServerStatus(
         String lastCheck,
         String reason,
         List<Monitor> monitors,
-        Long switchOverSeconds) {
+        Long switchOverSeconds,
+        boolean waitingForResume,
+        String waitingSince,
+        String passedAgainAt) {
 
     /** A server's or a monitor's state, written in lower case. */
     public enum State {

@@ -19,6 +19,7 @@ import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.PeerApi;
 import dev.gslb.server.admin.ResolveApi;
+import dev.gslb.server.admin.ResumeApi;
 import dev.gslb.server.admin.ServiceApi;
 import dev.gslb.server.admin.StatsApi;
 import dev.gslb.server.admin.StatusPage;
@@ -118,7 +119,9 @@ public final class GslbServer implements AutoCloseable {
         SitePublisher site =
                 new SitePublisher(config.site(), config.loadBalancing().unknownIsAvailable(), Clock.systemUTC());
         probes.health.onChange(site::localHealth);
+        probes.health.onWaitingChange(site::waitingForResume);
         probes.links.onChange(site::localLink);
+        probes.health.waitingForResume().forEach(server -> site.waitingForResume(server, true)); // kept from before
         site.resite(config.site(), probes.health::state, probes.links::local);
         return site;
     }
@@ -126,10 +129,7 @@ public final class GslbServer implements AutoCloseable {
     private static SyncGroup<GslbConfig> syncGroup(GslbConfig fromFile) throws IOException {
         try {
             return new SyncGroup<>(
-                    new SyncedConfiguration(),
-                    fromFile,
-                    fromFile.sync().peersFile().toAbsolutePath().getParent().resolve("config"),
-                    Clock.systemUTC());
+                    new SyncedConfiguration(), fromFile, fromFile.stateFolder().resolve("config"), Clock.systemUTC());
         } catch (SettingsException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -174,6 +174,7 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(resolveApi.routes());
         routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
         routes.addAll(new PeerApi(sync).routes());
+        routes.addAll(new ResumeApi(probes.health).routes());
         StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority);
         routes.addAll(statsApi.routes());
         LinkApi linkApi = new LinkApi(probes.links, site::state, this::authority);
