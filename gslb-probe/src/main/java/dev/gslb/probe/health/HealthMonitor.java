@@ -315,9 +315,12 @@ public final class HealthMonitor implements AutoCloseable {
         return allUp ? HealthState.UP : HealthState.UNKNOWN;
     }
 
-    /** The state of one virtual server; lock-free, for the query path. */
+    /**
+     * The state of one virtual server; lock-free. A wait is DOWN by definition, even in the instant
+     * between the wait and the state it publishes.
+     */
     public HealthState state(String name) {
-        return states.getOrDefault(name, HealthState.UNKNOWN);
+        return waiting.waiting(name) != null ? HealthState.DOWN : states.getOrDefault(name, HealthState.UNKNOWN);
     }
 
     public List<Status> statuses() {
@@ -338,9 +341,7 @@ public final class HealthMonitor implements AutoCloseable {
                     reason = tr.reason;
                 }
             }
-            // read without the lock (LinkMonitor calls this under its own): a wait is DOWN by definition,
-            // even in the instant between the wait and the state it publishes
-            ManualResume.Waiting w = waiting.waiting(name);
+            ManualResume.Waiting w = waiting.waiting(name); // read once: its state and its wait agree
             out.add(new Status(
                     name,
                     t.address().getHostAddress(),
