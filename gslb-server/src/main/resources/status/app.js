@@ -89,7 +89,7 @@ function renderOverview(o) {
     }
     const t = h('table', { class: 'servers' });
     table(t, ['virtual server', 'address', 'state', 'last check', 'reason', 'switch-over'], servers.map((v) => h('tr', { 'data-server': v.name },
-      h('td', {}, v.name), h('td', {}, v.address), h('td', { class: 'server-state' }, state(v.state), v.runtime ? h('span', { class: 'runtime' }, ' ' + v.runtime) : ''),
+      h('td', {}, v.name), h('td', {}, v.address), h('td', { class: 'server-state' }, state(v.state), v.waitingForResume ? h('span', { class: 'over' }, ' waiting for resume') : '', v.runtime ? h('span', { class: 'runtime' }, ' ' + v.runtime) : ''),
       h('td', {}, ago(v.lastCheck)), h('td', {}, v.reason || ''), h('td', {}, v.switchOverSeconds === null ? '-' : '≤ ' + v.switchOverSeconds + ' s'))));
     card.append(h('div', { class: 'scroll' }, t));
     return card;

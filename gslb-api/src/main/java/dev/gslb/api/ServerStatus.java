@@ -9,6 +9,11 @@ import java.util.List;
  *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
  * @param runtime what an operator set on it, its data center or its link ("disabled by alice at
  *     TIME: REASON"), or null when enabled (README "Maintenance")
+ * @param waitingForResume  a manual-resume monitor took it DOWN and it stays DOWN until `gslb
+ *     resume vs NAME` (README "Manual resume")
+ * @param waitingSince      when that monitor took it DOWN, or null when it is not waiting
+ * @param passedAgainAt     when its monitors passed again while it waits (resuming brings it UP at
+ *     once), or null while they fail or when it is not waiting
  */
 public record ServerStatus(
         String name,
@@ -19,6 +24,9 @@ public record ServerStatus(
         String reason,
         List<Monitor> monitors,
         Long switchOverSeconds,
+        boolean waitingForResume,
+        String waitingSince,
+        String passedAgainAt,
         String runtime) {
 
     /** A server's or a monitor's state, written in lower case. */

@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
             LdnsCommand.class,
             ImportCommand.class,
             HealthCommand.class,
+            ResumeCommand.class,
             LinkCommand.class,
             StatsCommand.class,
             ResolveCommand.class,

@@ -34,8 +34,20 @@ final class HealthCommand implements Callable<Integer> {
                                 s.state(),
                                 s.lastCheck() == null ? "-" : s.lastCheck(),
                                 s.switchOverSeconds() == null ? "-" : "<= " + s.switchOverSeconds() + " s",
-                                s.runtime() == null ? s.reason() : s.runtime() + "; " + s.reason());
+                                s.runtime() == null ? reason(s) : s.runtime() + "; " + reason(s));
                     }
                 });
+    }
+
+    /** A server waiting for resume says so, and whether resuming brings it up at once. */
+    static String reason(ServerStatus s) {
+        if (!s.waitingForResume()) {
+            return s.reason();
+        }
+        return "waiting for resume since " + s.waitingSince()
+                + (s.passedAgainAt() != null
+                        ? ", its monitors passed again at " + s.passedAgainAt()
+                        : ", still failing: " + s.reason())
+                + " (gslb resume vs " + s.name() + ")";
     }
 }

@@ -63,6 +63,14 @@ public record GslbConfig(
                 links.stream().map(LinkSpec::link).toList());
     }
 
+    /**
+     * This instance's state folder: where its peers file is, so that {@code serve --state-dir}
+     * moves all of it (the sync group's configurations, the servers waiting for resume).
+     */
+    public Path stateFolder() {
+        return sync.peersFile().toAbsolutePath().getParent();
+    }
+
     /** The zones and wide IPs with their methods bound to the running server's tables. */
     public Authority authority(MethodRegistry registry) {
         return new Authority(zones, wideIps.stream().map(w -> w.build(registry)).toList());

@@ -20,6 +20,7 @@ import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.MaintenanceApi;
 import dev.gslb.server.admin.PeerApi;
 import dev.gslb.server.admin.ResolveApi;
+import dev.gslb.server.admin.ResumeApi;
 import dev.gslb.server.admin.ServiceApi;
 import dev.gslb.server.admin.StatsApi;
 import dev.gslb.server.admin.StatusPage;
@@ -87,8 +88,8 @@ public final class GslbServer implements AutoCloseable {
         }
         this.probes = new ProbeSide(config, registry);
         this.site = sitePublisher(config, probes);
-        this.maintenance =
-                new Maintenance(stateDir(fromFile), config.instance().name(), site, group::running, Clock.systemUTC());
+        this.maintenance = new Maintenance(
+                fromFile.stateFolder(), config.instance().name(), site, group::running, Clock.systemUTC());
         this.sync = peerSync(config);
         GslbConfig.LoadBalancing lb = config.loadBalancing();
         this.alerts = new Alerts(config.alerts(), config.instance().name(), Clock.systemUTC(), registry);
@@ -124,20 +125,17 @@ public final class GslbServer implements AutoCloseable {
         SitePublisher site =
                 new SitePublisher(config.site(), config.loadBalancing().unknownIsAvailable(), Clock.systemUTC());
         probes.health.onChange(site::localHealth);
+        probes.health.onWaitingChange(site::waitingForResume);
         probes.links.onChange(site::localLink);
+        probes.health.waitingForResume().forEach(server -> site.waitingForResume(server, true)); // kept from before
         site.resite(config.site(), probes.health::state, probes.links::local);
         return site;
-    }
-
-    /** The state folder: where the peers file is. */
-    private static java.nio.file.Path stateDir(GslbConfig fromFile) {
-        return fromFile.sync().peersFile().toAbsolutePath().getParent();
     }
 
     private static SyncGroup<GslbConfig> syncGroup(GslbConfig fromFile) throws IOException {
         try {
             return new SyncGroup<>(
-                    new SyncedConfiguration(), fromFile, stateDir(fromFile).resolve("config"), Clock.systemUTC());
+                    new SyncedConfiguration(), fromFile, fromFile.stateFolder().resolve("config"), Clock.systemUTC());
         } catch (SettingsException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -185,6 +183,7 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
         routes.addAll(new PeerApi(sync).routes());
         routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
+        routes.addAll(new ResumeApi(probes.health).routes());
         StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority, site::state);
         routes.addAll(statsApi.routes());
         LinkApi linkApi = new LinkApi(probes.links, site::state, this::authority);

@@ -3,6 +3,7 @@ package dev.gslb.server;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.health.ManualResume;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.probers.IcmpProber;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
 final class ProbeSide implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 
+    /** The servers waiting for the operator's resume, in the state folder (README "Manual resume"). */
+    static final String WAITING_FILE = "waiting-for-resume";
+
     final ProximityTable proximity;
     final ProximityStore store;
     final IcmpProber icmp;
@@ -56,7 +60,11 @@ final class ProbeSide implements AutoCloseable {
                 icmp);
         this.scheduler = new ProbeScheduler(
                 proximity, ps, config.instance().dataCenter(), config.instance().name(), probers, registry);
-        this.health = new HealthMonitor(config.health(), Clock.systemUTC(), registry);
+        this.health = new HealthMonitor(
+                config.health(),
+                Clock.systemUTC(),
+                registry,
+                ManualResume.keptIn(config.stateFolder().resolve(WAITING_FILE)));
         this.links = new LinkMonitor(
                 config.links(),
                 config.instance().dataCenter(),

@@ -11,6 +11,8 @@ package dev.gslb.site;
  *                    a precomputed text, or null
  * @param headroomBps its link's capacity minus the busier direction's traffic in bit/s, or -1
  *                    when not known
+ * @param heldReason  why an operator's rule keeps it unavailable whatever is measured ("down,
+ *                    waiting for manual resume"), a precomputed text, or null
  * @param admin       the strictest runtime state of the server, its data center and its link
  * @param set         the runtime state that decided {@code admin} (who, when, why), or null when enabled
  */
@@ -19,6 +21,7 @@ public record ServerState(
         boolean available,
         String spillReason,
         long headroomBps,
+        String heldReason,
         AdminState admin,
         RuntimeState set) {
     /** Answerable and nothing measured: what a server outside any configuration gets when unknown health is answered. */
@@ -27,9 +30,9 @@ public record ServerState(
     /** Not answered until a check says UP (unknown-health: unavailable). */
     public static final ServerState UNKNOWN_UNAVAILABLE = new ServerState(HealthState.UNKNOWN, false, null, -1);
 
-    /** Enabled: what a state decided from health and links alone is. */
+    /** Enabled, and no operator's rule holds it: what a state decided from health and links alone is. */
     public ServerState(HealthState health, boolean available, String spillReason, long headroomBps) {
-        this(health, available, spillReason, headroomBps, AdminState.ENABLED, null);
+        this(health, available, spillReason, headroomBps, null, AdminState.ENABLED, null);
     }
 
     /** A monitor (this instance's or a peer's) saw it UP, not merely unknown. */

@@ -2,7 +2,9 @@ package dev.gslb.site;
 
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -20,6 +22,8 @@ import java.util.function.Function;
  *   <li>health: this instance's monitors decide; where they say UNKNOWN, a peer's fresh view fills
  *       in (a peer never overrides a local UP or DOWN);
  *   <li>UP answers, DOWN does not; UNKNOWN answers when {@code unknown-health} says so;
+ *   <li>a server waiting for manual resume is not answered, whatever its health says (README
+ *       "Manual resume");
  *   <li>a link DOWN takes its servers with it;
  *   <li>a link over its limit sets its servers aside (answered only when nothing else is left);
  *   <li>runtime states: a server takes the strictest of its own, its data center's and its link's
@@ -39,6 +43,7 @@ public final class SitePublisher implements AutoCloseable {
     private record Expiring<T>(T value, long expiresAt) {}
 
     static final long PEER_PUBLISH_MILLIS = 10;
+    static final String WAITING_FOR_RESUME = "down, waiting for manual resume";
     private static final long PEER_PUBLISH_NANOS = TimeUnit.MILLISECONDS.toNanos(PEER_PUBLISH_MILLIS);
 
     private final boolean unknownIsAvailable;
@@ -52,6 +57,7 @@ public final class SitePublisher implements AutoCloseable {
     private final Map<String, Expiring<HealthState>> peerHealth = new HashMap<>();
     private final Map<String, LinkState> localLinks = new HashMap<>();
     private final Map<String, Expiring<LinkState>> peerLinks = new HashMap<>();
+    private final Set<String> waitingForResume = new HashSet<>();
     private Site site;
     private RuntimeStates runtime = RuntimeStates.NONE;
     private ScheduledFuture<?> expiry;
@@ -76,6 +82,13 @@ public final class SitePublisher implements AutoCloseable {
     /** This instance's monitors judged {@code server}. */
     public synchronized void localHealth(String server, HealthState s) {
         if (localHealth.put(server, s) != s) {
+            publish();
+        }
+    }
+
+    /** {@code server} starts or ends waiting for the operator's resume (its monitors hold it DOWN meanwhile). */
+    public synchronized void waitingForResume(String server, boolean waiting) {
+        if (waiting ? waitingForResume.add(server) : waitingForResume.remove(server)) {
             publish();
         }
     }
@@ -222,13 +235,18 @@ public final class SitePublisher implements AutoCloseable {
         if (link != null && link.state() == HealthState.DOWN) {
             available = false; // a link DOWN takes its servers with it
         }
+        String held = waitingForResume.contains(vs.name()) ? WAITING_FOR_RESUME : null;
+        if (held != null) {
+            available = false; // what an operator holds back, no measurement brings back
+        }
         String spill = available && link != null ? link.overLimitReason() : null;
         long headroom = -1;
         Link l = vs.link() == null ? null : site.link(vs.link());
         if (l != null && l.capacityBps() >= 0 && link != null && link.inBps() >= 0 && link.outBps() >= 0) {
             headroom = Math.max(0, l.capacityBps() - Math.max(link.inBps(), link.outBps()));
         }
-        return new ServerState(h, available, spill, headroom, set == null ? AdminState.ENABLED : set.state(), set);
+        return new ServerState(
+                h, available, spill, headroom, held, set == null ? AdminState.ENABLED : set.state(), set);
     }
 
     private void scheduleExpiry(long at) {

@@ -63,6 +63,21 @@ class SitePublisherTest {
     }
 
     @Test
+    void aServerWaitingForResumeIsNotAnsweredWhateverItsHealth() {
+        try (SitePublisher p = new SitePublisher(SITE, true, Clock.systemUTC())) {
+            p.localHealth("cnc1", HealthState.DOWN);
+            p.peerHealth("cnc1", HealthState.UP, Long.MAX_VALUE);
+            p.waitingForResume("cnc1", true);
+            assertThat(p.state().at(CNC1).available()).isFalse();
+            assertThat(p.state().at(CNC1).heldReason()).isEqualTo("down, waiting for manual resume");
+            p.waitingForResume("cnc1", false);
+            p.localHealth("cnc1", HealthState.UP);
+            assertThat(p.state().at(CNC1).available()).as("resumed").isTrue();
+            assertThat(p.state().at(CNC1).heldReason()).isNull();
+        }
+    }
+
+    @Test
     void aPeerFillsUnknownUntilItsViewExpires() {
         Hand clock = new Hand();
         try (SitePublisher p = new SitePublisher(SITE, false, clock)) {

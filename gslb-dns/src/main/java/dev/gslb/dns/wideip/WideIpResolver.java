@@ -295,6 +295,10 @@ public final class WideIpResolver {
         r.ttl = w.failure().ttl();
     }
 
+    private static String unavailable(ServerState st) {
+        return st.heldReason() == null ? "unavailable" : "unavailable: " + st.heldReason();
+    }
+
     private Result decide(WideIp w, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
         r.outcome = null;
         r.pool = null;
@@ -342,7 +346,7 @@ public final class WideIpResolver {
                                                 + vs.dataCenter().name() + ") "
                                                 + (set != null
                                                         ? set.describe()
-                                                        : over != null ? over : up ? "available" : "unavailable"));
+                                                        : over != null ? over : up ? "available" : unavailable(st)));
                     }
                 }
             }

@@ -12,10 +12,19 @@ import java.util.List;
  * DOWN and {@code upThreshold} successes in a row to come back UP, so a flapping target does not
  * flap the answer. One entry of {@code monitors:} (README "Health monitors") holds the keys below
  * and those of its type's check ({@link MonitorTypes}).
+ *
+ * @param manualResume a virtual server this monitor took from UP to DOWN stays DOWN until an
+ *     operator resumes it (F5's "manual resume", README "Manual resume"; {@link ManualResume})
  */
 @JsonDeserialize(using = MonitorTypes.Binder.class)
 public record MonitorSpec(
-        String name, Check check, Duration interval, Duration timeout, int upThreshold, int downThreshold) {
+        String name,
+        Check check,
+        Duration interval,
+        Duration timeout,
+        int upThreshold,
+        int downThreshold,
+        boolean manualResume) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
     public static final int DEFAULT_UP = 2;
     public static final int DEFAULT_DOWN = 3;
@@ -33,9 +42,20 @@ public record MonitorSpec(
             Setting.integer("up", DEFAULT_UP, 1, 1000, "successes in a row that bring a DOWN target UP");
     public static final Setting<Integer> DOWN =
             Setting.integer("down", DEFAULT_DOWN, 1, 1000, "failures in a row that take an UP target DOWN");
+    public static final Setting<Boolean> MANUAL_RESUME = Setting.of(
+            "manual-resume",
+            Boolean.class,
+            false,
+            "a virtual server it took DOWN stays DOWN until `gslb resume vs NAME`, even when it passes again");
 
     /** The keys every type takes. */
-    public static final List<Setting<?>> COMMON = List.of(NAME, TYPE, INTERVAL, TIMEOUT, UP, DOWN);
+    public static final List<Setting<?>> COMMON = List.of(NAME, TYPE, INTERVAL, TIMEOUT, UP, DOWN, MANUAL_RESUME);
+
+    /** A monitor that lets its targets come back by themselves. */
+    public MonitorSpec(
+            String name, Check check, Duration interval, Duration timeout, int upThreshold, int downThreshold) {
+        this(name, check, interval, timeout, upThreshold, downThreshold, false);
+    }
 
     public MonitorSpec {
         if (name == null || name.isBlank()) {
@@ -59,7 +79,8 @@ public record MonitorSpec(
                             every,
                             v.given(TIMEOUT) ? v.get(TIMEOUT) : every.dividedBy(2),
                             v.get(UP),
-                            v.get(DOWN));
+                            v.get(DOWN),
+                            v.get(MANUAL_RESUME));
                 })
                 .add(NAME, MonitorSpec::name)
                 .add(TYPE, s -> type)
@@ -67,6 +88,7 @@ public record MonitorSpec(
                 .add(TIMEOUT, MonitorSpec::timeout)
                 .add(UP, MonitorSpec::upThreshold)
                 .add(DOWN, MonitorSpec::downThreshold)
+                .add(MANUAL_RESUME, MonitorSpec::manualResume)
                 .include(check, s -> kind.cast(s.check()));
     }
 }

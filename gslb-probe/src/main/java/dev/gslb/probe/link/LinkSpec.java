@@ -38,6 +38,14 @@ public record LinkSpec(
         if (!gateways.isEmpty() && monitors.isEmpty()) {
             throw new IllegalArgumentException("link " + name + " has gateways but no monitors to check them");
         }
+        for (MonitorSpec m :
+                monitors) { // refused rather than ignored: an operator would wait for a hold that never comes
+            if (m.manualResume()) {
+                throw new IllegalArgumentException("link " + name + ": monitor " + m.name()
+                        + " has 'manual-resume: true', which only virtual servers take (a link comes back by itself);"
+                        + " give the link a monitor without it");
+            }
+        }
     }
 
     private static void check(String name, Bandwidth capacity, Bandwidth limit, Bandwidth resume, String direction) {

@@ -28,6 +28,9 @@ class MonitorTypesTest {
         assertThat(web.check()).isEqualTo(new HttpCheck(true, 443, "/health", null, 200, null));
         assertThat(web.timeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(web.upThreshold()).isEqualTo(1);
+        assertThat(web.manualResume()).as("off unless asked for").isFalse();
+        assertThat(read("{name: t, type: tcp, port: 80, manual-resume: true}").manualResume())
+                .isTrue();
         assertThat(read("{name: d, type: dns, query-name: example.com, query-type: AAAA}")
                         .check())
                 .isEqualTo(new DnsCheck(53, org.xbill.DNS.Name.fromString("example.com."), 28, 0, null));

@@ -55,6 +55,15 @@ public final class AdminServer implements AutoCloseable {
         public String param(String name) {
             return query.get(name);
         }
+
+        /** The parameter {@code name}; a 400 saying to give it when it is missing or blank. */
+        public String required(String name) {
+            String v = param(name);
+            if (v == null || v.isBlank()) {
+                throw new IllegalArgumentException("give ?" + name + "=...");
+            }
+            return v;
+        }
     }
 
     public record Response(int status, String body, String contentType) {

@@ -38,27 +38,19 @@ public final class LdnsApi {
         return List.of(
                 new AdminServer.Route("GET", "/ldns/list", r -> list(r.param("dc"), r.param("format"))),
                 new AdminServer.Route(
-                        "GET", "/ldns/show", r -> show(Address.parse(required(r, "ip")), r.param("format"))),
-                new AdminServer.Route("POST", "/ldns/probe", r -> probe(required(r, "ip"), r.param("protocol"))),
+                        "GET", "/ldns/show", r -> show(Address.parse(r.required("ip")), r.param("format"))),
+                new AdminServer.Route("POST", "/ldns/probe", r -> probe(r.required("ip"), r.param("protocol"))),
                 new AdminServer.Route(
                         "POST",
                         "/ldns/import",
                         r -> importDump(Json.MAPPER.readValue(r.body(), LdnsImport.class)),
                         AdminServer.Body.UPLOAD),
                 new AdminServer.Route("POST", "/ldns/delete", r -> {
-                    Address key = Address.parse(required(r, "ip"));
+                    Address key = Address.parse(r.required("ip"));
                     boolean removed = table.remove(key);
                     return AdminServer.Response.json(
                             removed ? 200 : 404, Json.write(new Removed(removed, key.toString())));
                 }));
-    }
-
-    private static String required(AdminServer.Request r, String name) {
-        String v = r.param(name);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException("give ?" + name + "=...");
-        }
-        return v;
     }
 
     private AdminServer.Response list(String dc, String format) {

@@ -7,6 +7,7 @@ import dev.gslb.api.WideIpStats;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.LdnsSeen;
 import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.probe.health.ManualResume;
 import java.util.List;
 
 /**
@@ -17,6 +18,7 @@ public final class Replies {
     private Replies() {}
 
     public static ServerStatus server(HealthMonitor.Status s, String runtime) {
+        ManualResume.Waiting w = s.waiting();
         return new ServerStatus(
                 s.name(),
                 s.address(),
@@ -29,6 +31,9 @@ public final class Replies {
                                 m.monitor(), state(m.state()), m.successes(), m.failures(), m.lastCheck(), m.reason()))
                         .toList(),
                 s.switchOverSeconds(),
+                w != null,
+                w == null ? null : w.since().toString(),
+                w == null || w.passedAgain() == null ? null : w.passedAgain().toString(),
                 runtime);
     }
 

@@ -14,7 +14,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -52,7 +51,7 @@ final class SiteNames {
     void require(RuntimeTarget t) {
         Set<String> known = names.get(t.kind());
         if (!known.contains(t.name())) {
-            List<String> near = near(t.name(), known);
+            List<String> near = NearNames.of(t.name(), known);
             throw new IllegalArgumentException("no " + t.kind().word() + " named " + t.name()
                     + (near.isEmpty()
                             ? "; known: " + first(known)
@@ -108,44 +107,9 @@ final class SiteNames {
         return st == null || !st.liveAt(now) || st.state() == AdminState.ENABLED;
     }
 
-    /** Up to three known names closest to {@code given} (edit distance at most a third of its length, or sharing a prefix). */
-    static List<String> near(String given, Set<String> known) {
-        String g = given.toLowerCase(Locale.ROOT);
-        int limit = Math.max(2, g.length() / 3);
-        return known.stream()
-                .map(k -> Map.entry(k, distance(g, k.toLowerCase(Locale.ROOT))))
-                .filter(e -> e.getValue() <= limit
-                        || e.getKey().toLowerCase(Locale.ROOT).startsWith(g)
-                        || g.startsWith(e.getKey().toLowerCase(Locale.ROOT)))
-                .sorted(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
-                .limit(3)
-                .map(Map.Entry::getKey)
-                .toList();
-    }
-
     private static String first(Set<String> known) {
         List<String> some =
                 known.stream().sorted(Comparator.naturalOrder()).limit(10).toList();
         return some.isEmpty() ? "none" : String.join(", ", some) + (known.size() > 10 ? ", ..." : "");
-    }
-
-    /** Levenshtein distance, on at most 255 characters each (names are bounded). */
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -1,0 +1,47 @@
+package dev.gslb.server.admin;
+
+import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.server.maintenance.NearNames;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The operator's resume of a virtual server a manual-resume monitor took DOWN (README "Manual
+ * resume"): POST /vs/resume?name=NAME answers the server's status after it (200), 404 for a name
+ * no server has (with the names near it), 409 for a server that is not waiting.
+ */
+public final class ResumeApi {
+    private final HealthMonitor health;
+
+    public ResumeApi(HealthMonitor health) {
+        this.health = health;
+    }
+
+    public List<AdminServer.Route> routes() {
+        return List.of(new AdminServer.Route("POST", "/vs/resume", r -> resume(r.required("name"))));
+    }
+
+    private AdminServer.Response resume(String name) {
+        if (!health.targets().contains(name)) {
+            List<String> near = NearNames.of(name, health.targets());
+            return AdminServer.Response.error(
+                    404,
+                    "no virtual server is named " + name
+                            + (near.isEmpty()
+                                    ? " (gslb health lists them)"
+                                    : "; did you mean " + String.join(", ", near) + "?"));
+        }
+        if (!health.resume(name)) {
+            return AdminServer.Response.error(
+                    409,
+                    "virtual server " + name + " is not waiting for resume (it is "
+                            + health.state(name).name().toLowerCase(Locale.ROOT)
+                            + "): only a server a manual-resume monitor took from up to down waits");
+        }
+        return health.statuses().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .map(s -> AdminServer.Response.ok(Replies.server(s, null))) // its runtime state: gslb health
+                .orElseGet(() -> AdminServer.Response.error(404, "virtual server " + name + " was removed meanwhile"));
+    }
+}
