@@ -1,6 +1,7 @@
 package dev.gslb.probe.health;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 import java.time.Duration;
@@ -36,6 +37,8 @@ public record MonitorSpec(
 
     /** The keys every type takes. */
     public static final List<Setting<?>> COMMON = List.of(NAME, TYPE, INTERVAL, TIMEOUT, UP, DOWN);
+
+    public static final Section<List<MonitorSpec>> SECTION = Section.list("monitors", MonitorSpec.class);
 
     public MonitorSpec {
         if (name == null || name.isBlank()) {
