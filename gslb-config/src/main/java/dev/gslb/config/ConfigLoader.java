@@ -1,6 +1,7 @@
 package dev.gslb.config;
 
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.settings.SectionValues;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.settings.SettingsModule;
 import dev.gslb.settings.SettingsReader;
@@ -14,8 +15,9 @@ import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
 
 /**
- * Reads the YAML configuration (see the README for every key and default): Jackson binds each
- * section to the record of the module that owns it, and this class resolves what the sections say
+ * Reads the YAML configuration (see the README for every key and default): each top-level key is
+ * bound to the type its section declares ({@link ConfigSections} lists them, each declared by the
+ * module that owns it), and {@link ConfigResolver} resolves what the sections say
  * of each other (a pool naming a server, a record naming a data center or region, a wide IP inside
  * a zone), pointing each error at its line and column. {@code config check}, {@code serve} and
  * {@code config reload} all load through here. Paths in the file are relative to the file's folder;
@@ -28,8 +30,10 @@ public final class ConfigLoader {
     /** Methods built to check a configuration, never run. */
     static final MethodRegistry UNBOUND_METHODS = new MethodRegistry(MethodRegistry.Services.UNBOUND);
 
-    private static final SettingsReader READER = new SettingsReader(
-            new SettingsModule().scalar(Cidr.class, Cidr::parse).scalar(Name.class, ConfigLoader::name));
+    private static final SettingsReader READER = new SettingsReader(new SettingsModule()
+            .scalar(Cidr.class, Cidr::parse)
+            .scalar(Name.class, ConfigLoader::name)
+            .sections(ConfigSections.sections()));
 
     private ConfigLoader() {}
 
@@ -52,7 +56,7 @@ public final class ConfigLoader {
     }
 
     public static GslbConfig parse(String label, String text, Path base) throws SettingsException {
-        return new ConfigResolver(READER.read(label, text, base, ConfigFile.class), base)
+        return new ConfigResolver(READER.read(label, text, base, SectionValues.class))
                 .resolve(new GslbConfig.ConfigText(label, text, base));
     }
 

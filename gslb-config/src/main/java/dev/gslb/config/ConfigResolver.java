@@ -1,8 +1,7 @@
 package dev.gslb.config;
 
-import static java.util.Objects.requireNonNullElse;
-
 import dev.gslb.config.admin.AdminSettings;
+import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.StatisticsSettings;
@@ -11,11 +10,12 @@ import dev.gslb.dns.zone.Zones;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.ProgramAllowList;
 import dev.gslb.probe.schedule.Probing;
+import dev.gslb.settings.Section;
+import dev.gslb.settings.SectionValues;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.settings.SettingsFile;
 import dev.gslb.site.DataCenter;
 import dev.gslb.sync.SyncSettings;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -24,27 +24,40 @@ import java.util.List;
  * and builds the {@link GslbConfig}; each error points at the name that is wrong.
  */
 final class ConfigResolver extends Sections {
-    private final LinkBinder linkBinder = new LinkBinder(this);
-    private final ServerBinder servers = new ServerBinder(this);
+    /** {@code instance:} as written: who this instance is and where; absent, the host name and the first data center. */
+    record InstanceEntry(String name, String datacenter) {
+        static final Section<InstanceEntry> SECTION =
+                Section.of("instance", InstanceEntry.class, folder -> new InstanceEntry(null, null));
+    }
 
-    ConfigResolver(SettingsFile<ConfigFile> file, Path base) {
-        super(file, base);
+    /** {@code config: {sync: false}}: this instance neither takes nor gives shared configuration. */
+    record ConfigSyncEntry(Boolean sync) {
+        static final Section<ConfigSyncEntry> SECTION =
+                Section.of("config", ConfigSyncEntry.class, folder -> new ConfigSyncEntry(null));
+    }
+
+    static final Section<List<String>> DATACENTERS = Section.list("datacenters", String.class);
+
+    ConfigResolver(SettingsFile<SectionValues> file) {
+        super(file);
     }
 
     GslbConfig resolve(GslbConfig.ConfigText source) throws SettingsException {
-        for (int i = 0; i < c.datacenters().size(); i++) {
-            String name = c.datacenters().get(i);
+        List<String> given = section(DATACENTERS);
+        for (int i = 0; i < given.size(); i++) {
+            String name = given.get(i);
             if (name == null || dataCenters.put(name, new DataCenter(name)) != null) {
                 throw file.error("data center " + name + " is defined twice or empty", "datacenters", i);
             }
         }
         ZoneBinder zoneBinder = new ZoneBinder(this);
         List<Zone> zones = zoneBinder.zones();
-        var programs = new ProgramAllowList(requireNonNullElse(c.monitorPrograms(), base.resolve("monitor-programs")));
-        for (int i = 0; i < c.monitors().size(); i++) {
+        var programs = new ProgramAllowList(section(ProgramAllowList.SECTION));
+        List<MonitorSpec> monitorSpecs = section(MonitorSpec.SECTION);
+        for (int i = 0; i < monitorSpecs.size(); i++) {
             MonitorSpec m;
             try { // from this file or a peer's, an external monitor runs only a program of this host's folder
-                m = programs.place(c.monitors().get(i));
+                m = programs.place(monitorSpecs.get(i));
             } catch (IllegalArgumentException e) {
                 throw file.error(e.getMessage(), "monitors", i, "command", 0);
             }
@@ -52,40 +65,35 @@ final class ConfigResolver extends Sections {
                 throw file.error("monitor " + m.name() + " is defined twice", "monitors", i);
             }
         }
-        for (int i = 0; i < c.links().size(); i++) {
-            linkBinder.link(c.links().get(i), i);
-        }
-        for (int i = 0; i < c.virtualServers().size(); i++) {
-            servers.virtualServer(c.virtualServers().get(i), i);
-        }
-        for (int i = 0; i < c.pools().size(); i++) {
-            servers.pool(c.pools().get(i), i);
-        }
+        new LinkBinder(this).links();
+        ServerBinder servers = new ServerBinder(this);
+        servers.virtualServers();
+        servers.pools();
         List<WideIpSpec> wideIps = zoneBinder.wideIps(new Zones(zones));
-        Probing probing = c.probe() == null ? Probing.defaults(base) : c.probe();
-        SyncSettings sync = c.sync() == null ? SyncSettings.defaults(base) : c.sync();
+        Probing probing = section(Probing.SECTION);
+        SyncSettings sync = section(SyncSettings.SECTION);
         if (!file.has("sync", "path-ttl")) { // the README: paths are sent with the proximity table's TTL
             sync = sync.withPathTtl(probing.proximity().pathTtl());
         }
-        DnsSettings dns = requireNonNullElse(c.dns(), DnsSettings.DEFAULTS);
+        DnsSettings dns = section(DnsSettings.SECTION);
         GslbConfig config = new GslbConfig(
                 instance(),
                 dns.listener(),
                 dns.answers(),
-                requireNonNullElse(c.admin(), AdminSettings.defaults(base)),
+                section(AdminSettings.SECTION),
                 List.copyOf(dataCenters.values()),
                 zones,
                 wideIps,
-                requireNonNullElse(c.loadBalancing(), GslbConfig.LoadBalancing.DEFAULTS),
+                section(GslbConfig.LoadBalancing.SECTION),
                 new TopologyBinder(this).topology(),
                 probing,
                 List.copyOf(healthTargets),
                 List.copyOf(links.values()),
                 sync,
-                c.alerts(),
-                requireNonNullElse(c.statistics(), StatisticsSettings.DEFAULTS),
+                section(AlertSpec.SECTION),
+                section(StatisticsSettings.SECTION),
                 source,
-                c.config() == null || c.config().sync() == null || c.config().sync());
+                !Boolean.FALSE.equals(section(ConfigSyncEntry.SECTION).sync()));
         try { // a trial build; each rule was checked where it is written
             config.authority(ConfigLoader.UNBOUND_METHODS);
         } catch (IllegalArgumentException e) {
@@ -95,9 +103,9 @@ final class ConfigResolver extends Sections {
     }
 
     private InstanceIdentity instance() throws SettingsException {
-        var i = c.instance();
-        String name = i == null || i.name() == null ? ConfigLoader.defaultInstanceName() : i.name();
-        String dc = i == null || i.datacenter() == null
+        InstanceEntry i = section(InstanceEntry.SECTION);
+        String name = i.name() == null ? ConfigLoader.defaultInstanceName() : i.name();
+        String dc = i.datacenter() == null
                 ? dataCenters.keySet().stream().findFirst().orElse("")
                 : dataCenter(i.datacenter(), "instance", "datacenter").name();
         return new InstanceIdentity(name, dc);

@@ -14,6 +14,7 @@ import dev.gslb.dns.zone.Zone;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.probe.schedule.Probing;
+import dev.gslb.settings.Section;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.Site;
 import dev.gslb.sync.SyncSettings;
@@ -54,6 +55,9 @@ public record GslbConfig(
     @JsonDeserialize(using = LoadBalancingBinder.class)
     public record LoadBalancing(MethodSettings methods, boolean unknownIsAvailable) {
         public static final LoadBalancing DEFAULTS = new LoadBalancing(MethodSettings.DEFAULTS, true);
+
+        public static final Section<LoadBalancing> SECTION =
+                Section.of("load-balancing", LoadBalancing.class, folder -> DEFAULTS);
     }
 
     /** The site model: the virtual servers in ordinal order and the links. */

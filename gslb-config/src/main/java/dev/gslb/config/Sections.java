@@ -3,11 +3,12 @@ package dev.gslb.config;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.settings.Section;
+import dev.gslb.settings.SectionValues;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.settings.SettingsFile;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.VirtualServer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,9 +19,7 @@ import java.util.Map;
  * file is resolved (each section names what an earlier one defined), and the checks they share.
  */
 class Sections {
-    final SettingsFile<ConfigFile> file;
-    final ConfigFile c;
-    final Path base;
+    final SettingsFile<SectionValues> file;
     final Map<String, DataCenter> dataCenters;
     final Map<String, MonitorSpec> monitors;
     final Map<String, LinkSpec> links;
@@ -28,10 +27,8 @@ class Sections {
     final Map<String, PoolSpec> pools;
     final List<HealthTarget> healthTargets;
 
-    Sections(SettingsFile<ConfigFile> file, Path base) {
+    Sections(SettingsFile<SectionValues> file) {
         this.file = file;
-        this.c = file.value();
-        this.base = base;
         this.dataCenters = new LinkedHashMap<>();
         this.monitors = new LinkedHashMap<>();
         this.links = new LinkedHashMap<>();
@@ -43,8 +40,6 @@ class Sections {
     /** A binder of one section over the same file and the names defined so far. */
     Sections(Sections shared) {
         this.file = shared.file;
-        this.c = shared.c;
-        this.base = shared.base;
         this.dataCenters = shared.dataCenters;
         this.monitors = shared.monitors;
         this.links = shared.links;
@@ -53,9 +48,19 @@ class Sections {
         this.healthTargets = shared.healthTargets;
     }
 
+    /** What the file gives for {@code section}, else its default. */
+    <T> T section(Section<T> section) {
+        return file.value().get(section);
+    }
+
+    /** {@code key:} with nothing after it is an empty list. */
+    static <T> List<T> orEmpty(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
     /** The monitors a server or link names, each defined under 'monitors:'. */
     List<MonitorSpec> monitorsNamed(List<String> given, String section, int i) throws SettingsException {
-        List<String> names = ConfigFile.orEmpty(given);
+        List<String> names = orEmpty(given);
         List<MonitorSpec> specs = new ArrayList<>();
         for (int m = 0; m < names.size(); m++) {
             MonitorSpec spec = monitors.get(names.get(m));

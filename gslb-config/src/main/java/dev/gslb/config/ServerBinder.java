@@ -2,8 +2,6 @@ package dev.gslb.config;
 
 import static java.util.Objects.requireNonNullElse;
 
-import dev.gslb.config.ConfigFile.PoolEntry;
-import dev.gslb.config.ConfigFile.VirtualServerEntry;
 import dev.gslb.dns.method.LoadBalancingMethod;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
@@ -12,21 +10,65 @@ import dev.gslb.dns.wideip.Pool;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.VirtualServer;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /** The {@code virtual-servers:} and {@code pools:} sections: servers in data centers behind links, pools of them with their methods. */
 final class ServerBinder extends Sections {
+    /** One entry of {@code virtual-servers:} as written: its data center, link and monitors by name. */
+    record VirtualServerEntry(
+            String name,
+            InetAddress address,
+            String datacenter,
+            String link,
+            List<String> monitors,
+            Integer ratio,
+            Integer order) {
+        static final Section<List<VirtualServerEntry>> SECTION =
+                Section.list("virtual-servers", VirtualServerEntry.class);
+    }
+
+    /** One entry of {@code pools:} as written: its members and methods by name. */
+    record PoolEntry(
+            String name,
+            List<String> members,
+            String preferred,
+            String alternate,
+            String fallback,
+            Integer maxAnswers,
+            Duration ttl,
+            List<InetAddress> fallbackIp,
+            QualityOfService.Coefficients qos) {
+        static final Section<List<PoolEntry>> SECTION = Section.list("pools", PoolEntry.class);
+    }
+
     ServerBinder(Sections shared) {
         super(shared);
     }
 
-    void virtualServer(VirtualServerEntry v, int i) throws SettingsException {
+    void virtualServers() throws SettingsException {
+        List<VirtualServerEntry> given = section(VirtualServerEntry.SECTION);
+        for (int i = 0; i < given.size(); i++) {
+            virtualServer(given.get(i), i);
+        }
+    }
+
+    /** After {@link #virtualServers}: the pools name them. */
+    void pools() throws SettingsException {
+        List<PoolEntry> given = section(PoolEntry.SECTION);
+        for (int i = 0; i < given.size(); i++) {
+            pool(given.get(i), i);
+        }
+    }
+
+    private void virtualServer(VirtualServerEntry v, int i) throws SettingsException {
         required(v.name(), "virtual server", "name", "virtual-servers", i);
         required(v.address(), "virtual server", "address", "virtual-servers", i);
         required(v.datacenter(), "virtual server", "datacenter", "virtual-servers", i);
@@ -78,7 +120,7 @@ final class ServerBinder extends Sections {
         return l.name();
     }
 
-    void pool(PoolEntry p, int i) throws SettingsException {
+    private void pool(PoolEntry p, int i) throws SettingsException {
         required(p.name(), "pool", "name", "pools", i);
         required(p.members(), "pool", "members", "pools", i);
         List<VirtualServer> members = new ArrayList<>();
@@ -104,7 +146,7 @@ final class ServerBinder extends Sections {
         if (p.qos() != null) { // the pool's coefficients over the global ones
             try {
                 own = MethodSettings.of(p.qos()
-                        .over(requireNonNullElse(c.loadBalancing(), GslbConfig.LoadBalancing.DEFAULTS)
+                        .over(section(GslbConfig.LoadBalancing.SECTION)
                                 .methods()
                                 .orDefault(QualityOfService.Settings.DEFAULTS)));
             } catch (IllegalArgumentException e) {
@@ -122,7 +164,7 @@ final class ServerBinder extends Sections {
             }
             methods.add(method);
         }
-        List<InetAddress> fallback = ConfigFile.orEmpty(p.fallbackIp());
+        List<InetAddress> fallback = orEmpty(p.fallbackIp());
         long ttl = p.ttl() == null ? -1 : p.ttl().toSeconds();
         int maxAnswers;
         try { // the pool's own rules (the alternate tier reads no path metrics), checked where they live

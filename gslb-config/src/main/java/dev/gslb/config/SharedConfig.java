@@ -36,17 +36,8 @@ import java.util.zip.ZipOutputStream;
  * @param files path inside the bundle -> content
  */
 public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
-    /** What is shared; everything else in the file is this instance's own. */
-    public static final List<String> SECTIONS = List.of(
-            "zones",
-            "datacenters",
-            "links",
-            "virtual-servers",
-            "pools",
-            "wide-ips",
-            "topology",
-            "monitors",
-            "load-balancing");
+    /** What is shared (the {@link ConfigSections} marked so); everything else in the file is this instance's own. */
+    public static final List<String> SECTIONS = ConfigSections.keys(ConfigSections.Scope.SHARED);
 
     static final String YAML_ENTRY = "shared.yaml";
     /** Unzipped, a configuration may not exceed this (zones and lists of a large deployment fit many times). */

@@ -2,8 +2,9 @@ package dev.gslb.config;
 
 import static java.util.Objects.requireNonNullElse;
 
-import dev.gslb.config.ConfigFile.TopologyRecordEntry;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsException;
+import dev.gslb.topology.Cidr;
 import dev.gslb.topology.TopologyRecord;
 import dev.gslb.topology.load.LiveTopology;
 import java.nio.file.Files;
@@ -13,20 +14,29 @@ import java.util.List;
 
 /** The {@code topology:} section: the data files and the records that score regions and CIDRs per data center. */
 final class TopologyBinder extends Sections {
+    /** {@code topology:} as written. */
+    record TopologyEntry(List<Path> data, List<TopologyRecordEntry> records, Boolean watch) {
+        static final Section<TopologyEntry> SECTION =
+                Section.of("topology", TopologyEntry.class, folder -> new TopologyEntry(null, null, null));
+    }
+
+    /** One of {@code topology.records:} as written: its data center by name. */
+    record TopologyRecordEntry(String region, Cidr cidr, String datacenter, Integer score) {}
+
     TopologyBinder(Sections shared) {
         super(shared);
     }
 
     /** topology: data (files/folders), records (region or cidr -> datacenter, score), watch. */
     GslbConfig.Topology topology() throws SettingsException {
-        var t = c.topology();
-        List<Path> data = t == null ? List.of() : ConfigFile.orEmpty(t.data());
+        TopologyEntry t = section(TopologyEntry.SECTION);
+        List<Path> data = orEmpty(t.data());
         for (int i = 0; i < data.size(); i++) {
             if (!Files.exists(data.get(i))) {
                 throw file.error("topology data " + data.get(i) + " does not exist", "topology", "data", i);
             }
         }
-        List<TopologyRecordEntry> given = t == null ? List.of() : ConfigFile.orEmpty(t.records());
+        List<TopologyRecordEntry> given = orEmpty(t.records());
         List<TopologyRecord> records = new ArrayList<>();
         for (int i = 0; i < given.size(); i++) {
             TopologyRecordEntry r = given.get(i);
@@ -51,7 +61,7 @@ final class TopologyBinder extends Sections {
                 throw file.error(e.getMessage(), "topology", "records", i);
             }
         }
-        boolean watch = t == null || t.watch() == null || t.watch();
+        boolean watch = t.watch() == null || t.watch();
         return new GslbConfig.Topology(new LiveTopology.Spec(data, records, dataCenters.keySet()), watch);
     }
 }

@@ -2,7 +2,6 @@ package dev.gslb.config;
 
 import static java.util.Objects.requireNonNullElse;
 
-import dev.gslb.config.ConfigFile.WideIpEntry;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
@@ -11,8 +10,11 @@ import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
 import dev.gslb.dns.zone.Zones;
 import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,17 +23,35 @@ import org.xbill.DNS.Name;
 
 /** The {@code zones:} and {@code wide-ips:} sections: the zone files served and the wide IPs inside them. */
 final class ZoneBinder extends Sections {
+    /** One entry of {@code zones:} as written. */
+    record ZoneEntry(Path file, Name origin) {
+        static final Section<List<ZoneEntry>> SECTION = Section.list("zones", ZoneEntry.class);
+    }
+
+    /** One entry of {@code wide-ips:} as written: its pools by name. */
+    record WideIpEntry(
+            Name name,
+            List<String> pools,
+            Duration ttl,
+            WideIp.PoolMethod poolMethod,
+            Failure failure,
+            Boolean decisionLog,
+            Duration persistenceTtl) {
+        static final Section<List<WideIpEntry>> SECTION = Section.list("wide-ips", WideIpEntry.class);
+    }
+
     ZoneBinder(Sections shared) {
         super(shared);
     }
 
     List<Zone> zones() throws SettingsException {
-        if (c.zones().isEmpty()) {
+        List<ZoneEntry> given = section(ZoneEntry.SECTION);
+        if (given.isEmpty()) {
             throw file.error("no zones: add at least one under 'zones:' (file: path/to/zone)");
         }
         List<Zone> zones = new ArrayList<>();
-        for (int i = 0; i < c.zones().size(); i++) {
-            var z = c.zones().get(i);
+        for (int i = 0; i < given.size(); i++) {
+            ZoneEntry z = given.get(i);
             if (z.file() == null) {
                 throw file.error("zone needs 'file:' (path to an RFC 1035 zone file)", "zones", i);
             }
@@ -53,8 +73,9 @@ final class ZoneBinder extends Sections {
     List<WideIpSpec> wideIps(Zones served) throws SettingsException {
         List<WideIpSpec> wideIps = new ArrayList<>();
         Set<Name> names = new HashSet<>();
-        for (int i = 0; i < c.wideIps().size(); i++) {
-            WideIpEntry w = c.wideIps().get(i);
+        List<WideIpEntry> given = section(WideIpEntry.SECTION);
+        for (int i = 0; i < given.size(); i++) {
+            WideIpEntry w = given.get(i);
             required(w.name(), "wide IP", "name", "wide-ips", i);
             required(w.pools(), "wide IP", "pools", "wide-ips", i);
             List<PoolSpec> wipPools = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.gslb.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JavaType;
 import dev.gslb.settings.SettingsException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -92,10 +92,12 @@ class PeerBundleTest {
     @Test
     void everyKeyThatNamesAFileIsOneTheBundleConfines() {
         List<String> files = new ArrayList<>();
-        for (RecordComponent c : ConfigFile.class.getRecordComponents()) {
-            String key = c.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
-            if (SharedConfig.SECTIONS.contains(key)) {
-                paths(key, c.getGenericType(), files, 0);
+        for (ConfigSections.Entry e : ConfigSections.ALL) {
+            if (e.scope() == ConfigSections.Scope.SHARED) {
+                JavaType type = e.section().type(); // a record, or a list of them
+                Class<?> entry =
+                        type.isCollectionLikeType() ? type.getContentType().getRawClass() : type.getRawClass();
+                paths(e.section().key(), entry, files, 0);
             }
         }
         assertThat(files).containsExactlyInAnyOrder("zones.file", "topology.data");

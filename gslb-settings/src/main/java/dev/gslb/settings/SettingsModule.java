@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.Deserializers;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -57,9 +59,22 @@ public final class SettingsModule extends SimpleModule {
     /** Paths resolve against the folder of the file being read (injected as a {@link Path}). */
     SettingsModule pathsRelativeToTheFile() {
         addDeserializer(Path.class, new Scalar<>(Path.class, (text, ctxt) -> {
-            Path folder = (Path) ctxt.findInjectableValue(Path.class.getName(), null, null, null, null);
-            return folder.resolve(text);
+            return folder(ctxt).resolve(text);
         }));
+        return this;
+    }
+
+    /** The folder of the file being read, which the reader injects. */
+    static Path folder(DeserializationContext ctxt) throws JsonMappingException {
+        return (Path) ctxt.findInjectableValue(Path.class.getName(), null, null, null, null);
+    }
+
+    /**
+     * A file whose top-level keys are {@code sections} reads as {@link SectionValues}: each key bound
+     * to its section's type, so the reader knows the file's keys by name, each declared by its owner.
+     */
+    public SettingsModule sections(List<Section<?>> sections) {
+        addDeserializer(SectionValues.class, new SectionsBinder(sections));
         return this;
     }
 

@@ -33,7 +33,8 @@ import java.util.TreeSet;
  * not know is refused, and every error names {@code file:line:column} and what is wrong. A settings
  * record binds through its {@link SettingsTable} (absent keys take their defaults, relative paths
  * the file's folder); other records through their canonical constructors or {@code @JsonCreator}s,
- * which may take {@code @JacksonInject Path}: the folder of the file.
+ * which may take {@code @JacksonInject Path}: the folder of the file. A file of top-level sections,
+ * each declared by its owner, reads as {@link SectionValues} ({@link SettingsModule#sections}).
  */
 public final class SettingsReader {
     private final ObjectMapper mapper;
@@ -157,6 +158,13 @@ public final class SettingsReader {
 
     private static String place(String label, JsonLocation l) {
         return l == null ? label : label + ":" + l.getLineNr() + ":" + l.getColumnNr();
+    }
+
+    /** An unknown {@code key} of a mapping bound to {@code type}: the error names it and the keys {@code known}. */
+    static UnrecognizedPropertyException unknownKey(JsonParser p, Class<?> type, String key, Collection<String> known) {
+        var unknown = UnrecognizedPropertyException.from(p, type, key, new ArrayList<Object>(known));
+        unknown.prependPath(type, key);
+        return unknown;
     }
 
     /** What is wrong, in the file's words (keys, not Java types). */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -14,7 +13,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -128,6 +126,11 @@ public final class SettingsTable<R> implements SettingsPart {
         } catch (ReflectiveOperationException t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /** The record this table binds. */
+    Class<R> type() {
+        return type;
     }
 
     /** The table {@code type} declares, or null. */
@@ -270,10 +273,7 @@ public final class SettingsTable<R> implements SettingsPart {
             for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
                 Entry<R, ?> entry = entries.get(key);
                 if (entry == null) {
-                    var unknown =
-                            UnrecognizedPropertyException.from(p, type, key, new ArrayList<Object>(entries.keySet()));
-                    unknown.prependPath(type, key);
-                    throw unknown;
+                    throw SettingsReader.unknownKey(p, type, key, entries.keySet());
                 }
                 if (p.nextToken() == JsonToken.VALUE_NULL) {
                     continue; // a key with nothing after it keeps its default
@@ -286,9 +286,8 @@ public final class SettingsTable<R> implements SettingsPart {
                     throw e;
                 }
             }
-            Path folder = (Path) ctxt.findInjectableValue(Path.class.getName(), null, null, null, null);
             try {
-                return build.apply(new Values(folder, given));
+                return build.apply(new Values(SettingsModule.folder(ctxt), given));
             } catch (IllegalArgumentException e) {
                 throw JsonMappingException.from(p, e.getMessage(), e);
             }

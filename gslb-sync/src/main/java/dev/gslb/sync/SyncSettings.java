@@ -2,6 +2,7 @@ package dev.gslb.sync;
 
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.settings.HostPort;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 import java.net.InetAddress;
@@ -117,6 +118,8 @@ public record SyncSettings(
             SyncPortLimits.SETTINGS,
             MAX_CLOCK_SKEW,
             PEER_ITEMS_PER_SECOND);
+
+    public static final Section<SyncSettings> SECTION = Section.of("sync", SETTINGS);
 
     private static List<InetSocketAddress> withPorts(List<HostPort> addresses) {
         return addresses.stream().map(a -> a.orPort(DEFAULT_PORT)).toList();

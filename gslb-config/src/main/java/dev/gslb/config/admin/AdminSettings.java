@@ -2,6 +2,7 @@ package dev.gslb.config.admin;
 
 import dev.gslb.settings.ByteSize;
 import dev.gslb.settings.HostPort;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 import java.net.InetAddress;
@@ -85,6 +86,8 @@ public record AdminSettings(
             MAX_BODY,
             STATUS_PAGE,
             AdminLimits.SETTINGS);
+
+    public static final Section<AdminSettings> SECTION = Section.of("admin", SETTINGS);
 
     /** The defaults: loopback, the token in {@code folder/var/admin.token}. */
     public static AdminSettings defaults(Path folder) {

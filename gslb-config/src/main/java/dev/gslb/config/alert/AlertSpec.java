@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.api.Event;
 import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Section;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.Set;
  * @param timeout      how long a program or webhook may take; then it is given up (never retried)
  */
 public record AlertSpec(Set<Event.Kind> on, List<String> exec, URI webhook, int maxPerMinute, Duration timeout) {
+    public static final Section<List<AlertSpec>> SECTION = Section.list("alerts", AlertSpec.class);
+
     public AlertSpec {
         on = Set.copyOf(on);
         exec = exec == null ? null : List.copyOf(exec);

@@ -1,6 +1,7 @@
 package dev.gslb.dns.server;
 
 import dev.gslb.dns.answer.AnswerSettings;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsTable;
 
 /** The {@code dns:} section: where the listeners run and how they answer, their keys in one mapping (README "Configuration"). */
@@ -9,4 +10,6 @@ public record DnsSettings(ListenerSettings listener, AnswerSettings answers) {
             SettingsTable.of(DnsSettings.class, ListenerSettings.SETTINGS, AnswerSettings.SETTINGS);
 
     public static final DnsSettings DEFAULTS = SETTINGS.defaults();
+
+    public static final Section<DnsSettings> SECTION = Section.of("dns", SETTINGS);
 }

@@ -1,5 +1,6 @@
 package dev.gslb.dns.wideip;
 
+import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 
@@ -16,4 +17,6 @@ public record StatisticsSettings(int maxWideIps) {
             SettingsTable.of(StatisticsSettings.class, MAX_WIDE_IPS);
 
     public static final StatisticsSettings DEFAULTS = SETTINGS.defaults();
+
+    public static final Section<StatisticsSettings> SECTION = Section.of("statistics", SETTINGS);
 }

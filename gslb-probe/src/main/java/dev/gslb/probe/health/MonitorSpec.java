@@ -1,6 +1,7 @@
 package dev.gslb.probe.health;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 import java.time.Duration;
@@ -56,6 +57,8 @@ public record MonitorSpec(
             String name, Check check, Duration interval, Duration timeout, int upThreshold, int downThreshold) {
         this(name, check, interval, timeout, upThreshold, downThreshold, false);
     }
+
+    public static final Section<List<MonitorSpec>> SECTION = Section.list("monitors", MonitorSpec.class);
 
     public MonitorSpec {
         if (name == null || name.isBlank()) {

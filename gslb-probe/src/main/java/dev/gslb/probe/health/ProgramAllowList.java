@@ -1,5 +1,6 @@
 package dev.gslb.probe.health;
 
+import dev.gslb.settings.Section;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
@@ -11,6 +12,10 @@ import java.util.regex.Pattern;
  * nothing outside the folder runs, so a peer cannot make this host run a program of its choosing.
  */
 public record ProgramAllowList(Path folder) {
+    /** The folder, {@code monitor-programs} beside the configuration unless it says otherwise. */
+    public static final Section<Path> SECTION =
+            Section.of("monitor-programs", Path.class, configFolder -> configFolder.resolve("monitor-programs"));
+
     /** A file name and nothing else: no separator, no "." or "..", no option-like leading "-". */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._+-]{0,254}");
 

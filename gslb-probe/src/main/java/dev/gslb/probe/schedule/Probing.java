@@ -1,6 +1,7 @@
 package dev.gslb.probe.schedule;
 
 import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 import java.nio.file.Path;
@@ -23,6 +24,8 @@ public record Probing(ProbeSettings probes, ProximitySettings proximity, Path st
 
     public static final SettingsTable<Probing> SETTINGS =
             SettingsTable.of(Probing.class, ProbeSettings.SETTINGS, ProximitySettings.SETTINGS, STORE, FLUSH_INTERVAL);
+
+    public static final Section<Probing> SECTION = Section.of("probe", SETTINGS);
 
     /** The defaults, with the store in {@code folder}. */
     public static Probing defaults(Path folder) {
