@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
             ResolveCommand.class,
             ConfigCommand.class,
             PeerCommand.class,
+            TokenCommand.class,
+            AuditCommand.class,
             Gslb.Help.class
         })
 public final class Gslb {

@@ -1,5 +1,6 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.Role;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.probe.health.HealthMonitor;
@@ -35,10 +36,14 @@ public final class StatsApi {
     public List<AdminServer.Route> routes() {
         return List.of(
                 new AdminServer.Route(
-                        "GET", "/health/servers", r -> AdminServer.Response.ok(Replies.servers(serverStatuses()))),
+                        "GET",
+                        "/health/servers",
+                        Role.VIEWER,
+                        r -> AdminServer.Response.ok(Replies.servers(serverStatuses()))),
                 new AdminServer.Route(
                         "GET",
                         "/stats",
+                        Role.VIEWER,
                         r -> AdminServer.Response.ok(Replies.wideIps(statistics
                                 .get()
                                 .view(
@@ -47,6 +52,7 @@ public final class StatsApi {
                 new AdminServer.Route(
                         "GET",
                         "/stats/ldns",
+                        Role.VIEWER,
                         r -> AdminServer.Response.ok(Replies.ldns(statistics
                                 .get()
                                 .ldns(System.currentTimeMillis(), (hi, lo) -> {
