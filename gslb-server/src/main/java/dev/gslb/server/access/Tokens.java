@@ -176,6 +176,9 @@ public final class Tokens {
 
     /** Removes the named token; false when there is none of that name. */
     public synchronized boolean remove(String name) throws IOException {
+        if (!checked()) {
+            throw new IllegalStateException("this server asks no token (admin.token-file: none)");
+        }
         if (LOCAL.equals(name)) {
             throw new IllegalArgumentException("local is the token in " + file.resolveSibling("admin.token")
                     + ", which the gslb command on this host reads: to replace it, delete that file and restart");

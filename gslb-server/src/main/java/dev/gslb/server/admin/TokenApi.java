@@ -43,7 +43,12 @@ public final class TokenApi {
     private AdminServer.Response remove(AdminServer.Request r) throws java.io.IOException {
         String name = r.param("name");
         Role before = tokens.role(name);
-        boolean removed = name != null && tokens.remove(name);
+        boolean removed;
+        try {
+            removed = name != null && tokens.remove(name);
+        } catch (IllegalStateException e) { // no tokens asked
+            return AdminServer.Response.error(409, e.getMessage()).changed(name, null, null);
+        }
         return AdminServer.Response.json(removed ? 200 : 404, Json.write(new Removed(removed, String.valueOf(name))))
                 .changed(name, before == null ? null : before.label(), removed ? "removed" : null);
     }

@@ -47,6 +47,17 @@ class TokensTest {
     }
 
     @Test
+    void withoutATokenFileEveryCallerIsAnAdminAndNoTokenIsMade() throws Exception {
+        Tokens none = Tokens.open(
+                AdminSettings.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053), null),
+                Clock.systemUTC());
+        assertThat(none.admit(null)).isEqualTo(Caller.UNCHECKED);
+        assertThat(none.list()).isEmpty();
+        assertThatThrownBy(() -> none.add("alice", Role.VIEWER)).hasMessageContaining("asks no token");
+        assertThatThrownBy(() -> none.remove("alice")).hasMessageContaining("asks no token");
+    }
+
+    @Test
     void aHundredNamedTokensAtMostAndWhatAnAdmissionCosts() throws Exception {
         Tokens tokens = open();
         String last = null;
