@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import dev.gslb.api.ErrorBody;
 import dev.gslb.api.Json;
 import dev.gslb.api.Refusal;
+import dev.gslb.api.Removed;
 import java.io.IOException;
 import java.util.function.Consumer;
 
@@ -40,6 +41,15 @@ final class AdminReply {
         }
         printError(reply);
         return 1;
+    }
+
+    /** A removal (ldns delete, peer remove, token remove): "{@code done} WHAT", or {@code absent} when there was none. */
+    static int removed(AdminClient.Reply reply, String done, String absent) throws IOException {
+        if (reply.status() == 404) {
+            System.err.println(absent);
+            return 1;
+        }
+        return print(reply, false, Removed.class, r -> System.out.println(done + " " + r.what()));
     }
 
     /** A refusal's every problem and what stays in service, or the one error message. */

@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
             MaintenanceCommand.Drain.class,
             MaintenanceCommand.Enable.class,
             MaintenanceCommand.ListStates.class,
+            TokenCommand.class,
+            AuditCommand.class,
             Gslb.Help.class
         })
 public final class Gslb {

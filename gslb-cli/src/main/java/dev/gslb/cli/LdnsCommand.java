@@ -3,7 +3,6 @@ package dev.gslb.cli;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.gslb.api.LdnsView;
 import dev.gslb.api.ProbeReport;
-import dev.gslb.api.Removed;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -174,11 +173,7 @@ final class LdnsCommand {
         @Override
         public Integer call() throws Exception {
             AdminClient.Reply r = admin.client().post("/ldns/delete?ip=" + enc(ip), "");
-            if (r.status() == 404) {
-                System.err.println(ip + " is not in the proximity table");
-                return 1;
-            }
-            return AdminReply.print(r, false, Removed.class, x -> System.out.println("deleted " + x.what()));
+            return AdminReply.removed(r, "deleted", ip + " is not in the proximity table");
         }
     }
 }

@@ -7,7 +7,6 @@ import dev.gslb.api.Json;
 import dev.gslb.api.PairRequest;
 import dev.gslb.api.PairingView;
 import dev.gslb.api.PeerStatus;
-import dev.gslb.api.Removed;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -136,11 +135,7 @@ final class PeerCommand {
         @Override
         public Integer call() throws Exception {
             var reply = admin.client().post("/peer/remove?name=" + LdnsCommand.enc(name), "");
-            if (reply.status() == 404) {
-                System.err.println(name + " is not a peer of this instance");
-                return 1;
-            }
-            return AdminReply.print(reply, false, Removed.class, r -> System.out.println("removed " + r.what()));
+            return AdminReply.removed(reply, "removed", name + " is not a peer of this instance");
         }
     }
 

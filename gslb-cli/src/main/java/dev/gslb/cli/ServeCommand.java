@@ -60,9 +60,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--state-dir",
             paramLabel = "DIR",
-            description =
-                    "Keep all state here: proximity table, peers,"
-                            + " sync identity, admin token (replaces probe.store, sync.peers-file, sync.identity, admin.token-file).")
+            description = "Keep all state here: proximity table, peers, sync identity, admin token and named tokens,"
+                    + " audit log (replaces probe.store, sync.peers-file, sync.identity, admin.token-file,"
+                    + " admin.audit-log).")
     Path stateDir;
 
     @Override

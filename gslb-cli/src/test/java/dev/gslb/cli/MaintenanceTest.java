@@ -63,11 +63,11 @@ class MaintenanceTest {
         assertThat(off.out()).contains("vs cnc: enabled -> disabled", "answers in the last minute");
         assertThat(answers("127.0.1.2")).as("TEL now").isTrue();
         TopologyCommandTest.Run health = gslb("health");
-        assertThat(health.out()).as(health.err()).contains("disabled by admin at", "kernel upgrade");
+        assertThat(health.out()).as(health.err()).contains("disabled by local at", "kernel upgrade");
         assertThat(gslb("maintenance").out()).contains("vs", "cnc", "disabled", "kernel upgrade");
         assertThat(gslb("resolve", "www.example.com", "--ldns", "198.18.0.53", "--explain")
                         .out())
-                .contains("disabled by admin at");
+                .contains("disabled by local at");
 
         TopologyCommandTest.Run last = gslb("drain", "datacenter", "TEL");
         assertThat(last.exit()).isEqualTo(1);

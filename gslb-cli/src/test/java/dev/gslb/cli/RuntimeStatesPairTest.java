@@ -113,6 +113,6 @@ class RuntimeStatesPairTest {
                 "B took the drain",
                 Duration.ofSeconds(10),
                 () -> on(b, "gslb-b", "maintenance").out().contains("while B was away"));
-        assertThat(on(b, "gslb-b", "health").out()).contains("drained by admin at");
+        assertThat(on(b, "gslb-b", "health").out()).contains("drained by local at");
     }
 }

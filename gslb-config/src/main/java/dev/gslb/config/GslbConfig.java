@@ -110,12 +110,15 @@ public record GslbConfig(
 
     /**
      * The same deployment with all its state in {@code dir}: the proximity table ({@code proximity}),
-     * the peers file ({@code peers}) with the sync identity beside it, and the admin token unless
-     * the config turned it off.
+     * the peers file ({@code peers}) with the sync identity beside it, the admin token unless
+     * the config turned it off, the named tokens beside it and the audit log.
      */
     public GslbConfig withStateDir(Path dir) {
-        AdminSettings a = admin.tokenFile() == null ? admin : admin.withTokenFile(dir.resolve("admin.token"));
-        return with(dns, a, probing.withStore(dir.resolve("proximity")), sync.withPeersFile(dir.resolve("peers")));
+        return with(
+                dns,
+                admin.inStateDir(dir),
+                probing.withStore(dir.resolve("proximity")),
+                sync.withPeersFile(dir.resolve("peers")));
     }
 
     /** The same deployment probing otherwise (tests that probe loopback LDNS). */

@@ -13,7 +13,9 @@ import dev.gslb.dns.wideip.PersistenceTable;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.server.access.Tokens;
 import dev.gslb.server.admin.AdminServer;
+import dev.gslb.server.admin.AuditApi;
 import dev.gslb.server.admin.ConfigApi;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
@@ -24,9 +26,11 @@ import dev.gslb.server.admin.ResumeApi;
 import dev.gslb.server.admin.ServiceApi;
 import dev.gslb.server.admin.StatsApi;
 import dev.gslb.server.admin.StatusPage;
+import dev.gslb.server.admin.TokenApi;
 import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
+import dev.gslb.server.audit.AuditLog;
 import dev.gslb.server.maintenance.Maintenance;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.DataCenter;
@@ -75,6 +79,7 @@ public final class GslbServer implements AutoCloseable {
     private final Responder responder;
     private final Reconfiguration reconfiguration;
     private final DnsServer dns;
+    private final AuditLog audit;
     private final AdminServer admin;
     private TopologyWatcher watcher;
 
@@ -111,7 +116,10 @@ public final class GslbServer implements AutoCloseable {
         this.reconfiguration = new Reconfiguration(group, () -> fromFile, topology, methods, responder, probes, site);
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
         this.dns = new DnsServer(config.dns(), responder, metrics);
-        this.admin = new AdminServer(config.admin(), adminRoutes(), registry);
+        this.audit = new AuditLog(config.admin().audit());
+        maintenance.attach(sync::publishRuntimeStates, this::peerChanged);
+        Tokens tokens = Tokens.open(config.admin(), Clock.systemUTC());
+        this.admin = new AdminServer(config.admin(), tokens, audit, adminRoutes(tokens), registry);
         probes.registerLdnsCounters(registry);
         LinkGauges.register(config.links(), site, registry);
         maintenance.registerGauges(registry);
@@ -157,7 +165,6 @@ public final class GslbServer implements AutoCloseable {
                 registry);
         peers.exchangeConfig(group);
         peers.exchangeRuntimeStates(maintenance);
-        maintenance.attach(peers::publishRuntimeStates, (by, fromPeer, changes) -> {});
         return peers;
     }
 
@@ -166,7 +173,7 @@ public final class GslbServer implements AutoCloseable {
     }
 
     /** Every route of the admin API, each in the API class of its concept. */
-    private List<AdminServer.Route> adminRoutes() {
+    private List<AdminServer.Route> adminRoutes(Tokens tokens) {
         List<AdminServer.Route> routes = new ArrayList<>();
         routes.addAll(new ServiceApi(
                         config.instance().name(),
@@ -184,6 +191,8 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new PeerApi(sync).routes());
         routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
         routes.addAll(new ResumeApi(probes.health).routes());
+        routes.addAll(new TokenApi(tokens).routes());
+        routes.addAll(new AuditApi(audit, Clock.systemUTC()).routes());
         StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority, site::state);
         routes.addAll(statsApi.routes());
         LinkApi linkApi = new LinkApi(probes.links, site::state, this::authority);
@@ -303,6 +312,27 @@ public final class GslbServer implements AutoCloseable {
         return admin;
     }
 
+    /** Who changed what here: the admin API writes to it, and so may any other part (a peer's change). */
+    /** A runtime-state change a peer sent: audited with the peer's instance name (those made here are audited as calls). */
+    private void peerChanged(String by, boolean fromPeer, List<Maintenance.Change> changes) {
+        if (fromPeer) {
+            for (Maintenance.Change c : changes) {
+                audit.record(dev.gslb.api.AuditEntry.of(
+                        java.time.Instant.now(),
+                        by,
+                        "peer sync",
+                        "runtime state",
+                        c.target().toString(),
+                        c.before(),
+                        c.after()));
+            }
+        }
+    }
+
+    public AuditLog audit() {
+        return audit;
+    }
+
     public LiveTopology topology() {
         return topology;
     }
@@ -328,6 +358,7 @@ public final class GslbServer implements AutoCloseable {
     @Override
     public void close() {
         admin.close();
+        audit.close();
         dns.close();
         responder.close();
         probes.health.close();

@@ -25,6 +25,7 @@ import java.util.List;
  * @param statusPage     the status page ({@code /} and {@code /status/...}, read-only) is readable
  *                       without the token; false: the page asks for it
  * @param limits         connections, requests and read times
+ * @param audit          where the audit log is written, and how much of it is kept
  */
 public record AdminSettings(
         InetSocketAddress listen,
@@ -34,7 +35,8 @@ public record AdminSettings(
         List<String> openPaths,
         int maxBody,
         boolean statusPage,
-        AdminLimits limits) {
+        AdminLimits limits,
+        AuditSettings audit) {
     public static final int DEFAULT_PORT = 8053;
     /** The largest JSON command (pair, join): a few hundred bytes in practice. */
     public static final int MAX_COMMAND = 64 << 10;
@@ -85,7 +87,8 @@ public record AdminSettings(
             OPEN_PATHS,
             MAX_BODY,
             STATUS_PAGE,
-            AdminLimits.SETTINGS);
+            AdminLimits.SETTINGS,
+            AuditSettings.SETTINGS);
 
     public static final Section<AdminSettings> SECTION = Section.of("admin", SETTINGS);
 
@@ -111,6 +114,23 @@ public record AdminSettings(
     }
 
     public AdminSettings withLimits(AdminLimits l) {
-        return new AdminSettings(listen, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, l);
+        return new AdminSettings(
+                listen, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, l, audit);
+    }
+
+    public AdminSettings withAudit(AuditSettings a) {
+        return new AdminSettings(
+                listen, tokenFile, allowedHosts, allowedOrigins, openPaths, maxBody, statusPage, limits, a);
+    }
+
+    /** The same with the token (unless turned off), the named tokens and the audit log in {@code dir}. */
+    public AdminSettings inStateDir(Path dir) {
+        AdminSettings moved = tokenFile == null ? this : withTokenFile(dir.resolve("admin.token"));
+        return moved.withAudit(audit.in(dir));
+    }
+
+    /** The named tokens (`gslb token add`), beside the token file; null when no token is asked. */
+    public Path tokensFile() {
+        return tokenFile == null ? null : tokenFile.resolveSibling("admin.tokens");
     }
 }

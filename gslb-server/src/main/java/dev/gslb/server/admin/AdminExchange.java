@@ -45,7 +45,9 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
     private AdminServer.Route route;
 
     private HttpRequest head;
-    private Map<String, String> query;
+    /** Who asked what, for the audit log (from the head on, until the answer is written). */
+    private AdminCall call;
+
     private CompositeByteBuf body;
     private int limit;
     private RequestSlots.Slot slot;
@@ -96,17 +98,27 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         String path = uri.path();
         Map<String, AdminServer.Route> methods = routes.at(path);
-        AdminServer.Response refused = routes.gate().foreign(request.headers());
+        AdminGate gate = routes.gate();
+        call = new AdminCall(
+                request.method().name(),
+                path,
+                params(uri),
+                source(ctx).getHostAddress(),
+                gate.caller(request.headers()));
+        AdminServer.Response refused = gate.foreign(request.headers());
         if (refused == null && methods == null) {
             refused = new AdminServer.Response(404, "no such path\n", "text/plain");
         }
         if (refused == null) {
-            refused = routes.gate().refusal(request.method(), path, request.headers());
+            refused = gate.refusal(request.method(), path, call.caller(), request.headers());
         }
         AdminServer.Route r =
                 methods == null ? null : methods.get(request.method().name());
         if (refused == null && r == null) {
             refused = new AdminServer.Response(405, "allowed: " + methods.keySet() + "\n", "text/plain");
+        }
+        if (refused == null) {
+            refused = gate.forbidden(r, call.caller());
         }
         long declared = HttpUtil.getContentLength(request, -1L);
         boolean hasBody = declared > 0 || HttpUtil.isTransferEncodingChunked(request);
@@ -129,7 +141,6 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
         }
         route = r;
         head = request;
-        query = params(uri);
         limit = takes;
         body = ctx.alloc().compositeBuffer();
         if (hasBody) {
@@ -163,13 +174,16 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
     /** Runs the route on a virtual thread and writes its answer back on this connection's loop. */
     private void answer(ChannelHandlerContext ctx) {
         answering = true;
-        AdminServer.Request request = new AdminServer.Request(query, body.toString(StandardCharsets.UTF_8));
+        AdminServer.Request request =
+                new AdminServer.Request(call.query(), body.toString(StandardCharsets.UTF_8), call.caller());
         body.release();
         body = null;
         AdminServer.Route r = route;
+        AdminCall c = call;
         boolean keepAlive = HttpUtil.isKeepAlive(head);
         routes.runner().execute(() -> {
             AdminServer.Response response = routes.run(r, request);
+            routes.audit(c, response); // on the route's thread: the event loop never waits for the file
             ctx.executor().execute(() -> finish(ctx, response, keepAlive));
         });
     }
@@ -186,6 +200,7 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
 
     /** Answers and closes without reading on: whatever the client sends next is not read. */
     private void refuse(ChannelHandlerContext ctx, AdminServer.Response response) {
+        routes.audit(call, response); // a line append: the one file write on the event loop
         clear();
         if (ctx.channel().isOpen()) {
             write(ctx, response, true);
@@ -264,7 +279,7 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
         }
         route = null;
         head = null;
-        query = null;
+        call = null;
     }
 
     @Override

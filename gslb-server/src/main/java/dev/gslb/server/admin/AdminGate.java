@@ -1,7 +1,10 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.Forbidden;
+import dev.gslb.api.Json;
 import dev.gslb.config.admin.AdminSettings;
-import dev.gslb.config.admin.AdminToken;
+import dev.gslb.server.access.Caller;
+import dev.gslb.server.access.Tokens;
 import dev.gslb.topology.LocalAddresses;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -15,18 +18,19 @@ import java.util.Set;
 
 /**
  * What a request must show before its route may read a byte of its body or run: a Host that is
- * this server's (DNS rebinding), no Origin but the configured ones (a browser page), the bearer
- * token (except GET of the open paths), and JSON for anything that changes state (a form post
- * from a page cannot be JSON without a CORS preflight, which an Origin check refuses).
+ * this server's (DNS rebinding), no Origin but the configured ones (a browser page), a bearer
+ * token (except GET of the open paths) whose role the route allows, and JSON for anything that
+ * changes state (a form post from a page cannot be JSON without a CORS preflight, which an Origin
+ * check refuses).
  */
 final class AdminGate {
     private final AdminSettings settings;
-    private final AdminToken token;
+    private final Tokens tokens;
     private final Set<String> hosts = new HashSet<>();
 
-    AdminGate(AdminSettings settings) throws IOException {
+    AdminGate(AdminSettings settings, Tokens tokens) throws IOException {
         this.settings = settings;
-        this.token = settings.tokenFile() == null ? null : AdminToken.loadOrCreate(settings.tokenFile());
+        this.tokens = tokens;
         InetSocketAddress address = settings.listen();
         hosts.add("localhost");
         hosts.add(address.getAddress().getHostAddress());
@@ -49,12 +53,21 @@ final class AdminGate {
         return null;
     }
 
-    /** Refused for what this route needs: the token, and JSON for a method that changes state. */
-    AdminServer.Response refusal(HttpMethod method, String path, HttpHeaders headers) {
-        boolean open = method.equals(HttpMethod.GET)
+    /** Who the request's token names, or null when it names none. */
+    Caller caller(HttpHeaders headers) {
+        return tokens.admit(headers.get(HttpHeaderNames.AUTHORIZATION));
+    }
+
+    /** GET of a path anyone may read: the open paths, and the status page unless it is turned off. */
+    boolean open(HttpMethod method, String path) {
+        return method.equals(HttpMethod.GET)
                 && (settings.openPaths().contains(path)
                         || settings.statusPage() && (path.equals("/") || path.startsWith(StatusPage.PREFIX)));
-        if (token != null && !open && !token.admits(headers.get(HttpHeaderNames.AUTHORIZATION))) {
+    }
+
+    /** Refused before the route is chosen: no token where one is needed, and JSON for a method that changes state. */
+    AdminServer.Response refusal(HttpMethod method, String path, Caller caller, HttpHeaders headers) {
+        if (caller == null && !open(method, path)) {
             return AdminServer.Response.error(
                     401,
                     "the admin token is missing or wrong (gslb reads var/admin.token;"
@@ -67,6 +80,22 @@ final class AdminGate {
             }
         }
         return null;
+    }
+
+    /** 403 when {@code caller}'s role is less than {@code route} needs (an open path needs none). */
+    AdminServer.Response forbidden(AdminServer.Route route, Caller caller) {
+        if (open(HttpMethod.valueOf(route.method()), route.path())
+                || caller.role().allows(route.role())) {
+            return null;
+        }
+        return AdminServer.Response.json(
+                403,
+                Json.write(new Forbidden(
+                        route.method() + " " + route.path() + " needs the "
+                                + route.role().label() + " role; token " + caller.name() + " is "
+                                + caller.role().label(),
+                        route.role(),
+                        caller.role())));
     }
 
     /** The host part of a Host header, lower case, without port; an IP literal in Java's spelling. */

@@ -1,12 +1,16 @@
 package dev.gslb.server.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.gslb.api.Json;
+import dev.gslb.api.Role;
 import dev.gslb.config.admin.AdminLimits;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.dns.answer.ThrottledLog;
 import dev.gslb.dns.server.AcceptErrors;
 import dev.gslb.dns.server.ConnectionLimit;
 import dev.gslb.dns.server.DnsServer;
+import dev.gslb.server.access.Tokens;
+import dev.gslb.server.audit.AuditLog;
 import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +31,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.BindException;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +55,8 @@ public final class AdminServer implements AutoCloseable {
     /** The request line and the headers together: an admin client sends a few hundred bytes. */
     private static final int MAX_HEAD = 8192;
 
-    /** A request as the handlers see it: query parameters and the body. */
-    public record Request(Map<String, String> query, String body) {
+    /** A request as the handlers see it: query parameters, the body, and who sent it (the token's name and role). */
+    public record Request(Map<String, String> query, String body, dev.gslb.server.access.Caller caller) {
         public String param(String name) {
             return query.get(name);
         }
@@ -66,7 +71,20 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
-    public record Response(int status, String body, String contentType) {
+    /**
+     * An answer, and what it changed as the route can say it (null: the audit log writes the
+     * request's query as its target, and no before or after).
+     */
+    public record Response(int status, String body, String contentType, Change change) {
+        public Response(int status, String body, String contentType) {
+            this(status, body, contentType, null);
+        }
+
+        /** The same answer, saying what it acted on and the state before and after. */
+        public Response changed(String target, String before, String after) {
+            return new Response(status, body, contentType, new Change(target, before, after));
+        }
+
         public static Response json(int status, String body) {
             return new Response(status, body, "application/json");
         }
@@ -87,6 +105,9 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
+    /** What a call acted on, and the state before and after it (a line of the audit log). */
+    public record Change(String target, String before, String after) {}
+
     @FunctionalInterface
     public interface Handler {
         Response handle(Request request) throws Exception;
@@ -101,9 +122,13 @@ public final class AdminServer implements AutoCloseable {
         UPLOAD
     }
 
-    public record Route(String method, String path, Handler handler, Body body) {
-        public Route(String method, String path, Handler handler) {
-            this(method, path, handler, Body.NONE);
+    /**
+     * A route, with the least role that may call it: every route says it where it is registered
+     * (viewer: reads; operator: acts on what runs; admin: configuration, pairing, tokens).
+     */
+    public record Route(String method, String path, Role role, Handler handler, Body body) {
+        public Route(String method, String path, Role role, Handler handler) {
+            this(method, path, role, handler, Body.NONE);
         }
     }
 
@@ -112,6 +137,7 @@ public final class AdminServer implements AutoCloseable {
         private final Map<String, Map<String, Route>> byPath = new HashMap<>();
         private final AdminSettings settings;
         private final AdminGate gate;
+        private final AuditLog audit;
         private final RequestSlots slots;
         private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
         private final MeterRegistry registry;
@@ -119,9 +145,17 @@ public final class AdminServer implements AutoCloseable {
         private final ThrottledLog errors = new ThrottledLog("gslb.admin");
 
         /** {@code runner} runs each route: a virtual thread each in service, the caller's thread in the fuzz test. */
-        Routes(AdminSettings settings, List<Route> routes, MeterRegistry registry, Executor runner) throws IOException {
+        Routes(
+                AdminSettings settings,
+                Tokens tokens,
+                AuditLog audit,
+                List<Route> routes,
+                MeterRegistry registry,
+                Executor runner)
+                throws IOException {
             this.settings = settings;
-            this.gate = new AdminGate(settings);
+            this.gate = new AdminGate(settings, tokens);
+            this.audit = audit;
             this.slots = new RequestSlots(settings.limits());
             this.registry = registry;
             this.runner = runner;
@@ -165,9 +199,19 @@ public final class AdminServer implements AutoCloseable {
                 return route.handler().handle(request);
             } catch (IllegalArgumentException e) {
                 return Response.error(400, e.getMessage());
+            } catch (JsonProcessingException e) {
+                return Response.error(
+                        400, "the request body is not the JSON this route takes: " + e.getOriginalMessage());
             } catch (Exception | Error e) {
                 log.warn("admin API {} {} failed: {}", route.method(), route.path(), e.toString());
                 return Response.error(500, e.toString());
+            }
+        }
+
+        /** One line in the audit log when {@code call} is one it keeps. */
+        void audit(AdminCall call, Response response) {
+            if (call != null && call.audited(response.status())) {
+                audit.record(call.entry(response, Instant.now()));
             }
         }
 
@@ -198,10 +242,15 @@ public final class AdminServer implements AutoCloseable {
     private volatile boolean stopping;
     private volatile String failure;
 
-    public AdminServer(AdminSettings settings, List<Route> routes, MeterRegistry registry) throws IOException {
+    /** {@code tokens} admit the callers; every call that changes state is written to {@code audit}. */
+    public AdminServer(
+            AdminSettings settings, Tokens tokens, AuditLog audit, List<Route> routes, MeterRegistry registry)
+            throws IOException {
         this.settings = settings;
         this.routes = new Routes(
                 settings,
+                tokens,
+                audit,
                 routes,
                 registry,
                 task -> Thread.ofVirtual().name("admin").start(task));

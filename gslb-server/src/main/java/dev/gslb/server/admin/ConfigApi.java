@@ -4,6 +4,7 @@ import dev.gslb.api.ConfigDiff;
 import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.Refusal;
 import dev.gslb.api.Reloaded;
+import dev.gslb.api.Role;
 import dev.gslb.settings.SettingsException;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -37,9 +38,9 @@ public final class ConfigApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("POST", "/config/reload", r -> reload()),
-                new AdminServer.Route("GET", "/config/status", r -> AdminServer.Response.ok(status.get())),
-                new AdminServer.Route("GET", "/config/diff", r -> {
+                new AdminServer.Route("POST", "/config/reload", Role.ADMIN, r -> reload()),
+                new AdminServer.Route("GET", "/config/status", Role.VIEWER, r -> AdminServer.Response.ok(status.get())),
+                new AdminServer.Route("GET", "/config/diff", Role.ADMIN, r -> {
                     String peer = r.param("peer");
                     if (peer == null || peer.isBlank()) {
                         throw new IllegalArgumentException("give ?peer=NAME");
@@ -50,12 +51,24 @@ public final class ConfigApi {
     }
 
     private AdminServer.Response reload() {
+        ConfigStatus before = status.get();
         try {
-            return AdminServer.Response.ok(reload.reload());
+            Reloaded after = reload.reload();
+            return AdminServer.Response.ok(after)
+                    .changed(
+                            null,
+                            generation(before.generation(), before.digest()),
+                            generation(after.generation(), after.digest()));
         } catch (SettingsException | IllegalArgumentException e) {
             log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
             return AdminServer.Response.refused(
                     new Refusal(e.getMessage().lines().toList(), "the configuration in service is the previous one"));
         }
+    }
+
+    /** A configuration as the audit log writes it: "generation 4 (digest 1f2e3d4c5b6a)". */
+    private static String generation(long generation, String digest) {
+        String d = digest == null ? "-" : digest.substring(0, Math.min(12, digest.length()));
+        return "generation " + generation + " (digest " + d + ")";
     }
 }

@@ -7,6 +7,7 @@ import dev.gslb.api.LdnsView;
 import dev.gslb.api.ProbeReport;
 import dev.gslb.api.Refusal;
 import dev.gslb.api.Removed;
+import dev.gslb.api.Role;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.ProbeResult;
 import dev.gslb.probe.proximity.LdnsEntry;
@@ -36,20 +37,30 @@ public final class LdnsApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("GET", "/ldns/list", r -> list(r.param("dc"), r.param("format"))),
+                new AdminServer.Route("GET", "/ldns/list", Role.VIEWER, r -> list(r.param("dc"), r.param("format"))),
                 new AdminServer.Route(
-                        "GET", "/ldns/show", r -> show(Address.parse(r.required("ip")), r.param("format"))),
-                new AdminServer.Route("POST", "/ldns/probe", r -> probe(r.required("ip"), r.param("protocol"))),
+                        "GET",
+                        "/ldns/show",
+                        Role.VIEWER,
+                        r -> show(Address.parse(r.required("ip")), r.param("format"))),
+                new AdminServer.Route(
+                        "POST", "/ldns/probe", Role.OPERATOR, r -> probe(r.required("ip"), r.param("protocol"))),
                 new AdminServer.Route(
                         "POST",
                         "/ldns/import",
+                        Role.OPERATOR,
                         r -> importDump(Json.MAPPER.readValue(r.body(), LdnsImport.class)),
                         AdminServer.Body.UPLOAD),
-                new AdminServer.Route("POST", "/ldns/delete", r -> {
+                new AdminServer.Route("POST", "/ldns/delete", Role.OPERATOR, r -> {
                     Address key = Address.parse(r.required("ip"));
+                    LdnsEntry before = table.get(key);
                     boolean removed = table.remove(key);
                     return AdminServer.Response.json(
-                            removed ? 200 : 404, Json.write(new Removed(removed, key.toString())));
+                                    removed ? 200 : 404, Json.write(new Removed(removed, key.toString())))
+                            .changed(
+                                    key.toString(),
+                                    before == null ? null : before.paths().length + " paths",
+                                    removed ? "removed" : null);
                 }));
     }
 

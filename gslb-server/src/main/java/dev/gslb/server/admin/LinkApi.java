@@ -1,6 +1,7 @@
 package dev.gslb.server.admin;
 
 import dev.gslb.api.LinkStatus;
+import dev.gslb.api.Role;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.probe.link.Bandwidth;
 import dev.gslb.probe.link.LinkMonitor;
@@ -26,7 +27,7 @@ public final class LinkApi {
     }
 
     public List<AdminServer.Route> routes() {
-        return List.of(new AdminServer.Route("GET", "/links", r -> AdminServer.Response.ok(statuses())));
+        return List.of(new AdminServer.Route("GET", "/links", Role.VIEWER, r -> AdminServer.Response.ok(statuses())));
     }
 
     public List<LinkStatus> statuses() {

@@ -1,7 +1,9 @@
 package dev.gslb.server.admin;
 
 import dev.gslb.api.Json;
+import dev.gslb.api.Role;
 import dev.gslb.api.RuntimeChange;
+import dev.gslb.api.RuntimeChanged;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.server.maintenance.Maintenance;
@@ -28,7 +30,7 @@ public final class MaintenanceApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("GET", "/runtime", r -> AdminServer.Response.ok(maintenance.view())),
+                new AdminServer.Route("GET", "/runtime", Role.VIEWER, r -> AdminServer.Response.ok(maintenance.view())),
                 change("disable", AdminState.DISABLED),
                 change("drain", AdminState.DRAINED),
                 change("enable", AdminState.ENABLED));
@@ -38,6 +40,7 @@ public final class MaintenanceApi {
         return new AdminServer.Route(
                 "POST",
                 "/runtime/" + action,
+                Role.OPERATOR,
                 r -> {
                     RuntimeChange req = Json.MAPPER.readValue(r.body(), RuntimeChange.class);
                     if (req == null || req.kind() == null || req.name() == null) {
@@ -52,14 +55,15 @@ public final class MaintenanceApi {
                                         : "--for must be between 1 s and 366 days");
                     }
                     try {
-                        return AdminServer.Response.ok(maintenance.change(
+                        RuntimeChanged c = maintenance.change(
                                 t,
                                 to,
-                                "admin", // the token's name once tokens have names
+                                r.caller() == null ? "anonymous" : r.caller().name(),
                                 req.reason(),
                                 seconds == 0 ? null : Duration.ofSeconds(seconds),
                                 Boolean.TRUE.equals(req.force()),
-                                answersLastMinute(t)));
+                                answersLastMinute(t));
+                        return AdminServer.Response.ok(c).changed(t.toString(), c.before(), c.after());
                     } catch (Maintenance.WouldEmpty e) {
                         return AdminServer.Response.error(409, e.getMessage());
                     }

@@ -6,6 +6,7 @@ import dev.gslb.api.Json;
 import dev.gslb.api.PairRequest;
 import dev.gslb.api.PairingView;
 import dev.gslb.api.Removed;
+import dev.gslb.api.Role;
 import dev.gslb.settings.HostPort;
 import dev.gslb.sync.PeerSync;
 import dev.gslb.sync.SyncSettings;
@@ -23,14 +24,15 @@ public final class PeerApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("POST", "/peer/pair", this::pair, AdminServer.Body.COMMAND),
-                new AdminServer.Route("POST", "/peer/join", this::join, AdminServer.Body.COMMAND),
-                new AdminServer.Route("GET", "/peer/list", r -> AdminServer.Response.ok(sync.status())),
-                new AdminServer.Route("POST", "/peer/remove", r -> {
+                new AdminServer.Route("POST", "/peer/pair", Role.ADMIN, this::pair, AdminServer.Body.COMMAND),
+                new AdminServer.Route("POST", "/peer/join", Role.ADMIN, this::join, AdminServer.Body.COMMAND),
+                new AdminServer.Route("GET", "/peer/list", Role.VIEWER, r -> AdminServer.Response.ok(sync.status())),
+                new AdminServer.Route("POST", "/peer/remove", Role.ADMIN, r -> {
                     String name = r.param("name");
                     boolean removed = name != null && sync.remove(name);
                     return AdminServer.Response.json(
-                            removed ? 200 : 404, Json.write(new Removed(removed, String.valueOf(name))));
+                                    removed ? 200 : 404, Json.write(new Removed(removed, String.valueOf(name))))
+                            .changed(name, removed ? "paired" : null, removed ? "removed" : null);
                 }));
     }
 
@@ -50,7 +52,8 @@ public final class PeerApi {
     private AdminServer.Response join(AdminServer.Request r) throws java.io.IOException {
         JoinRequest req = Json.MAPPER.readValue(r.body(), JoinRequest.class);
         try {
-            return AdminServer.Response.ok(new Joined(sync.join(req.token() == null ? "" : req.token())));
+            String peer = sync.join(req.token() == null ? "" : req.token());
+            return AdminServer.Response.ok(new Joined(peer)).changed(peer, null, "paired");
         } catch (java.io.IOException e) { // unreachable, refused certificate: the join did not happen
             return AdminServer.Response.error(502, e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.Role;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.Explanation;
 import dev.gslb.dns.wideip.WideIp;
@@ -30,6 +31,7 @@ public final class ResolveApi {
         return List.of(new AdminServer.Route(
                 "GET",
                 "/resolve",
+                Role.VIEWER,
                 r -> AdminServer.Response.ok(Replies.explanation(
                         explain(r.param("name"), r.param("ldns"), r.param("ecs"), r.param("type"))))));
     }

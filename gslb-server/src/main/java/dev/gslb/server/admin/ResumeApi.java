@@ -1,5 +1,6 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.Role;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.server.maintenance.NearNames;
 import java.util.List;
@@ -18,7 +19,7 @@ public final class ResumeApi {
     }
 
     public List<AdminServer.Route> routes() {
-        return List.of(new AdminServer.Route("POST", "/vs/resume", r -> resume(r.required("name"))));
+        return List.of(new AdminServer.Route("POST", "/vs/resume", Role.OPERATOR, r -> resume(r.required("name"))));
     }
 
     private AdminServer.Response resume(String name) {
@@ -41,7 +42,11 @@ public final class ResumeApi {
         return health.statuses().stream()
                 .filter(s -> s.name().equals(name))
                 .findFirst()
-                .map(s -> AdminServer.Response.ok(Replies.server(s, null))) // its runtime state: gslb health
+                .map(s -> AdminServer.Response.ok(Replies.server(s, null)) // its runtime state: gslb health
+                        .changed(
+                                "vs " + name,
+                                "waiting for resume",
+                                s.state().name().toLowerCase(Locale.ROOT)))
                 .orElseGet(() -> AdminServer.Response.error(404, "virtual server " + name + " was removed meanwhile"));
     }
 }

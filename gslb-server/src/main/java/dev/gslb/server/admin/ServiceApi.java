@@ -1,6 +1,7 @@
 package dev.gslb.server.admin;
 
 import dev.gslb.api.Json;
+import dev.gslb.api.Role;
 import dev.gslb.api.ServiceHealth;
 import dev.gslb.dns.answer.Authority;
 import java.util.List;
@@ -32,10 +33,11 @@ public final class ServiceApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("GET", "/health", r -> health()),
+                new AdminServer.Route("GET", "/health", Role.VIEWER, r -> health()),
                 new AdminServer.Route(
                         "GET",
                         "/metrics",
+                        Role.VIEWER,
                         r -> new AdminServer.Response(200, scrape.get(), "text/plain; version=0.0.4; charset=utf-8")));
     }
 

@@ -1,5 +1,6 @@
 package dev.gslb.server.admin;
 
+import dev.gslb.api.Role;
 import dev.gslb.api.ServerStatus;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
@@ -43,10 +44,11 @@ public final class StatsApi {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("GET", "/health/servers", r -> AdminServer.Response.ok(servers())),
+                new AdminServer.Route("GET", "/health/servers", Role.VIEWER, r -> AdminServer.Response.ok(servers())),
                 new AdminServer.Route(
                         "GET",
                         "/stats",
+                        Role.VIEWER,
                         r -> AdminServer.Response.ok(Replies.wideIps(statistics
                                 .get()
                                 .view(
@@ -55,6 +57,7 @@ public final class StatsApi {
                 new AdminServer.Route(
                         "GET",
                         "/stats/ldns",
+                        Role.VIEWER,
                         r -> AdminServer.Response.ok(Replies.ldns(statistics
                                 .get()
                                 .ldns(System.currentTimeMillis(), (hi, lo) -> {

@@ -4,6 +4,7 @@ import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.LdnsView;
 import dev.gslb.api.LinkStatus;
 import dev.gslb.api.PeerStatus;
+import dev.gslb.api.Role;
 import dev.gslb.api.ServerStatus;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
@@ -102,18 +103,24 @@ public final class StatusPage {
 
     public List<AdminServer.Route> routes() {
         return List.of(
-                new AdminServer.Route("GET", "/", r -> asset("index.html", "text/html; charset=utf-8")),
-                new AdminServer.Route("GET", PREFIX + "app.js", r -> asset("app.js", "text/javascript; charset=utf-8")),
-                new AdminServer.Route("GET", PREFIX + "app.css", r -> asset("app.css", "text/css; charset=utf-8")),
-                new AdminServer.Route("GET", PREFIX + "api/overview", r -> AdminServer.Response.ok(overview())),
+                new AdminServer.Route("GET", "/", Role.VIEWER, r -> asset("index.html", "text/html; charset=utf-8")),
+                new AdminServer.Route(
+                        "GET", PREFIX + "app.js", Role.VIEWER, r -> asset("app.js", "text/javascript; charset=utf-8")),
+                new AdminServer.Route(
+                        "GET", PREFIX + "app.css", Role.VIEWER, r -> asset("app.css", "text/css; charset=utf-8")),
+                new AdminServer.Route(
+                        "GET", PREFIX + "api/overview", Role.VIEWER, r -> AdminServer.Response.ok(overview())),
                 new AdminServer.Route(
                         "GET",
                         PREFIX + "api/ldns",
+                        Role.VIEWER,
                         r -> search(r.param("q"), number(r.param("offset"), 0), number(r.param("limit"), 25))),
-                new AdminServer.Route("GET", PREFIX + "api/charts", r -> AdminServer.Response.ok(charts())),
+                new AdminServer.Route(
+                        "GET", PREFIX + "api/charts", Role.VIEWER, r -> AdminServer.Response.ok(charts())),
                 new AdminServer.Route(
                         "GET",
                         PREFIX + "api/why",
+                        Role.VIEWER,
                         r -> AdminServer.Response.ok(s.resolve()
                                 .explain(r.param("name"), r.param("ldns"), r.param("ecs"), r.param("type")))));
     }

@@ -4,6 +4,7 @@ import dev.gslb.api.BindViewsImport;
 import dev.gslb.api.BindViewsImported;
 import dev.gslb.api.Json;
 import dev.gslb.api.Refusal;
+import dev.gslb.api.Role;
 import dev.gslb.api.TopologyListing;
 import dev.gslb.api.TopologyLoad;
 import dev.gslb.api.TopologyLookup;
@@ -32,12 +33,15 @@ public final class TopologyApi {
                 new AdminServer.Route(
                         "GET",
                         "/topology/lookup",
+                        Role.VIEWER,
                         r -> AdminServer.Response.ok(lookup(topology.table(), r.param("ip")))),
-                new AdminServer.Route("GET", "/topology/list", r -> AdminServer.Response.ok(listing(topology))),
-                new AdminServer.Route("POST", "/topology/reload", r -> result(topology::reload)),
+                new AdminServer.Route(
+                        "GET", "/topology/list", Role.VIEWER, r -> AdminServer.Response.ok(listing(topology))),
+                new AdminServer.Route("POST", "/topology/reload", Role.OPERATOR, r -> result(topology::reload)),
                 new AdminServer.Route(
                         "POST",
                         "/topology/load",
+                        Role.OPERATOR,
                         r -> {
                             TopologyLoad req = Json.MAPPER.readValue(r.body(), TopologyLoad.class);
                             if (req.files() == null || req.files().isEmpty()) {
@@ -49,6 +53,7 @@ public final class TopologyApi {
                 new AdminServer.Route(
                         "POST",
                         "/topology/import/bind-views",
+                        Role.OPERATOR,
                         r -> {
                             BindViewsImport req = Json.MAPPER.readValue(r.body(), BindViewsImport.class);
                             if (req.files() == null || req.files().isEmpty()) {
@@ -61,6 +66,7 @@ public final class TopologyApi {
 
     /** named.conf's views as regions and records, loaded like `gslb topology load`: all or nothing. */
     private AdminServer.Response bindViews(BindViewsImport req) {
+        String before = size(topology.table());
         try {
             BindViews b = BindViews.read(new java.util.LinkedHashMap<>(req.files()));
             List<String> notes = new java.util.ArrayList<>(b.notTranslated());
@@ -80,7 +86,8 @@ public final class TopologyApi {
                 return AdminServer.Response.refused(new Refusal(notes, "the table in service is the previous one"));
             }
             LiveTopology.LoadReport r = load(new LiveTopology.Load(texts, null));
-            return AdminServer.Response.ok(new BindViewsImported(views, notes, report(r)));
+            return AdminServer.Response.ok(new BindViewsImported(views, notes, report(r)))
+                    .changed(null, before, size(topology.table()));
         } catch (TopologyException e) {
             return AdminServer.Response.refused(new Refusal(e.problems(), "the table in service is the previous one"));
         }
@@ -102,12 +109,19 @@ public final class TopologyApi {
     }
 
     /** 200 with the report, or 422 with every problem; on 422 the table in service is unchanged. */
-    private static AdminServer.Response result(Load load) {
+    private AdminServer.Response result(Load load) {
+        String before = size(topology.table());
         try {
-            return AdminServer.Response.ok(report(load.run()));
+            LiveTopology.LoadReport r = load.run();
+            return AdminServer.Response.ok(report(r)).changed(null, before, size(topology.table()));
         } catch (TopologyException e) {
             return AdminServer.Response.refused(new Refusal(e.problems(), "the table in service is the previous one"));
         }
+    }
+
+    /** The table as the audit log writes it. */
+    private static String size(TopologyTable t) {
+        return t.regions().size() + " regions, " + t.prefixCount() + " prefixes";
     }
 
     public static TopologyLookup lookup(TopologyTable table, String ip) {

@@ -1,7 +1,11 @@
 package dev.gslb.server.admin;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gslb.api.Role;
 import dev.gslb.config.admin.AdminSettings;
+import dev.gslb.config.admin.AuditSettings;
+import dev.gslb.server.access.Tokens;
+import dev.gslb.server.audit.AuditLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -14,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -42,18 +47,21 @@ class AdminRequestFuzzTest {
                     AdminSettings.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8053), token);
             return new AdminServer.Routes(
                     settings,
+                    Tokens.open(settings, Clock.systemUTC()),
+                    new AuditLog(new AuditSettings(dir.resolve("audit.log"), AuditSettings.MIN_SIZE, 2)),
                     List.of(
-                            new AdminServer.Route("GET", "/health", r -> AdminServer.Response.ok("up")),
+                            new AdminServer.Route("GET", "/health", Role.VIEWER, r -> AdminServer.Response.ok("up")),
                             new AdminServer.Route(
                                     "POST",
                                     "/peer/pair",
+                                    Role.ADMIN,
                                     r -> {
                                         protectedRan.incrementAndGet();
                                         largestBody.accumulateAndGet(r.body().length(), Math::max);
                                         return AdminServer.Response.ok(r.body().length());
                                     },
                                     AdminServer.Body.COMMAND),
-                            new AdminServer.Route("POST", "/config/reload", r -> {
+                            new AdminServer.Route("POST", "/config/reload", Role.ADMIN, r -> {
                                 protectedRan.incrementAndGet();
                                 throw new IllegalStateException("a route that fails");
                             })),
