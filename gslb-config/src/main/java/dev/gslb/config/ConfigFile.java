@@ -10,6 +10,7 @@ import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.link.TrafficSpec;
 import dev.gslb.probe.schedule.Probing;
+import dev.gslb.settings.SettingsOverlay;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
@@ -96,7 +97,7 @@ record ConfigFile(
             Integer maxAnswers,
             Duration ttl,
             List<InetAddress> fallbackIp,
-            QualityOfService.Coefficients qos) {}
+            SettingsOverlay<QualityOfService.Settings> qos) {}
 
     record WideIpEntry(
             Name name,

@@ -292,7 +292,7 @@ class ConfigLoaderTest {
         Files.delete(dir.resolve("example.com.zone"));
         Path range = config(GOOD + "load-balancing:\n  rtt-margin-percent: 150\n");
         assertThatThrownBy(() -> ConfigLoader.load(range))
-                .hasMessage(range + ":17:1: rtt-margin-percent must be between 0 and 99, not 150");
+                .hasMessage(range + ":18:3: rtt-margin-percent must be between 0 and 99, not 150");
         Files.delete(dir.resolve("example.com.zone"));
         Path unknown = config(GOOD + "load-balancing:\n  unknown-health: unavailable\n  rtt-margin-pct: 5\n");
         assertThatThrownBy(() -> ConfigLoader.load(unknown))
@@ -307,6 +307,14 @@ class ConfigLoaderTest {
         var lb = ConfigLoader.load(config(GOOD + "load-balancing:\n  unknown-health: unavailable\n"))
                 .loadBalancing();
         assertThat(lb.unknownIsAvailable()).isFalse();
+    }
+
+    @Test
+    void aPoolsQosIsCheckedAtItsKey() throws Exception {
+        Path poolQos = config(GOOD.replace(
+                "  - {name: www, members: [vs1, vs2]}", "  - {name: www, members: [vs1, vs2], qos: {hops: 20000}}"));
+        assertThatThrownBy(() -> ConfigLoader.load(poolQos))
+                .hasMessage(poolQos + ":14:44: hops must be between 0 and 10000, not 20000");
     }
 
     @Test
