@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gslb.dns.method.LowestRoundTripTime;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.method.StaticPersistence;
+import dev.gslb.dns.wideip.Failure;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -315,6 +316,21 @@ class ConfigLoaderTest {
                 "  - {name: www, members: [vs1, vs2]}", "  - {name: www, members: [vs1, vs2], qos: {hops: 20000}}"));
         assertThatThrownBy(() -> ConfigLoader.load(poolQos))
                 .hasMessage(poolQos + ":14:44: hops must be between 0 and 10000, not 20000");
+    }
+
+    @Test
+    void aWideIpsFailureBindsAndIsCheckedAtItsKey() throws Exception {
+        Path rcode = config(GOOD.replace("pools: [www]}", "pools: [www], failure: {rcode: bogus}}"));
+        assertThatThrownBy(() -> ConfigLoader.load(rcode))
+                .hasMessage(rcode + ":16:53: failure rcode must be noerror, nxdomain, refused or servfail");
+        var fallback = ConfigLoader.load(config(
+                        GOOD.replace("pools: [www]}", "pools: [www], failure: {fallback-ip: [198.18.0.9], ttl: 5}}")))
+                .wideIps()
+                .getFirst()
+                .failure();
+        assertThat(fallback)
+                .isEqualTo(new Failure(
+                        Failure.Kind.FALLBACK_IP, List.of(java.net.InetAddress.ofLiteral("198.18.0.9")), 5));
     }
 
     @Test
