@@ -334,6 +334,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anAlertBindsWithItsDefaultsAndIsCheckedAtItsKeys() throws Exception {
+        Path alert =
+                config(GOOD + "alerts:\n  - {on: [server-down], webhook: \"http://127.0.0.1/\", max-per-minute: 0}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(alert))
+                .hasMessage(alert + ":18:55: max-per-minute must be between 1 and 10000, not 0");
+        var alerts = ConfigLoader.load(config(GOOD + "alerts:\n  - {on: [server-down], exec: [true]}\n"))
+                .alerts();
+        assertThat(alerts).singleElement().satisfies(a -> {
+            assertThat(a.maxPerMinute()).isEqualTo(20);
+            assertThat(a.timeout()).hasSeconds(10);
+        });
+    }
+
+    @Test
     void sectionsBindToTheirOwnersWithDefaultsAcrossSections() throws Exception {
         GslbConfig probeTtl = ConfigLoader.load(config(GOOD + "probe: {path-ttl: 10m}\n"));
         assertThat(probeTtl.sync().pathTtl())
