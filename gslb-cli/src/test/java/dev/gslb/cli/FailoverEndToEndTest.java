@@ -130,7 +130,7 @@ class FailoverEndToEndTest {
 
             Files.writeString(file, config(port, "{rcode: bogus}"));
             org.assertj.core.api.Assertions.assertThatThrownBy(s::reload)
-                    .hasMessageContaining(file + ":16:52: failure rcode must be");
+                    .hasMessageContaining(file + ":16:62: failure rcode must be");
             assertThat(ask(s).getSection(Section.ANSWER).getFirst().rdataToString())
                     .as("the old config serves on")
                     .isEqualTo("198.18.9.9");

@@ -1,8 +1,12 @@
 package dev.gslb.cli;
 
+import dev.gslb.config.GslbConfig;
 import dev.gslb.config.admin.AdminSettings;
+import dev.gslb.config.alert.AlertSpec;
+import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.DnsSettings;
+import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.MonitorTypes;
@@ -44,6 +48,10 @@ class ReadmeReferenceTest {
                 SECTIONS.put("monitors: {type: " + type + "}", table.settings());
             }
         });
+        SECTIONS.put("wide-ips: failure:", Failure.SETTINGS.settings());
+        SECTIONS.put("load-balancing:", GslbConfig.LoadBalancing.SETTINGS.settings());
+        SECTIONS.put("load-balancing.qos:", QualityOfService.Settings.SETTINGS.settings());
+        SECTIONS.put("alerts:", AlertSpec.SETTINGS.settings());
     }
 
     @Test

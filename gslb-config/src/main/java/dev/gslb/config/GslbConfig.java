@@ -1,6 +1,5 @@
 package dev.gslb.config;
 
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.answer.AnswerSettings;
@@ -15,6 +14,8 @@ import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.probe.schedule.Probing;
 import dev.gslb.settings.Section;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.Site;
 import dev.gslb.sync.SyncSettings;
@@ -47,17 +48,50 @@ public record GslbConfig(
     public record ConfigText(String label, String text, Path base) {}
 
     /**
-     * Load balancing shared by all pools (README "Load balancing").
+     * Load balancing shared by all pools (README "Load balancing"): {@code unknown-health} and the
+     * keys of every method's table, which the registry lists, so a new method's settings need no
+     * line here.
      *
      * @param methods            each method's own settings record
      * @param unknownIsAvailable a virtual server no check has judged yet may be answered
      */
-    @JsonDeserialize(using = LoadBalancingBinder.class)
     public record LoadBalancing(MethodSettings methods, boolean unknownIsAvailable) {
-        public static final LoadBalancing DEFAULTS = new LoadBalancing(MethodSettings.DEFAULTS, true);
+        public static final Setting<Boolean> UNKNOWN_HEALTH = Setting.of(
+                        "unknown-health",
+                        String.class,
+                        "available",
+                        "a server no check has judged yet (or without monitors) is answered, or not")
+                .check("available or unavailable", health -> {
+                    if (!health.equals("available") && !health.equals("unavailable")) {
+                        throw new IllegalArgumentException("unknown-health must be available or unavailable");
+                    }
+                })
+                .map("available"::equals, true);
 
-        public static final Section<LoadBalancing> SECTION =
-                Section.of("load-balancing", LoadBalancing.class, folder -> DEFAULTS);
+        public static final SettingsTable<LoadBalancing> SETTINGS = table();
+
+        public static final LoadBalancing DEFAULTS = SETTINGS.defaults();
+
+        private static SettingsTable<LoadBalancing> table() {
+            var methods = MethodRegistry.settingsTables();
+            var table = SettingsTable.of(
+                            LoadBalancing.class,
+                            v -> new LoadBalancing(
+                                    MethodSettings.of(
+                                            methods.stream().<Record>map(v::get).toList()),
+                                    v.get(UNKNOWN_HEALTH)))
+                    .add(UNKNOWN_HEALTH, LoadBalancing::unknownIsAvailable);
+            methods.forEach(method -> includeMethod(table, method));
+            return table;
+        }
+
+        private static <S extends Record> void includeMethod(
+                SettingsTable<LoadBalancing> table, SettingsTable<S> method) {
+            S defaults = method.defaults();
+            table.include(method, lb -> lb.methods().orDefault(defaults));
+        }
+
+        public static final Section<LoadBalancing> SECTION = Section.of("load-balancing", SETTINGS);
     }
 
     /** The site model: the virtual servers in ordinal order and the links. */

@@ -12,6 +12,7 @@ import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.settings.Bounds;
 import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsException;
+import dev.gslb.settings.SettingsOverlay;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.VirtualServer;
 import java.net.InetAddress;
@@ -45,7 +46,7 @@ final class ServerBinder extends Sections {
             Integer maxAnswers,
             Duration ttl,
             List<InetAddress> fallbackIp,
-            QualityOfService.Coefficients qos) {
+            SettingsOverlay<QualityOfService.Settings> qos) {
         static final Section<List<PoolEntry>> SECTION = Section.list("pools", PoolEntry.class);
     }
 

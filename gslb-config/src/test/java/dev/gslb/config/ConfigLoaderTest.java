@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gslb.dns.method.LowestRoundTripTime;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.method.StaticPersistence;
+import dev.gslb.dns.wideip.Failure;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -292,7 +293,7 @@ class ConfigLoaderTest {
         Files.delete(dir.resolve("example.com.zone"));
         Path range = config(GOOD + "load-balancing:\n  rtt-margin-percent: 150\n");
         assertThatThrownBy(() -> ConfigLoader.load(range))
-                .hasMessage(range + ":17:1: rtt-margin-percent must be between 0 and 99, not 150");
+                .hasMessage(range + ":18:3: rtt-margin-percent must be between 0 and 99, not 150");
         Files.delete(dir.resolve("example.com.zone"));
         Path unknown = config(GOOD + "load-balancing:\n  unknown-health: unavailable\n  rtt-margin-pct: 5\n");
         assertThatThrownBy(() -> ConfigLoader.load(unknown))
@@ -307,6 +308,43 @@ class ConfigLoaderTest {
         var lb = ConfigLoader.load(config(GOOD + "load-balancing:\n  unknown-health: unavailable\n"))
                 .loadBalancing();
         assertThat(lb.unknownIsAvailable()).isFalse();
+    }
+
+    @Test
+    void aPoolsQosIsCheckedAtItsKey() throws Exception {
+        Path poolQos = config(GOOD.replace(
+                "  - {name: www, members: [vs1, vs2]}", "  - {name: www, members: [vs1, vs2], qos: {hops: 20000}}"));
+        assertThatThrownBy(() -> ConfigLoader.load(poolQos))
+                .hasMessage(poolQos + ":14:44: hops must be between 0 and 10000, not 20000");
+    }
+
+    @Test
+    void aWideIpsFailureBindsAndIsCheckedAtItsKey() throws Exception {
+        Path rcode = config(GOOD.replace("pools: [www]}", "pools: [www], failure: {rcode: bogus}}"));
+        assertThatThrownBy(() -> ConfigLoader.load(rcode))
+                .hasMessage(rcode + ":16:53: failure rcode must be noerror, nxdomain, refused or servfail");
+        var fallback = ConfigLoader.load(config(
+                        GOOD.replace("pools: [www]}", "pools: [www], failure: {fallback-ip: [198.18.0.9], ttl: 5}}")))
+                .wideIps()
+                .getFirst()
+                .failure();
+        assertThat(fallback)
+                .isEqualTo(new Failure(
+                        Failure.Kind.FALLBACK_IP, List.of(java.net.InetAddress.ofLiteral("198.18.0.9")), 5));
+    }
+
+    @Test
+    void anAlertBindsWithItsDefaultsAndIsCheckedAtItsKeys() throws Exception {
+        Path alert =
+                config(GOOD + "alerts:\n  - {on: [server-down], webhook: \"http://127.0.0.1/\", max-per-minute: 0}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(alert))
+                .hasMessage(alert + ":18:55: max-per-minute must be between 1 and 10000, not 0");
+        var alerts = ConfigLoader.load(config(GOOD + "alerts:\n  - {on: [server-down], exec: [true]}\n"))
+                .alerts();
+        assertThat(alerts).singleElement().satisfies(a -> {
+            assertThat(a.maxPerMinute()).isEqualTo(20);
+            assertThat(a.timeout()).hasSeconds(10);
+        });
     }
 
     @Test

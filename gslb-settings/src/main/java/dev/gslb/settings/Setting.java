@@ -129,6 +129,11 @@ public record Setting<T>(
         return relative && value != null ? cast(folder.resolve((Path) value)) : value;
     }
 
+    /** {@link #in} for a value known only as an Object (what a binder collected). */
+    Object resolved(Path folder, Object value) {
+        return in(folder, cast(value));
+    }
+
     @SuppressWarnings("unchecked")
     T cast(Object value) {
         return (T) value;

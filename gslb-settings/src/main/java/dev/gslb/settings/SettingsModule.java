@@ -36,7 +36,7 @@ public final class SettingsModule extends SimpleModule {
         scalar(InetAddress.class, SettingsModule::address);
     }
 
-    /** Records that declare a {@link SettingsTable} bind through it. */
+    /** Records that declare a {@link SettingsTable} bind through it, and so do overlays of them. */
     @Override
     public void setupModule(SetupContext context) {
         super.setupModule(context);
@@ -44,6 +44,14 @@ public final class SettingsModule extends SimpleModule {
             @Override
             public JsonDeserializer<?> findBeanDeserializer(
                     JavaType type, DeserializationConfig config, BeanDescription beanDesc) {
+                if (type.getRawClass() == SettingsOverlay.class) {
+                    JavaType laidOver = type.containedTypeOrUnknown(0);
+                    SettingsTable<?> table = SettingsTable.declaredBy(laidOver.getRawClass());
+                    if (table == null) {
+                        throw new IllegalStateException(laidOver + " declares no SettingsTable to overlay");
+                    }
+                    return table.overlayBinder();
+                }
                 SettingsTable<?> table = SettingsTable.declaredBy(type.getRawClass());
                 return table == null ? null : table.binder();
             }

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -248,7 +249,25 @@ public final class SettingsTable<R> implements SettingsPart {
     }
 
     StdDeserializer<R> binder() {
-        return new Binder();
+        return new Binder<>(type, (folder, given) -> build.apply(new Values(folder, given)));
+    }
+
+    /** Binds a mapping of some of these keys as a {@link SettingsOverlay}, relative paths resolved now. */
+    StdDeserializer<SettingsOverlay<R>> overlayBinder() {
+        @SuppressWarnings("unchecked")
+        Class<SettingsOverlay<R>> overlay = (Class<SettingsOverlay<R>>) (Class<?>) SettingsOverlay.class;
+        return new Binder<>(overlay, (folder, given) -> {
+            Map<Setting<?>, Object> resolved = new HashMap<>();
+            given.forEach((setting, value) -> resolved.put(setting, setting.resolved(folder, value)));
+            return new SettingsOverlay<>(this, resolved);
+        });
+    }
+
+    /** {@code record} with the values of {@code given} (checked at binding) over its own. */
+    R over(R record, Map<Setting<?>, Object> given) {
+        Changes changes = change(record);
+        changes.given.putAll(given);
+        return changes.build();
     }
 
     /**
@@ -259,15 +278,20 @@ public final class SettingsTable<R> implements SettingsPart {
         return binder().deserialize(p, ctxt);
     }
 
-    private final class Binder extends StdDeserializer<R> {
-        Binder() {
-            super(type);
+    /** Reads a mapping of this table's keys, each checked at its key, and makes a {@code T} of what was given. */
+    private final class Binder<T> extends StdDeserializer<T> {
+        private final transient BiFunction<Path, Map<Setting<?>, Object>, T> make;
+
+        Binder(Class<T> made, BiFunction<Path, Map<Setting<?>, Object>, T> make) {
+            super(made);
+            this.make = make;
         }
 
         @Override
-        public R deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        @SuppressWarnings("unchecked")
+        public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             if (!p.isExpectedStartObjectToken()) {
-                return type.cast(ctxt.handleUnexpectedToken(type, p));
+                return (T) ctxt.handleUnexpectedToken(handledType(), p);
             }
             Map<Setting<?>, Object> given = new HashMap<>();
             for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
@@ -287,7 +311,7 @@ public final class SettingsTable<R> implements SettingsPart {
                 }
             }
             try {
-                return build.apply(new Values(SettingsModule.folder(ctxt), given));
+                return make.apply(SettingsModule.folder(ctxt), given);
             } catch (IllegalArgumentException e) {
                 throw JsonMappingException.from(p, e.getMessage(), e);
             }

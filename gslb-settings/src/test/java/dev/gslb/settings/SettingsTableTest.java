@@ -33,6 +33,9 @@ class SettingsTableTest {
 
     record Doc(Probe probe) {}
 
+    /** A probe section and some of its keys to lay over it, as a pool's {@code qos:} over the global one. */
+    record Layered(Probe probe, SettingsOverlay<Probe> more) {}
+
     private Probe read(String yaml) throws SettingsException {
         return new SettingsReader()
                 .read("t.yaml", yaml, Path.of("/etc/gslb"), Doc.class)
@@ -67,6 +70,35 @@ class SettingsTableTest {
                 .hasMessage("t.yaml:2:3: unknown key 'samles' in probe; expected one of"
                         + " [cache, retry, samples, store, tags, timeout]");
         assertThatThrownBy(() -> read("probe:\n  timeout: 0s\n")).hasMessage("t.yaml:1:1: timeout must be positive");
+    }
+
+    private Probe layered(String yaml) throws SettingsException {
+        Layered l = new SettingsReader()
+                .read("t.yaml", yaml, Path.of("/etc/gslb"), Layered.class)
+                .value();
+        return l.more().over(l.probe());
+    }
+
+    @Test
+    void anOverlaySetsTheKeysItGivesOverAnotherRecord() throws Exception {
+        assertThat(layered("probe: {samples: 5, timeout: 3s}\nmore: {samples: 7, store: other}\n"))
+                .as("given keys over the base, the others the base's")
+                .isEqualTo(new Probe(
+                        7,
+                        Duration.ofSeconds(3),
+                        1024,
+                        Path.of("/etc/gslb/other"),
+                        List.of("a"),
+                        Duration.ofSeconds(6)));
+        assertThat(layered("probe: {samples: 5}\nmore: {}\n").samples()).isEqualTo(5);
+        assertThatThrownBy(() -> layered("probe: {}\nmore:\n  samples: 0\n"))
+                .hasMessage("t.yaml:3:3: samples must be between 1 and 100, not 0");
+        assertThatThrownBy(() -> layered("probe: {}\nmore: {samles: 2}\n"))
+                .hasMessage("t.yaml:2:8: unknown key 'samles' in more; expected one of"
+                        + " [cache, retry, samples, store, tags, timeout]");
+        assertThatThrownBy(() -> layered("probe: {}\nmore: {timeout: 0s}\n"))
+                .as("the record's rules across keys, when laid over")
+                .hasMessage("timeout must be positive");
     }
 
     @Test

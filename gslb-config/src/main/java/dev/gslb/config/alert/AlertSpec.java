@@ -1,16 +1,14 @@
 package dev.gslb.config.alert;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.api.Event;
-import dev.gslb.settings.Bounds;
 import dev.gslb.settings.Section;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * One entry of {@code alerts:} (README "Alerts"): which events, and where they go: a program run
@@ -21,6 +19,25 @@ import java.util.Set;
  * @param timeout      how long a program or webhook may take; then it is given up (never retried)
  */
 public record AlertSpec(Set<Event.Kind> on, List<String> exec, URI webhook, int maxPerMinute, Duration timeout) {
+    public static final Setting<Set<Event.Kind>> ON = Setting.list(
+                    "on", String.class, List.of(), "the events sent (server-down, link-up, peer-lost, ...)")
+            .map(names -> names.stream().map(Event.Kind::parse).collect(Collectors.toSet()), Set.<Event.Kind>of())
+            .shown("required");
+    public static final Setting<List<String>> EXEC = Setting.list(
+            "exec",
+            String.class,
+            null,
+            "a program and its arguments, run with the event as JSON on its standard input");
+    public static final Setting<URI> WEBHOOK =
+            Setting.of("webhook", URI.class, null, "an http or https URL the event is POSTed to");
+    public static final Setting<Integer> MAX_PER_MINUTE =
+            Setting.integer("max-per-minute", 20, 1, 10_000, "more in any minute are dropped and counted");
+    public static final Setting<Duration> TIMEOUT = Setting.duration(
+            "timeout", Duration.ofSeconds(10), "a program or webhook taking longer is given up (never retried)");
+
+    public static final SettingsTable<AlertSpec> SETTINGS =
+            SettingsTable.of(AlertSpec.class, ON, EXEC, WEBHOOK, MAX_PER_MINUTE, TIMEOUT);
+
     public static final Section<List<AlertSpec>> SECTION = Section.list("alerts", AlertSpec.class);
 
     public AlertSpec {
@@ -36,20 +53,5 @@ public record AlertSpec(Set<Event.Kind> on, List<String> exec, URI webhook, int 
         if (webhook != null && !List.of("http", "https").contains(String.valueOf(webhook.getScheme()))) {
             throw new IllegalArgumentException("webhook " + webhook + " is not an http or https URL");
         }
-    }
-
-    @JsonCreator
-    public static AlertSpec bind(
-            @JsonProperty("on") List<String> on,
-            @JsonProperty("exec") List<String> exec,
-            @JsonProperty("webhook") URI webhook,
-            @JsonProperty("max-per-minute") Integer maxPerMinute,
-            @JsonProperty("timeout") Duration timeout) {
-        return new AlertSpec(
-                on == null ? Set.of() : on.stream().map(Event.Kind::parse).collect(java.util.stream.Collectors.toSet()),
-                exec,
-                webhook,
-                Bounds.within("max-per-minute", requireNonNullElse(maxPerMinute, 20), 1, 10_000),
-                requireNonNullElse(timeout, Duration.ofSeconds(10)));
     }
 }

@@ -1,13 +1,10 @@
 package dev.gslb.dns.method;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
-import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import dev.gslb.topology.Address;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,24 +23,16 @@ public final class LowestRoundTripTime extends PathMetricMethod {
      * both must hold for the answer to move. 0 and 0: off.
      */
     public record Settings(int marginPercent, long marginMicros) {
-        public static final Settings DEFAULTS = new Settings(0, 0);
+        public static final Setting<Integer> MARGIN_PERCENT = Setting.integer(
+                "rtt-margin-percent", 0, 0, 99, "keep the previous RTT choice unless another is this much better...");
+        public static final Setting<Long> MARGIN = Setting.duration(
+                        "rtt-margin", Duration.ZERO, "...and by this much (both must hold); 0 = off")
+                .map(margin -> margin.toNanos() / 1000, 0L);
 
-        public Settings {
-            Bounds.within("rtt-margin-percent", marginPercent, 0, 99);
-            if (marginMicros < 0) {
-                throw new IllegalArgumentException("rtt-margin must not be negative");
-            }
-        }
+        /** Its keys under {@code load-balancing:}. */
+        public static final SettingsTable<Settings> SETTINGS = SettingsTable.of(Settings.class, MARGIN_PERCENT, MARGIN);
 
-        /** Its keys under {@code load-balancing:}; an absent key keeps its default. */
-        @JsonCreator
-        public static Settings bind(
-                @JsonProperty("rtt-margin-percent") Integer marginPercent,
-                @JsonProperty("rtt-margin") Duration margin) {
-            return new Settings(
-                    requireNonNullElse(marginPercent, DEFAULTS.marginPercent()),
-                    margin == null ? DEFAULTS.marginMicros() : margin.toNanos() / 1000);
-        }
+        public static final Settings DEFAULTS = SETTINGS.defaults();
     }
 
     private final int marginPercent;

@@ -1,6 +1,7 @@
 package dev.gslb.dns.method;
 
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.settings.SettingsTable;
 import dev.gslb.topology.TopologyTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +14,8 @@ import java.util.function.Supplier;
 /**
  * Every load-balancing method by its F5 name. Each pool gets its own instances (round-robin
  * keeps a counter per pool). Adding a method is one class and one line here; a method with
- * settings declares its record (with defaults) in its class and reads it from {@link MethodSettings}.
+ * settings declares its record and the table of its keys in its class, and reads it from
+ * {@link MethodSettings}.
  */
 public final class MethodRegistry {
     /**
@@ -38,19 +40,19 @@ public final class MethodRegistry {
      */
     private static final Map<String, Function<Services, LoadBalancingMethod>> FACTORIES = new LinkedHashMap<>();
 
-    /** The settings records of the methods that have any: their keys are read under {@code load-balancing:}. */
-    private static final List<Class<? extends Record>> SETTINGS = new ArrayList<>();
+    /** The tables of the methods that have settings: their keys are read under {@code load-balancing:}. */
+    private static final List<SettingsTable<? extends Record>> SETTINGS = new ArrayList<>();
 
     static {
         add(
                 "lowest-round-trip-time",
-                LowestRoundTripTime.Settings.DEFAULTS,
+                LowestRoundTripTime.Settings.SETTINGS,
                 (s, settings) -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(), settings));
         add("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
         add("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
         add(
                 "quality-of-service",
-                QualityOfService.Settings.DEFAULTS,
+                QualityOfService.SETTINGS,
                 (s, settings) -> new QualityOfService(s.proximity(), s.pathTtlMillis(), s.topology(), settings));
         add("topology", s -> new Topology(s.topology()));
         add("global-availability", s -> new GlobalAvailability());
@@ -58,7 +60,7 @@ public final class MethodRegistry {
         add("ratio", s -> new Ratio());
         add(
                 "static-persistence",
-                StaticPersistence.Settings.DEFAULTS,
+                StaticPersistence.Settings.SETTINGS,
                 (s, settings) -> new StaticPersistence(settings));
         add("fallback-ip", s -> Terminal.fallbackIp());
         add("return-to-dns", s -> Terminal.returnToDns());
@@ -70,10 +72,11 @@ public final class MethodRegistry {
         FACTORIES.put(name, factory);
     }
 
-    /** A method with settings: it gets the configured record of {@code defaults}' type, or {@code defaults}. */
+    /** A method with settings, the keys of {@code table}: it gets the configured record, or the table's defaults. */
     private static <T extends Record> void add(
-            String name, T defaults, BiFunction<Services, T, LoadBalancingMethod> factory) {
-        SETTINGS.add(defaults.getClass());
+            String name, SettingsTable<T> table, BiFunction<Services, T, LoadBalancingMethod> factory) {
+        SETTINGS.add(table);
+        T defaults = table.defaults();
         add(name, s -> factory.apply(s, s.settings().orDefault(defaults)));
     }
 
@@ -100,8 +103,8 @@ public final class MethodRegistry {
         return f.apply(services.with(pool));
     }
 
-    /** The settings record types of the methods that have settings (each binds from its own keys). */
-    public static List<Class<? extends Record>> settingsTypes() {
+    /** The tables of the methods that have settings, each of its own keys under {@code load-balancing:}. */
+    public static List<SettingsTable<? extends Record>> settingsTables() {
         return List.copyOf(SETTINGS);
     }
 

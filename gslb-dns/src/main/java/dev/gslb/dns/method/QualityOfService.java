@@ -1,13 +1,10 @@
 package dev.gslb.dns.method;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
-import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 import dev.gslb.site.ServerState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.TopologyMatch;
@@ -30,41 +27,36 @@ public final class QualityOfService extends PathMetricMethod {
     static final double TOPOLOGY_LIMIT = 100;
     static final double HEADROOM_LIMIT_KBPS = 2_000_000;
 
-    /** The coefficients (config {@code load-balancing.qos}, or a pool's {@code qos}). */
+    /** The coefficients (config {@code load-balancing.qos}, and a pool's {@code qos} over them). */
     public record Settings(int rtt, int completionRate, int hops, int topology, int linkCapacity, int vsCapacity) {
-        public static final Settings DEFAULTS = new Settings(50, 5, 0, 0, 30, 0);
+        public static final SettingsTable<Settings> SETTINGS = SettingsTable.of(
+                Settings.class,
+                coefficient("rtt", 50, "path RTT, up to 2,000,000 us (10: 0 us)"),
+                coefficient("completion-rate", 5, "path completion (10: 100 %)"),
+                coefficient("hops", 0, "path hops, up to 64 (10: 0 hops; unmeasured: not counted)"),
+                coefficient("topology", 0, "the data center's topology score, up to 100"),
+                coefficient("link-capacity", 30, "the link's headroom, up to 2,000,000 kbit/s (unknown: not counted)"),
+                coefficient("vs-capacity", 0, "a monitor confirmed the server UP"));
 
-        public Settings {
-            for (int c : new int[] {rtt, completionRate, hops, topology, linkCapacity, vsCapacity}) {
-                Bounds.within("a qos coefficient", c, 0, 10_000);
-            }
-        }
+        /** F5's. */
+        public static final Settings DEFAULTS = SETTINGS.defaults();
 
-        /** Its key under {@code load-balancing:}. */
-        @JsonCreator
-        public static Settings bind(@JsonProperty("qos") Coefficients qos) {
-            return qos == null ? DEFAULTS : qos.over(DEFAULTS);
-        }
-    }
-
-    /** The coefficients as written; an absent one keeps the value underneath (F5's default, or the global one). */
-    public record Coefficients(
-            Integer rtt,
-            Integer completionRate,
-            Integer hops,
-            Integer topology,
-            Integer linkCapacity,
-            Integer vsCapacity) {
-        public Settings over(Settings base) {
-            return new Settings(
-                    requireNonNullElse(rtt, base.rtt()),
-                    requireNonNullElse(completionRate, base.completionRate()),
-                    requireNonNullElse(hops, base.hops()),
-                    requireNonNullElse(topology, base.topology()),
-                    requireNonNullElse(linkCapacity, base.linkCapacity()),
-                    requireNonNullElse(vsCapacity, base.vsCapacity()));
+        private static Setting<Integer> coefficient(String key, int defaultValue, String metric) {
+            return Setting.integer(key, defaultValue, 0, 10_000, metric);
         }
     }
+
+    /** {@code qos:}, the coefficients for every pool (F5's where not given). */
+    public static final Setting<Settings> QOS = Setting.of(
+                    "qos",
+                    Settings.class,
+                    Settings.DEFAULTS,
+                    "the coefficients (its keys below); a pool's qos: over them")
+            .shown("see load-balancing.qos");
+
+    /** The method's keys under {@code load-balancing:}: one, {@link #QOS}. */
+    public static final SettingsTable<Settings> SETTINGS =
+            SettingsTable.of(Settings.class, v -> v.get(QOS)).add(QOS, settings -> settings);
 
     private final Supplier<TopologyTable> topology;
     private final Settings k;

@@ -1,10 +1,7 @@
 package dev.gslb.dns.method;
 
-import static java.util.Objects.requireNonNullElse;
-
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.gslb.settings.Bounds;
+import dev.gslb.settings.Setting;
+import dev.gslb.settings.SettingsTable;
 
 /**
  * The same answer for the same network: the client subnet (or LDNS address) cut to a prefix
@@ -13,22 +10,15 @@ import dev.gslb.settings.Bounds;
 public final class StaticPersistence implements LoadBalancingMethod {
     /** The network sizes a client is kept by (config {@code load-balancing.persistence-prefix-v4/-v6}). */
     public record Settings(int prefixV4, int prefixV6) {
-        public static final Settings DEFAULTS = new Settings(24, 56);
+        public static final Setting<Integer> PREFIX_V4 = Setting.integer(
+                "persistence-prefix-v4", 24, 1, 32, "static-persistence and persistence-ttl IPv4 network size");
+        public static final Setting<Integer> PREFIX_V6 =
+                Setting.integer("persistence-prefix-v6", 56, 1, 128, "the same for IPv6");
 
-        public Settings {
-            Bounds.within("persistence-prefix-v4", prefixV4, 1, 32);
-            Bounds.within("persistence-prefix-v6", prefixV6, 1, 128);
-        }
+        /** Its keys under {@code load-balancing:}. */
+        public static final SettingsTable<Settings> SETTINGS = SettingsTable.of(Settings.class, PREFIX_V4, PREFIX_V6);
 
-        /** Its keys under {@code load-balancing:}; an absent key keeps its default. */
-        @JsonCreator
-        public static Settings bind(
-                @JsonProperty("persistence-prefix-v4") Integer prefixV4,
-                @JsonProperty("persistence-prefix-v6") Integer prefixV6) {
-            return new Settings(
-                    requireNonNullElse(prefixV4, DEFAULTS.prefixV4()),
-                    requireNonNullElse(prefixV6, DEFAULTS.prefixV6()));
-        }
+        public static final Settings DEFAULTS = SETTINGS.defaults();
     }
 
     private final int prefixV4;

@@ -224,7 +224,7 @@ class MethodTablesTest {
         check("quality-of-service", row);
     }
 
-    /** The other metrics, each alone by its coefficient (a pool's qos over the defaults). */
+    /** The other metrics, each alone by its coefficient. */
     @org.junit.jupiter.api.Test
     void qualityOfServiceWeighsTopologyLinkHeadroomAndConfirmedHealth() {
         java.util.function.Function<VirtualServer, ServerState> states = vs -> new ServerState(
@@ -234,21 +234,21 @@ class MethodTablesTest {
                 vs == BGP1 ? 900_000_000 : vs == CNC1 ? 100_000_000 : -1);
         MethodRegistry r = new MethodRegistry(
                 new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, MethodSettings.DEFAULTS));
-        var only = (java.util.function.Function<QualityOfService.Coefficients, String>) k -> run(
-                r.create("quality-of-service", MethodSettings.of(k.over(QualityOfService.Settings.DEFAULTS))),
+        var only = (java.util.function.Function<QualityOfService.Settings, String>) k -> run(
+                r.create("quality-of-service", MethodSettings.of(k)),
                 Row.of("61.136.178.229", "?"),
                 new QueryContext(),
                 states);
-        assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 10, 0, 0)))
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 10, 0, 0)))
                 .as("topology: chinanet scores TEL 100, CNC 50")
                 .isEqualTo("tel1");
-        assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 0, 30, 0)))
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 30, 0)))
                 .as("link headroom: BGP's 900 Mbit/s")
                 .isEqualTo("bgp1");
-        assertThat(only.apply(new QualityOfService.Coefficients(0, 0, 0, 0, 0, 5)))
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 0, 5)))
                 .as("confirmed up: only CNC's monitor said so")
                 .isEqualTo("cnc1");
-        assertThat(only.apply(new QualityOfService.Coefficients(1, 0, 0, 0, 30, 0)))
+        assertThat(only.apply(new QualityOfService.Settings(1, 0, 0, 0, 30, 0)))
                 .as("RTT weighs 1 against headroom 30: headroom wins")
                 .isEqualTo("bgp1");
         Trace trace = new Trace();
