@@ -237,8 +237,22 @@ else fail "failover: no TEL-only answer within 20 s of the cut"; fi
 gslb_in tel health
 in_ns dc-cnc ip link set isp0 up
 in_ns dc-cnc ip route add default via 198.18.2.1 2>/dev/null
-if answer_is 198.18.2.10 60; then pass "recovery: with the link back, CNC is answered again"
-else fail "recovery: CNC answered again (got '$(ask)')"; fi
+# The web monitor has manual-resume (F5's option): vs-cnc, DOWN on dc-tel, stays DOWN there when it
+# passes again, until an operator resumes it.
+waiting=""
+for _ in $(seq 1 40); do
+  waiting="$(gslb_in tel health | grep vs-cnc)"
+  [[ "$waiting" == *"its monitors passed again"* ]] && break
+  sleep 0.25
+done
+echo "$waiting"
+held="$(ask)"
+if [[ "$waiting" == *"waiting for resume"*"passed again"* && "$held" == 198.18.3.10 ]]; then
+  pass "manual resume: with the link back vs-cnc passes again but waits for the operator on dc-tel (answers stay TEL)"
+else fail "manual resume: vs-cnc waits for resume (health '$waiting', answer '$held')"; fi
+gslb_in tel resume vs vs-cnc
+if answer_is 198.18.2.10 60; then pass "recovery: resumed by hand (gslb resume vs vs-cnc), CNC is answered again"
+else fail "recovery: CNC answered again after the resume (got '$(ask)')"; fi
 
 # ---- story 5: a saturated link spills to the other link ----
 say "story 5: traffic over CNC's link limit (iperf3 at 200 Mbit/s into the site; limit-in 50 Mbit/s)"

@@ -117,7 +117,10 @@ public final class GslbServer implements AutoCloseable {
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
         this.dns = new DnsServer(config.dns(), responder, metrics);
         this.audit = new AuditLog(config.admin().audit());
-        maintenance.attach(sync::publishRuntimeStates, this::peerChanged);
+        maintenance.attach(
+                sync::publishRuntimeStates,
+                this::peerChanged,
+                (server, at) -> probes.health.resumeIfWaitingSince(server, java.time.Instant.ofEpochMilli(at)));
         Tokens tokens = Tokens.open(config.admin(), Clock.systemUTC());
         this.admin = new AdminServer(config.admin(), tokens, audit, adminRoutes(tokens), registry);
         probes.registerLdnsCounters(registry);
@@ -190,7 +193,7 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
         routes.addAll(new PeerApi(sync).routes());
         routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
-        routes.addAll(new ResumeApi(probes.health).routes());
+        routes.addAll(new ResumeApi(probes.health, maintenance).routes());
         routes.addAll(new TokenApi(tokens).routes());
         routes.addAll(new AuditApi(audit, Clock.systemUTC()).routes());
         StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority, site::state);

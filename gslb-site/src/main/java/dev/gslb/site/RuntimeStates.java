@@ -27,7 +27,7 @@ public record RuntimeStates(long generation, String origin, Map<RuntimeTarget, R
 
     /**
      * The next generation, made at {@code origin}: {@code target} set to {@code state} (removed
-     * when enabled), and what ended before {@code now} dropped.
+     * when null: enabled), and what ended before {@code now} dropped.
      */
     public RuntimeStates with(RuntimeTarget target, RuntimeState state, String origin, long now) {
         Map<RuntimeTarget, RuntimeState> next = new LinkedHashMap<>();
@@ -36,7 +36,7 @@ public record RuntimeStates(long generation, String origin, Map<RuntimeTarget, R
                 next.put(t, s);
             }
         });
-        if (state == null || state.state() == AdminState.ENABLED) {
+        if (state == null) {
             next.remove(target);
         } else {
             next.put(target, state);

@@ -14,7 +14,9 @@ public record RuntimeTarget(Kind kind, String name) {
         VS("vs"),
         POOL("pool"),
         MEMBER("member"),
-        WIDEIP("wideip");
+        WIDEIP("wideip"),
+        /** Not a state: an operator's manual resume of a virtual server, told to the peers (README "Manual resume"). */
+        RESUME("resume");
 
         private final String word;
 

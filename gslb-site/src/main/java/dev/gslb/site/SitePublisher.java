@@ -65,6 +65,9 @@ public final class SitePublisher implements AutoCloseable {
     private volatile SiteState state;
     private long peerPublishedNanos = System.nanoTime() - PEER_PUBLISH_NANOS;
     private boolean peerPending;
+    /** The timer holds one publishPending task: a second one, armed while the first waits for the lock, would publish twice an interval. */
+    private boolean peerTimerArmed;
+
     private long publications;
 
     public SitePublisher(Site site, boolean unknownIsAvailable, Clock clock) {
@@ -154,16 +157,31 @@ public final class SitePublisher implements AutoCloseable {
         if (since >= PEER_PUBLISH_NANOS) {
             peerPublishedNanos = System.nanoTime();
             publish();
-        } else if (!peerPending && !timer.isShutdown()) {
+        } else {
             peerPending = true;
-            schedule(this::publishPending, PEER_PUBLISH_NANOS - since, TimeUnit.NANOSECONDS);
+            armPeerTimer(PEER_PUBLISH_NANOS - since);
         }
     }
 
+    private void armPeerTimer(long delayNanos) {
+        if (!peerTimerArmed && !timer.isShutdown()) {
+            peerTimerArmed = true;
+            schedule(this::publishPending, delayNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The end of an interval: what peers sent meanwhile, unless a publication came sooner (then at the end of its interval). */
     private synchronized void publishPending() {
-        if (peerPending) {
+        peerTimerArmed = false;
+        if (!peerPending) {
+            return;
+        }
+        long since = System.nanoTime() - peerPublishedNanos;
+        if (since >= PEER_PUBLISH_NANOS) {
             peerPublishedNanos = System.nanoTime();
             publish();
+        } else {
+            armPeerTimer(PEER_PUBLISH_NANOS - since);
         }
     }
 

@@ -291,6 +291,15 @@ public final class HealthMonitor implements AutoCloseable {
         return true;
     }
 
+    /**
+     * A peer's operator resumed {@code name} at {@code at}: resumed here too when it waits since
+     * before then (a wait that began later is a new failure, which that resume did not look at).
+     */
+    public synchronized boolean resumeIfWaitingSince(String name, java.time.Instant at) {
+        ManualResume.Waiting w = waiting.waiting(name);
+        return w != null && w.since().isBefore(at) && resume(name);
+    }
+
     /** Now to the millisecond, as every time `gslb health` shows. */
     private java.time.Instant instantNow() {
         return java.time.Instant.ofEpochMilli(clock.millis());

@@ -47,6 +47,9 @@ public final class MaintenanceApi {
                         throw new IllegalArgumentException("give the kind and the name");
                     }
                     RuntimeTarget t = new RuntimeTarget(RuntimeTarget.Kind.parse(req.kind()), req.name());
+                    if (t.kind() == RuntimeTarget.Kind.RESUME) {
+                        throw new IllegalArgumentException("a server waiting for resume: gslb resume vs NAME");
+                    }
                     long seconds = req.forSeconds() == null ? 0 : req.forSeconds();
                     if (seconds < 0 || seconds > MAX_FOR_SECONDS || seconds > 0 && to == AdminState.ENABLED) {
                         throw new IllegalArgumentException(
@@ -86,6 +89,7 @@ public final class MaintenanceApi {
                 case VS -> share(m.servers(), t.name());
                 case POOL -> share(m.pools(), t.name());
                 case WIDEIP -> w.name().equalsIgnoreCase(t.name()) ? m.answers() : 0;
+                case RESUME -> 0;
                 case LINK ->
                     config.get().site().servers().stream()
                             .filter(vs -> t.name().equals(vs.link()))

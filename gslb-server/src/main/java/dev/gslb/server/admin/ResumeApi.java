@@ -2,6 +2,7 @@ package dev.gslb.server.admin;
 
 import dev.gslb.api.Role;
 import dev.gslb.probe.health.HealthMonitor;
+import dev.gslb.server.maintenance.Maintenance;
 import dev.gslb.server.maintenance.NearNames;
 import java.util.List;
 import java.util.Locale;
@@ -13,16 +14,25 @@ import java.util.Locale;
  */
 public final class ResumeApi {
     private final HealthMonitor health;
+    private final Maintenance maintenance;
 
-    public ResumeApi(HealthMonitor health) {
+    /** {@code maintenance} tells the peers of a resume, which resume the server too (the pair agrees). */
+    public ResumeApi(HealthMonitor health, Maintenance maintenance) {
         this.health = health;
+        this.maintenance = maintenance;
     }
 
     public List<AdminServer.Route> routes() {
-        return List.of(new AdminServer.Route("POST", "/vs/resume", Role.OPERATOR, r -> resume(r.required("name"))));
+        return List.of(new AdminServer.Route(
+                "POST",
+                "/vs/resume",
+                Role.OPERATOR,
+                r -> resume(
+                        r.required("name"),
+                        r.caller() == null ? "anonymous" : r.caller().name())));
     }
 
-    private AdminServer.Response resume(String name) {
+    private AdminServer.Response resume(String name, String by) throws java.io.IOException {
         if (!health.targets().contains(name)) {
             List<String> near = NearNames.of(name, health.targets());
             return AdminServer.Response.error(
@@ -39,6 +49,7 @@ public final class ResumeApi {
                             + health.state(name).name().toLowerCase(Locale.ROOT)
                             + "): only a server a manual-resume monitor took from up to down waits");
         }
+        maintenance.resumed(name, by);
         return health.statuses().stream()
                 .filter(s -> s.name().equals(name))
                 .findFirst()

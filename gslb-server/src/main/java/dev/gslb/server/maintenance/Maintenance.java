@@ -63,6 +63,7 @@ public final class Maintenance implements RuntimeStateExchange {
     private volatile RuntimeStates states;
     private volatile Runnable tellPeers = () -> {};
     private volatile Listener listener = (by, fromPeer, changes) -> {};
+    private volatile Resumer resumer = (server, at) -> {};
     /** Each peer's generation as it last offered it; bounded: a peer-sync group has a few peers. */
     private final java.util.Map<String, Long> peerGenerations = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -78,10 +79,39 @@ public final class Maintenance implements RuntimeStateExchange {
         site.runtime(states);
     }
 
-    /** {@code tell} sends the states to the peers; {@code listener} hears every change. Set before start. */
-    public void attach(Runnable tell, Listener listener) {
+    /** Resumes a virtual server a peer's operator resumed at {@code at} (epoch millis), when it waits since before. */
+    public interface Resumer {
+        void resume(String server, long at);
+    }
+
+    /** A manual resume is told to the peers for this long: one that reconnects later has no wait from before it. */
+    static final long RESUME_TOLD_MILLIS = 10 * 60_000;
+
+    /**
+     * {@code tell} sends the states to the peers; {@code listener} hears every change; {@code
+     * resumer} applies a peer's manual resume here. Set before start.
+     */
+    public void attach(Runnable tell, Listener listener, Resumer resumer) {
         this.tellPeers = tell;
         this.listener = listener;
+        this.resumer = resumer;
+    }
+
+    /**
+     * The operator resumed {@code server} here (README "Manual resume"): the peers resume it too,
+     * where it waits since before now. Kept as a state of kind resume for a while, then dropped.
+     */
+    public synchronized void resumed(String server, String by) throws IOException {
+        long now = clock.millis();
+        RuntimeStates after = states.with(
+                new RuntimeTarget(RuntimeTarget.Kind.RESUME, server),
+                new RuntimeState(AdminState.ENABLED, by, now, "manual resume", now + RESUME_TOLD_MILLIS),
+                instance,
+                now);
+        save(after);
+        states = after;
+        site.runtime(after);
+        tellPeers.run();
     }
 
     /**
@@ -91,6 +121,9 @@ public final class Maintenance implements RuntimeStateExchange {
     public void registerGauges(MeterRegistry registry) {
         for (AdminState s : List.of(AdminState.DISABLED, AdminState.DRAINED)) {
             for (RuntimeTarget.Kind k : RuntimeTarget.Kind.values()) {
+                if (k == RuntimeTarget.Kind.RESUME) {
+                    continue;
+                }
                 Gauge.builder("runtime_states", () -> count(k, s))
                         .tag("state", s.word())
                         .tag("kind", k.word())
@@ -151,7 +184,7 @@ public final class Maintenance implements RuntimeStateExchange {
         RuntimeStates s = states;
         var live = new java.util.LinkedHashMap<RuntimeTarget, RuntimeState>();
         s.states().forEach((t, st) -> {
-            if (st.liveAt(now)) {
+            if (st.liveAt(now) && t.kind() != RuntimeTarget.Kind.RESUME) {
                 live.put(t, st);
             }
         });
@@ -274,6 +307,12 @@ public final class Maintenance implements RuntimeStateExchange {
             }
             site.runtime(theirs);
         }
+        long now = clock.millis();
+        theirs.states().forEach((t, s) -> {
+            if (t.kind() == RuntimeTarget.Kind.RESUME && s.liveAt(now)) {
+                resumer.resume(t.name(), s.atMillis()); // one already applied finds nothing waiting since before
+            }
+        });
         log.info(
                 "runtime states generation {} from {} (made on {}): {} set",
                 theirs.generation(),
@@ -288,6 +327,9 @@ public final class Maintenance implements RuntimeStateExchange {
         targets.addAll(is.states().keySet());
         List<Change> changes = new ArrayList<>();
         for (RuntimeTarget t : targets) {
+            if (t.kind() == RuntimeTarget.Kind.RESUME) {
+                continue; // applied by the health monitor, which logs it
+            }
             String before = word(was.get(t), now);
             String after = word(is.get(t), now);
             if (!before.equals(after)) {

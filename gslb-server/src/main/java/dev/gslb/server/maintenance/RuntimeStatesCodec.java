@@ -72,9 +72,14 @@ final class RuntimeStatesCodec {
             AdminState s = switch (text(e.state(), "state", 16)) {
                 case "disabled" -> AdminState.DISABLED;
                 case "drained" -> AdminState.DRAINED;
+                case "enabled" -> AdminState.ENABLED; // only a resume is kept enabled
                 default ->
                     throw new IllegalArgumentException(t + ": state must be disabled or drained, not " + e.state());
             };
+            if ((s == AdminState.ENABLED) != (t.kind() == RuntimeTarget.Kind.RESUME)) {
+                throw new IllegalArgumentException(
+                        t + ": state must be " + (s == AdminState.ENABLED ? "disabled or drained" : "enabled"));
+            }
             states.put(
                     t,
                     new RuntimeState(

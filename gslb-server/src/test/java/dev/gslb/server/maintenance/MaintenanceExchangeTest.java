@@ -30,6 +30,7 @@ class MaintenanceExchangeTest {
     final SitePublisher site;
     final Maintenance maintenance;
     final List<String> heard = new ArrayList<>();
+    final List<String> resumed = new ArrayList<>();
 
     MaintenanceExchangeTest() throws Exception {
         Path d = Files.createTempDirectory("maintenance");
@@ -47,7 +48,10 @@ class MaintenanceExchangeTest {
                 """, d);
         site = new SitePublisher(c.site(), true, Clock.systemUTC());
         maintenance = new Maintenance(d, "gslb-a", site, () -> c, Clock.systemUTC());
-        maintenance.attach(() -> {}, (by, fromPeer, changes) -> heard.add(by + " " + fromPeer + " " + changes));
+        maintenance.attach(
+                () -> {},
+                (by, fromPeer, changes) -> heard.add(by + " " + fromPeer + " " + changes),
+                (server, at) -> resumed.add(server + "@" + at));
     }
 
     @AfterEach
@@ -86,6 +90,27 @@ class MaintenanceExchangeTest {
         assertThat(maintenance.view().states()).extracting(e -> e.name()).containsExactly("tel");
         assertThat(cnc()).isEqualTo(AdminState.ENABLED);
         assertThat(maintenance.generations().peers()).containsEntry("gslb-c", 3L);
+    }
+
+    @Test
+    void aManualResumeGoesToThePeersAndIsNotAState() throws Exception {
+        maintenance.resumed("cnc", "alice");
+        RuntimeStateExchange.Offer mine = maintenance.current();
+        assertThat(mine.generation()).isEqualTo(1);
+        assertThat(maintenance.view().states()).as("not listed as a state").isEmpty();
+        assertThat(cnc()).isEqualTo(AdminState.ENABLED);
+
+        RuntimeStates theirs = RuntimeStatesCodec.decode(mine.states());
+        long at =
+                theirs.get(new RuntimeTarget(RuntimeTarget.Kind.RESUME, "cnc")).atMillis();
+        maintenance.received(
+                "gslb-b",
+                new RuntimeStateExchange.Offer(
+                        2, "gslb-b", RuntimeStatesCodec.encode(new RuntimeStates(2, "gslb-b", theirs.states()))));
+        assertThat(resumed).as("the peer's resume applied here").containsExactly("cnc@" + at);
+        assertThat(heard)
+                .as("audited by the health monitor, not as a state change")
+                .containsExactly("gslb-b true []");
     }
 
     @Test
