@@ -1,11 +1,16 @@
 package dev.gslb.site;
 
-import java.net.Inet4Address;
+import dev.gslb.topology.Address;
+import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 
 /**
  * A service address (load-balancer VIP) in one data center; what a wide IP answers.
  *
+ * @param address the address, as health checks connect to it and operators read it
+ * @param hi      the high half of its 128-bit form ({@link Address}: IPv4 mapped), computed once
+ *                when the server is built: what the query path answers with
+ * @param lo      the low half
  * @param ratio   weight for the ratio method (0 = never chosen by it)
  * @param order   position in global-availability order inside a pool (lower first; ties keep listing order)
  * @param link    the name of the ISP link that reaches it, or null: its limit and state then apply to it
@@ -14,11 +19,27 @@ import java.net.InetAddress;
  *                -1 for a server outside any configuration (its state is then the unknown one)
  */
 public record VirtualServer(
-        String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link, int ordinal) {
+        String name,
+        InetAddress address,
+        long hi,
+        long lo,
+        DataCenter dataCenter,
+        int ratio,
+        int order,
+        String link,
+        int ordinal) {
     public VirtualServer {
         if (ratio < 0) {
             throw new IllegalArgumentException("virtual server " + name + ": ratio must not be negative");
         }
+        if (hi != Cidr.hiOf(address) || lo != Cidr.loOf(address)) {
+            throw new IllegalArgumentException("virtual server " + name + ": hi and lo are not its address");
+        }
+    }
+
+    public VirtualServer(
+            String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link, int ordinal) {
+        this(name, address, Cidr.hiOf(address), Cidr.loOf(address), dataCenter, ratio, order, link, ordinal);
     }
 
     public VirtualServer(String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link) {
@@ -35,11 +56,11 @@ public record VirtualServer(
 
     /** This server at position {@code i} of its configuration. */
     public VirtualServer at(int i) {
-        return new VirtualServer(name, address, dataCenter, ratio, order, link, i);
+        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, i);
     }
 
     public boolean isIpv4() {
-        return address instanceof Inet4Address;
+        return Address.ipv4(hi, lo);
     }
 
     /** The DNS type that carries this address: A (1) or AAAA (28). */

@@ -1,10 +1,7 @@
 package dev.gslb.dns.answer;
 
-import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
-import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.util.IdentityHashMap;
 import org.xbill.DNS.Rcode;
 
 /**
@@ -54,11 +51,6 @@ final class Reply {
 
     long[] hi = new long[16];
     long[] lo = new long[16];
-    /**
-     * The 128-bit form of configured IPv6 answer addresses, by identity (getAddress copies every
-     * time; IPv4 needs no copy). Small: a reload brings new objects, so it is cleared past a bound.
-     */
-    private final IdentityHashMap<InetAddress, Address> ipv6 = new IdentityHashMap<>();
 
     void clear() {
         kind = Kind.EMPTY;
@@ -110,23 +102,22 @@ final class Reply {
         count = 0;
     }
 
-    /** Adds one configured address. */
-    void add(InetAddress a) {
+    /** Adds one address in its 128-bit form (a virtual server's, computed when it was built). */
+    void add(long addressHi, long addressLo) {
         if (count == hi.length) {
             hi = java.util.Arrays.copyOf(hi, count * 2);
             lo = java.util.Arrays.copyOf(lo, count * 2);
         }
-        if (a instanceof Inet4Address) {
-            hi[count] = 0;
-            lo[count] = Cidr.loOf(a); // from the hash code: no copy
-        } else {
-            if (ipv6.size() > 4096) {
-                ipv6.clear();
-            }
-            Address v6 = ipv6.computeIfAbsent(a, Address::of);
-            hi[count] = v6.hi();
-            lo[count] = v6.lo();
-        }
+        hi[count] = addressHi;
+        lo[count] = addressLo;
         count++;
+    }
+
+    /**
+     * Adds one fallback address (a pool's or the failure's), converted here: IPv4 without a copy,
+     * IPv6 through getAddress's copy, on this path only.
+     */
+    void add(InetAddress a) {
+        add(Cidr.hiOf(a), Cidr.loOf(a));
     }
 }

@@ -5,6 +5,7 @@ import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
+import dev.gslb.site.VirtualServer;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.List;
@@ -103,7 +104,8 @@ final class WideIpLookup {
         reply.addresses(type, f == null ? r.ttl() : f.ttl(), chain, ownerAt, ownerWire);
         if (o == Outcome.PICKED) {
             for (int i = 0; i < r.count(); i++) {
-                reply.add(r.answer(i).address());
+                VirtualServer vs = r.answer(i);
+                reply.add(vs.hi(), vs.lo());
             }
         } else if (o == Outcome.FALLBACK_IP) {
             reply.add(r.fallback());
