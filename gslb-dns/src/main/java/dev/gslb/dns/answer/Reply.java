@@ -2,6 +2,7 @@ package dev.gslb.dns.answer;
 
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
+import java.util.IdentityHashMap;
 import org.xbill.DNS.Rcode;
 
 /**
@@ -114,10 +115,21 @@ final class Reply {
     }
 
     /**
-     * Adds one fallback address (a pool's or the failure's), converted here: IPv4 without a copy,
-     * IPv6 through getAddress's copy, on this path only.
+     * The 128-bit form of configured IPv6 fallback addresses, by identity (getAddress copies every
+     * time; IPv4 needs no copy). Small: a reload brings new objects, so it is cleared past a bound.
      */
+    private final IdentityHashMap<InetAddress, long[]> fallbackV6 = new IdentityHashMap<>();
+
+    /** Adds one fallback address (a pool's or the failure's), converted here without allocating. */
     void add(InetAddress a) {
-        add(Cidr.hiOf(a), Cidr.loOf(a));
+        if (a instanceof java.net.Inet4Address) {
+            add(0, Cidr.loOf(a)); // from the hash code: no copy
+            return;
+        }
+        if (fallbackV6.size() > 4096) {
+            fallbackV6.clear();
+        }
+        long[] v6 = fallbackV6.computeIfAbsent(a, x -> new long[] {Cidr.hiOf(x), Cidr.loOf(x)});
+        add(v6[0], v6[1]);
     }
 }
