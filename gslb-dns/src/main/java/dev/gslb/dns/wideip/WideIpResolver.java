@@ -14,15 +14,11 @@ import dev.gslb.site.VirtualServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xbill.DNS.Name;
-import org.xbill.DNS.TextParseException;
 
 /**
  * Runs a wide IP's decision: pools in pool-method order; in each pool the available members of
@@ -102,10 +98,7 @@ public final class WideIpResolver {
     private final Counter allOverLimit;
     private final AnswerStatistics statistics;
     private final PersistenceTable persistence;
-    private volatile WideIpStates wideIpStates = new WideIpStates(Map.of(), Map.of());
-
-    /** The wide IPs' runtime states by DNS name, indexed once per published set (a query then reads a map). */
-    private record WideIpStates(Map<String, RuntimeState> source, Map<Name, RuntimeState> byName) {}
+    private final WideIpRuntime wideIpRuntime = new WideIpRuntime();
 
     /** What decided an answer taken from the persistence table (a label for counters and traces). */
     public static final LoadBalancingMethod PERSISTENCE = new LoadBalancingMethod() {
@@ -172,7 +165,7 @@ public final class WideIpResolver {
         }
         Result r = s.result;
         SiteState state = site.get(); // one read: this decision sees one published state
-        RuntimeState set = wideIpState(w, state); // drained: persistence still answers, nothing new
+        RuntimeState set = wideIpRuntime.of(w, state); // drained: persistence still answers, nothing new
         if (w.persistTtl() > 0 && !disabled(set) && persisted(w, q, state, r)) {
             // answered as before
         } else if (set != null) {
@@ -202,7 +195,7 @@ public final class WideIpResolver {
                     w.name(),
                     org.xbill.DNS.Type.string(q.recordType()),
                     q.ldnsText(),
-                    describe(r, q.trace()));
+                    DecisionLine.of(r, q.trace()));
         }
         return r;
     }
@@ -260,28 +253,6 @@ public final class WideIpResolver {
 
     private static boolean disabled(RuntimeState set) {
         return set != null && set.state() == AdminState.DISABLED;
-    }
-
-    /** The wide IP's runtime state in force, or null: a map read only when some wide IP has one. */
-    private RuntimeState wideIpState(WideIp w, SiteState state) {
-        Map<String, RuntimeState> set = state.wideIps();
-        if (set.isEmpty()) {
-            return null;
-        }
-        WideIpStates index = wideIpStates;
-        if (index.source() != set) {
-            Map<Name, RuntimeState> byName = new HashMap<>();
-            set.forEach((name, st) -> {
-                try {
-                    byName.put(Name.fromString(name), st);
-                } catch (TextParseException e) {
-                    // not a wide IP's name: it names nothing here
-                }
-            });
-            index = new WideIpStates(set, byName);
-            wideIpStates = index;
-        }
-        return index.byName().get(w.name());
     }
 
     /** Nothing decided: the wide IP's failure behaviour answers. */
@@ -420,39 +391,5 @@ public final class WideIpResolver {
             counters.putIfAbsent(m, byTier);
         }
         return byTier[tier];
-    }
-
-    /** One line for the decision log. */
-    public static String describe(Result r, Trace trace) {
-        StringBuilder sb = new StringBuilder();
-        if (r.outcome() == null) {
-            sb.append("no pool decided; failure behaviour ").append(r.failure().kind());
-        } else {
-            sb.append("pool ")
-                    .append(r.pool().name())
-                    .append(' ')
-                    .append(r.tierName())
-                    .append(' ')
-                    .append(r.method().name())
-                    .append(" -> ")
-                    .append(r.outcome().name().toLowerCase(java.util.Locale.ROOT));
-            for (int i = 0; i < r.count(); i++) {
-                sb.append(' ')
-                        .append(r.answer(i).name())
-                        .append('=')
-                        .append(r.answer(i).address().getHostAddress());
-            }
-            if (r.fallback() != null) {
-                sb.append(' ').append(r.fallback().getHostAddress());
-            }
-        }
-        if (trace != null) {
-            trace.steps().stream()
-                    .filter(st ->
-                            !st.topic().equals("candidates") && !st.topic().equals("tier"))
-                    .forEach(st ->
-                            sb.append("; ").append(st.topic()).append(": ").append(st.detail()));
-        }
-        return sb.toString();
     }
 }
