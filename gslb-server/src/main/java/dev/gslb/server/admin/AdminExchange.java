@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -83,8 +84,12 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The request being answered is a HEAD. */
+    private boolean headRequest;
+
     private void begin(ChannelHandlerContext ctx, HttpRequest request) {
         cancelTimer();
+        headRequest = request.method().equals(HttpMethod.HEAD); // even a malformed one: the codec sends no body then
         if (request.decoderResult().isFailure()) {
             Throwable why = request.decoderResult().cause();
             routes.refused("bad_request");
@@ -105,7 +110,9 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
                 params(uri),
                 source(ctx).getHostAddress(),
                 gate.caller(request.headers()));
-        AdminServer.Response refused = gate.foreign(request.headers());
+        AdminServer.Response refused = request.method().equals(HttpMethod.HEAD)
+                ? new AdminServer.Response(405, "", "text/plain") // no route answers HEAD; its answer carries no body
+                : gate.foreign(request.headers());
         if (refused == null && methods == null) {
             refused = new AdminServer.Response(404, "no such path\n", "text/plain");
         }
@@ -208,7 +215,9 @@ final class AdminExchange extends ChannelInboundHandlerAdapter {
     }
 
     private void write(ChannelHandlerContext ctx, AdminServer.Response r, boolean close) {
-        byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
+        // An answer to HEAD has no body (netty's codec drops it): its length says so, or the
+        // client would wait for bytes that never come and read the next answer as this one's body.
+        byte[] bytes = headRequest ? new byte[0] : r.body().getBytes(StandardCharsets.UTF_8);
         FullHttpResponse out = new DefaultFullHttpResponse(
                 HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()), Unpooled.wrappedBuffer(bytes));
         var h = out.headers();
