@@ -1,8 +1,9 @@
 package dev.gslb.site;
 
 /**
- * What an operator set at run time (README "Maintenance"), from the least to the most restrictive:
- * a thing inherits the strictest state of what contains it (a data center's, a link's).
+ * What an operator set at run time (README "Maintenance"), from the least to the most restrictive
+ * (the order {@link RuntimeStates#on} compares): a server inherits the strictest state of what
+ * contains it (its data center's, its link's).
  */
 public enum AdminState {
     /** The default: a candidate when its health allows. */
@@ -11,11 +12,6 @@ public enum AdminState {
     DRAINED,
     /** Never a candidate. */
     DISABLED;
-
-    /** The stricter of this and {@code other}; null counts as enabled. */
-    public AdminState strictest(AdminState other) {
-        return other != null && other.ordinal() > ordinal() ? other : this;
-    }
 
     /** As commands and JSON write it: {@code enabled}, {@code drained}, {@code disabled}. */
     public String word() {

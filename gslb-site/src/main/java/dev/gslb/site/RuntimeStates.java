@@ -25,6 +25,36 @@ public record RuntimeStates(long generation, String origin, Map<RuntimeTarget, R
         return states.get(target);
     }
 
+    /** The state set on {@code target} and in force at {@code now} (not ended), or null (enabled). */
+    public RuntimeState inForce(RuntimeTarget target, long now) {
+        RuntimeState s = states.get(target);
+        return s != null && s.liveAt(now) ? s : null;
+    }
+
+    /**
+     * What holds {@code vs} at {@code now}: the strictest of the states in force on it, its data
+     * center and its link (of equal ones, the server's own, then its data center's), or null.
+     */
+    public RuntimeState on(VirtualServer vs, long now) {
+        RuntimeState set = stricter(
+                inForce(new RuntimeTarget(RuntimeTarget.Kind.VS, vs.name()), now),
+                inForce(
+                        new RuntimeTarget(
+                                RuntimeTarget.Kind.DATACENTER, vs.dataCenter().name()),
+                        now));
+        return vs.link() == null
+                ? set
+                : stricter(set, inForce(new RuntimeTarget(RuntimeTarget.Kind.LINK, vs.link()), now));
+    }
+
+    /** The stricter of two states (null: enabled); of equal ones, the first. */
+    private static RuntimeState stricter(RuntimeState a, RuntimeState b) {
+        if (a == null) {
+            return b;
+        }
+        return b != null && b.state().ordinal() > a.state().ordinal() ? b : a;
+    }
+
     /**
      * The next generation, made at {@code origin}: {@code target} set to {@code state} (removed
      * when null: enabled), and what ended before {@code now} dropped.

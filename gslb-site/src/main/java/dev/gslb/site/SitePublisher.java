@@ -209,18 +209,12 @@ public final class SitePublisher implements AutoCloseable {
         Map<String, HealthState> merged = new HashMap<>();
         Map<String, HealthState> peers = new HashMap<>();
         peerHealth.forEach((server, v) -> peers.put(server, v.value()));
-        Map<String, RuntimeState> setOnServer = runtime.live(RuntimeTarget.Kind.VS, now);
-        Map<String, RuntimeState> setOnDc = runtime.live(RuntimeTarget.Kind.DATACENTER, now);
-        Map<String, RuntimeState> setOnLink = runtime.live(RuntimeTarget.Kind.LINK, now);
         ServerState[] servers = new ServerState[site.servers().size()];
         for (VirtualServer vs : site.servers()) {
             HealthState local = localHealth.getOrDefault(vs.name(), HealthState.UNKNOWN);
             HealthState h = local != HealthState.UNKNOWN ? local : peers.getOrDefault(vs.name(), HealthState.UNKNOWN);
             merged.put(vs.name(), h);
-            RuntimeState set = strictest(
-                    setOnServer.get(vs.name()),
-                    strictest(
-                            setOnDc.get(vs.dataCenter().name()), vs.link() == null ? null : setOnLink.get(vs.link())));
+            RuntimeState set = runtime.on(vs, now);
             servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()), set);
         }
         state = new SiteState(site, servers, unknown(), merged, peers, links).withRuntime(runtime, now);
@@ -237,14 +231,6 @@ public final class SitePublisher implements AutoCloseable {
 
     private ServerState unknown() {
         return unknownIsAvailable ? ServerState.UNKNOWN_AVAILABLE : ServerState.UNKNOWN_UNAVAILABLE;
-    }
-
-    /** The stricter of two runtime states (null: enabled); of equal ones, the first. */
-    private static RuntimeState strictest(RuntimeState a, RuntimeState b) {
-        if (a == null) {
-            return b;
-        }
-        return b != null && b.state().ordinal() > a.state().ordinal() ? b : a;
     }
 
     /** Every availability rule, in one place. */

@@ -61,6 +61,11 @@ public final class AdminServer implements AutoCloseable {
             return query.get(name);
         }
 
+        /** Who sent it, as the audit log and the runtime states name them: the token's name. */
+        public String who() {
+            return caller == null ? dev.gslb.server.access.Caller.UNCHECKED.name() : caller.name();
+        }
+
         /** The parameter {@code name}; a 400 saying to give it when it is missing or blank. */
         public String required(String name) {
             String v = param(name);

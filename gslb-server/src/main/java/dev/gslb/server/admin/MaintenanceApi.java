@@ -61,7 +61,7 @@ public final class MaintenanceApi {
                         RuntimeChanged c = maintenance.change(
                                 t,
                                 to,
-                                r.caller() == null ? "anonymous" : r.caller().name(),
+                                r.who(),
                                 req.reason(),
                                 seconds == 0 ? null : Duration.ofSeconds(seconds),
                                 Boolean.TRUE.equals(req.force()),

@@ -23,13 +23,8 @@ public final class ResumeApi {
     }
 
     public List<AdminServer.Route> routes() {
-        return List.of(new AdminServer.Route(
-                "POST",
-                "/vs/resume",
-                Role.OPERATOR,
-                r -> resume(
-                        r.required("name"),
-                        r.caller() == null ? "anonymous" : r.caller().name())));
+        return List.of(
+                new AdminServer.Route("POST", "/vs/resume", Role.OPERATOR, r -> resume(r.required("name"), r.who())));
     }
 
     private AdminServer.Response resume(String name, String by) throws java.io.IOException {

@@ -203,15 +203,9 @@ public final class Maintenance implements RuntimeStateExchange {
     }
 
     /** The state of {@code t} in force now (enabled when none is). */
-    public AdminState stateOf(RuntimeTarget t) {
-        RuntimeState s = states.get(t);
-        return s == null || !s.liveAt(clock.millis()) ? AdminState.ENABLED : s.state();
-    }
-
-    /** The state of {@code t} in force now with who set it, or null (enabled). */
-    public RuntimeState setOn(RuntimeTarget t) {
-        RuntimeState s = states.get(t);
-        return s == null || !s.liveAt(clock.millis()) ? null : s;
+    private AdminState stateOf(RuntimeTarget t) {
+        RuntimeState s = states.inForce(t, clock.millis());
+        return s == null ? AdminState.ENABLED : s.state();
     }
 
     /**
@@ -330,8 +324,8 @@ public final class Maintenance implements RuntimeStateExchange {
             if (t.kind() == RuntimeTarget.Kind.RESUME) {
                 continue; // applied by the health monitor, which logs it
             }
-            String before = word(was.get(t), now);
-            String after = word(is.get(t), now);
+            String before = word(was.inForce(t, now));
+            String after = word(is.inForce(t, now));
             if (!before.equals(after)) {
                 changes.add(new Change(t, before, after));
             }
@@ -340,10 +334,8 @@ public final class Maintenance implements RuntimeStateExchange {
         return changes;
     }
 
-    private static String word(RuntimeState s, long now) {
-        return s == null || !s.liveAt(now)
-                ? AdminState.ENABLED.word()
-                : s.state().word();
+    private static String word(RuntimeState s) {
+        return s == null ? AdminState.ENABLED.word() : s.state().word();
     }
 
     private void save(RuntimeStates s) throws IOException {

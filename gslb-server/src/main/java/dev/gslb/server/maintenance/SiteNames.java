@@ -3,8 +3,6 @@ package dev.gslb.server.maintenance;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.config.PoolSpec;
 import dev.gslb.config.WideIpSpec;
-import dev.gslb.site.AdminState;
-import dev.gslb.site.DataCenter;
 import dev.gslb.site.RuntimeState;
 import dev.gslb.site.RuntimeStates;
 import dev.gslb.site.RuntimeTarget;
@@ -86,25 +84,16 @@ final class SiteNames {
     }
 
     private static int enabledMembers(PoolSpec p, RuntimeStates s, long now) {
-        if (!enabled(s, RuntimeTarget.Kind.POOL, p.name(), now)) {
+        if (s.inForce(new RuntimeTarget(RuntimeTarget.Kind.POOL, p.name()), now) != null) {
             return 0;
         }
         int n = 0;
         for (VirtualServer vs : p.members()) {
-            DataCenter dc = vs.dataCenter();
-            if (enabled(s, RuntimeTarget.Kind.VS, vs.name(), now)
-                    && enabled(s, RuntimeTarget.Kind.DATACENTER, dc.name(), now)
-                    && (vs.link() == null || enabled(s, RuntimeTarget.Kind.LINK, vs.link(), now))
-                    && enabled(s, RuntimeTarget.Kind.MEMBER, p.name() + "/" + vs.name(), now)) {
+            if (s.on(vs, now) == null && s.inForce(RuntimeTarget.member(p.name(), vs.name()), now) == null) {
                 n++;
             }
         }
         return n;
-    }
-
-    private static boolean enabled(RuntimeStates s, RuntimeTarget.Kind kind, String name, long now) {
-        RuntimeState st = s.get(new RuntimeTarget(kind, name));
-        return st == null || !st.liveAt(now) || st.state() == AdminState.ENABLED;
     }
 
     private static String first(Set<String> known) {
