@@ -89,6 +89,9 @@ class MaintenanceTest {
         assertThat(r.err()).contains("no vs named cnn; did you mean cnc");
         assertThat(gslb("disable", "pool", "nope").err()).contains("no pool named nope; known: www");
         assertThat(gslb("disable", "rack", "x").err()).contains("kind must be one of");
+        assertThat(gslb("disable", "vs", "v".repeat(256)).err()).contains("a name of at most 255 characters");
+        assertThat(gslb("disable", "vs", "cnc", "--reason", "ok\n2026 forged").err())
+                .contains("a reason without control characters");
         assertThat(gslb("disable", "wideip", "www.example.com", "--for", "-1").exit())
                 .isNotZero();
     }

@@ -14,6 +14,8 @@ public record RuntimeState(AdminState state, String by, long atMillis, String re
     public RuntimeState {
         reason = reason == null ? "" : reason;
         by = by == null ? "" : by;
+        RuntimeTarget.printable(reason, "reason");
+        RuntimeTarget.printable(by, "who");
     }
 
     /** Still in force at {@code now}. */

@@ -47,13 +47,32 @@ public record RuntimeTarget(Kind kind, String name) {
         }
     }
 
+    /** Longer than any configured name (a DNS name is at most 255): an admin request or a peer cannot send more. */
+    public static final int MAX_NAME = 255;
+
     public RuntimeTarget {
         if (kind == null || name == null || name.isBlank()) {
             throw new IllegalArgumentException("a runtime state needs a kind and a name");
         }
+        if (name.length() > MAX_NAME) {
+            throw new IllegalArgumentException("a name of at most " + MAX_NAME + " characters");
+        }
+        printable(name, "name");
         if (kind == Kind.WIDEIP) {
             name = name.toLowerCase(Locale.ROOT);
             name = name.endsWith(".") ? name : name + ".";
+        }
+    }
+
+    /**
+     * Refuses control characters in a text that logs, `gslb maintenance` and the audit log show:
+     * from an operator or a peer, a newline or a terminal escape would forge lines or redraw a screen.
+     */
+    static void printable(String text, String what) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isISOControl(text.charAt(i))) {
+                throw new IllegalArgumentException("a " + what + " without control characters");
+            }
         }
     }
 

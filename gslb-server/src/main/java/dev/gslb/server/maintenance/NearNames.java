@@ -16,7 +16,13 @@ public final class NearNames {
 
     private NearNames() {}
 
+    /** A name longer than this is near none: the comparison's work grows with the product of the lengths. */
+    static final int LONGEST = 255;
+
     public static List<String> of(String given, Collection<String> known) {
+        if (given.length() > LONGEST) {
+            return List.of();
+        }
         String g = given.toLowerCase(Locale.ROOT);
         int allowed = Math.max(1, g.length() / 3);
         return known.stream()

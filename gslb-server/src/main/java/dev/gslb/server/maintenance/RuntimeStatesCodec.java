@@ -21,7 +21,7 @@ final class RuntimeStatesCodec {
     /** More than any site has things to disable; a peer cannot make this instance hold more. */
     static final int MAX_STATES = 4096;
 
-    static final int MAX_NAME = 255;
+    static final int MAX_NAME = RuntimeTarget.MAX_NAME;
     static final int MAX_BY = 64;
     static final int MAX_REASON = 256;
 

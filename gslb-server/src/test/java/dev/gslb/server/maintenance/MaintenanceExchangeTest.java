@@ -150,6 +150,11 @@ class MaintenanceExchangeTest {
                         "{\"generation\":1,\"origin\":\"a\",\"states\":[{\"kind\":\"vs\",\"name\":\"x\",\"state\":\"drained\",\"by\":\"a\",\"at\":\"yesterday\"}]}"
                                 .getBytes(StandardCharsets.UTF_8)))
                 .hasMessageContaining("not a time");
+        assertThatThrownBy(() -> RuntimeStatesCodec.decode(
+                        "{\"generation\":1,\"origin\":\"a\",\"states\":[{\"kind\":\"vs\",\"name\":\"x\",\"state\":\"drained\",\"by\":\"a\",\"at\":\"2026-12-01T00:00:00Z\",\"reason\":\"ok\\n2026 forged line\\u001b[2J\"}]}"
+                                .getBytes(StandardCharsets.UTF_8)))
+                .as("a reason that would forge a log line or redraw the terminal")
+                .hasMessageContaining("without control characters");
         RuntimeStatesCodec.decode(offer(1, "a", "cnc").states());
     }
 }

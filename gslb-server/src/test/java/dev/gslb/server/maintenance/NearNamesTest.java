@@ -31,6 +31,13 @@ class NearNamesTest {
     }
 
     @Test
+    void aNameLongerThanAnyIsNearNoneWithoutComparing() {
+        assertThat(NearNames.of("mail-cnc" + "x".repeat(NearNames.LONGEST), SERVERS))
+                .as("a prefix of it would match, but it is too long to compare")
+                .isEmpty();
+    }
+
+    @Test
     void distanceCountsEachEditOnce() {
         assertThat(NearNames.distance("kitten", "sitting")).isEqualTo(3);
         assertThat(NearNames.distance("ab", "ba")).isEqualTo(1);
