@@ -3,12 +3,15 @@ package dev.gslb.dns.zone;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Master;
 import org.xbill.DNS.NSRecord;
@@ -65,15 +68,14 @@ public final class ZoneFile {
                     break;
                 }
                 if (records.size() == MAX_RECORDS) {
-                    problems.add(new ZoneProblem(
-                            label,
-                            in.line(),
-                            "more than " + MAX_RECORDS + " records (a $GENERATE range too wide?); split the zone"));
+                    problems.add(new ZoneProblem(label, in.line(), tooMany()));
                     break;
                 }
                 records.add(r);
                 lines.putIfAbsent(r, Math.max(1, in.line()));
             }
+        } catch (GenerateTooWide e) {
+            problems.add(new ZoneProblem(label, e.line, tooMany()));
         } catch (IOException e) {
             problems.add(new ZoneProblem(label, 0, "cannot read: " + e.getMessage()));
         }
@@ -185,9 +187,35 @@ public final class ZoneFile {
         return message.replaceFirst("^[^:]*:\\d+:\\s*", "");
     }
 
-    /** Counts newlines as the tokenizer consumes them, so a record can be tied to its line. */
+    private static String tooMany() {
+        return "more than " + MAX_RECORDS + " records (a $GENERATE range too wide?); split the zone";
+    }
+
+    /** A $GENERATE line whose range would take the zone past {@link #MAX_RECORDS}. */
+    private static final class GenerateTooWide extends IOException {
+        final int line;
+
+        GenerateTooWide(int line) {
+            super("$GENERATE range too wide at line " + line);
+            this.line = line;
+        }
+    }
+
+    /**
+     * Counts newlines as the tokenizer consumes them, so a record can be tied to its line; and
+     * adds up the $GENERATE ranges as their lines pass, so that one too wide is refused before
+     * dnsjava makes its records (a million take seconds), not after.
+     */
     private static final class LineCountingStream extends BufferedInputStream {
+        private static final Pattern GENERATE =
+                Pattern.compile("\\$GENERATE\\s+(\\d{1,18})-(\\d{1,18})(?:/(\\d{1,18}))?", Pattern.CASE_INSENSITIVE);
+
         private int newlines;
+        /** The start of the line being read: enough for a $GENERATE directive's range. */
+        private final byte[] head = new byte[64];
+
+        private int headLength;
+        private long generated;
 
         LineCountingStream(InputStream in) {
             super(in);
@@ -200,9 +228,7 @@ public final class ZoneFile {
         @Override
         public synchronized int read() throws IOException {
             int b = super.read();
-            if (b == '\n') {
-                newlines++;
-            }
+            see(b);
             return b;
         }
 
@@ -210,11 +236,42 @@ public final class ZoneFile {
         public synchronized int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
             for (int i = 0; i < n; i++) {
-                if (b[off + i] == '\n') {
-                    newlines++;
-                }
+                see(b[off + i]);
+            }
+            if (n < 0) {
+                see(-1);
             }
             return n;
+        }
+
+        private void see(int b) throws GenerateTooWide {
+            if (b == '\n' || b < 0) {
+                if (b == '\n') {
+                    newlines++;
+                }
+                if (headLength > 0 && head[0] == '$') {
+                    count(
+                            new String(head, 0, headLength, StandardCharsets.ISO_8859_1),
+                            b < 0 ? newlines + 1 : newlines);
+                }
+                headLength = 0;
+            } else if (headLength < head.length) {
+                head[headLength++] = (byte) b;
+            }
+        }
+
+        private void count(String line, int lineNumber) throws GenerateTooWide {
+            Matcher m = GENERATE.matcher(line);
+            if (!m.lookingAt()) {
+                return;
+            }
+            long start = Long.parseLong(m.group(1));
+            long end = Long.parseLong(m.group(2));
+            long step = m.group(3) == null ? 1 : Math.max(1, Long.parseLong(m.group(3)));
+            generated += end < start ? 0 : (end - start) / step + 1;
+            if (generated > MAX_RECORDS) {
+                throw new GenerateTooWide(lineNumber);
+            }
         }
     }
 }
