@@ -307,8 +307,8 @@ in_ns gslb-inet iptables-legacy -A INPUT -s 198.18.2.2 -d 198.18.2.1 -p icmp -j 
 cut=$(date +%s.%N)
 down_both=""
 for _ in $(seq 1 100); do
-  if [[ "$(link_field cnc CNC-1 'l["state"]')" == DOWN \
-        && "$(link_field tel CNC-1 'l["state"]+" "+l["measuredBy"]')" == "DOWN gslb-cnc" ]]; then down_both=$(since "$cut"); break; fi
+  if [[ "$(link_field cnc CNC-1 'l["state"]')" == down \
+        && "$(link_field tel CNC-1 'l["state"]+" "+l["measuredBy"]')" == "down gslb-cnc" ]]; then down_both=$(since "$cut"); break; fi
   sleep 0.2
 done
 gslb_in tel link list
@@ -316,7 +316,7 @@ if [[ -n "$down_both" ]] && answer_is 198.18.3.10 20; then
   pass "link health: CNC-1 DOWN on both instances after ${down_both} s (1 s x 2 + sync); answers go to TEL"
 else fail "link health: CNC-1 DOWN on both instances and answers to TEL (down after '${down_both}' s, got '$(ask)')"; fi
 in_ns gslb-inet iptables-legacy -D INPUT -s 198.18.2.2 -d 198.18.2.1 -p icmp -j DROP
-if answer_is 198.18.2.10 30 && [[ "$(link_field tel CNC-1 'l["state"]')" == UP ]]; then
+if answer_is 198.18.2.10 30 && [[ "$(link_field tel CNC-1 'l["state"]')" == up ]]; then
   pass "link health: the gateway answers again: CNC-1 UP, CNC answered again"
 else fail "link health: CNC-1 back UP and CNC answered (got '$(ask)')"; fi
 sleep 1

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /** GET /links: every configured link, measured here or by the peer on it. */
@@ -41,7 +42,7 @@ public final class LinkApi {
             out.add(new LinkStatus(
                     l.name(),
                     l.dataCenter(),
-                    s.state().name(),
+                    s.state().name().toLowerCase(Locale.ROOT), // "up", as every state the API writes
                     s.inBps() < 0 ? null : s.inBps(),
                     s.outBps() < 0 ? null : s.outBps(),
                     bps(l.limitIn()),
