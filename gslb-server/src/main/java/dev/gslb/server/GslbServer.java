@@ -21,6 +21,7 @@ import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.MaintenanceApi;
 import dev.gslb.server.admin.PeerApi;
+import dev.gslb.server.admin.PersistApi;
 import dev.gslb.server.admin.ResolveApi;
 import dev.gslb.server.admin.ResumeApi;
 import dev.gslb.server.admin.ServiceApi;
@@ -196,6 +197,7 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new ResumeApi(probes.health, maintenance).routes());
         routes.addAll(new TokenApi(tokens).routes());
         routes.addAll(new AuditApi(audit, Clock.systemUTC()).routes());
+        routes.addAll(new PersistApi(resolver.persistence(), this::authority, Clock.systemUTC()).routes());
         StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority, site::state);
         routes.addAll(statsApi.routes());
         LinkApi linkApi = new LinkApi(probes.links, site::state, this::authority);

@@ -7,7 +7,11 @@ import java.util.function.Consumer;
  * client network was answered with, told to the peers so both instances answer it alike.
  */
 public interface PersistenceExchange {
-    /** One remembered answer: the network in the 128-bit form, the server by name, until when. */
+    /**
+     * One remembered answer: the network in the 128-bit form, the server by name, until when. An
+     * empty server name: the sender's operator cleared that entry (gslb persist clear); the
+     * receiver removes its own.
+     */
     record Persisted(String wideIp, long hi, long lo, String server, long expiresAt) {}
 
     /** A peer's entry (its expiry already bounded by the peer's clock skew allowance). */

@@ -3,6 +3,7 @@ package dev.gslb.dns.wideip;
 import dev.gslb.dns.method.StaticPersistence;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.xbill.DNS.Name;
 
 /**
@@ -21,7 +22,18 @@ public final class PersistenceTable {
     static final int SLOTS = 1 << 20;
 
     /** A remembered answer: {@code hi/lo} the network in the 128-bit form, {@code server} by name. */
-    public record Entry(Name wideIp, long hi, long lo, String server, long expiresAt) {}
+    public record Entry(Name wideIp, long hi, long lo, String server, long expiresAt) {
+        boolean sameNetwork(Entry o) {
+            return o.hi == hi && o.lo == lo && o.wideIp.equals(wideIp);
+        }
+    }
+
+    /**
+     * The server of an entry an operator cleared (gslb persist clear): the listener hears of the
+     * clearing as such an entry, and a peer that receives one removes its own. A peer that predates
+     * it keeps it as a server no pool has, which the methods answer past.
+     */
+    public static final String CLEARED = "";
 
     private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SLOTS);
     private final int prefixV4;
@@ -74,6 +86,12 @@ public final class PersistenceTable {
     public void received(Entry e, long now) {
         int i = slot(e.wideIp(), e.hi(), e.lo());
         Entry mine = slots.get(i);
+        if (e.server().equals(CLEARED)) {
+            if (mine != null && mine.sameNetwork(e)) {
+                slots.compareAndSet(i, mine, null);
+            }
+            return;
+        }
         if (mine != null
                 && mine.hi() == e.hi()
                 && mine.lo() == e.lo()
@@ -83,6 +101,22 @@ public final class PersistenceTable {
             return;
         }
         slots.set(i, e);
+    }
+
+    /**
+     * Removes the live entries {@code which} selects and tells the listener of each (as an entry of
+     * server {@link #CLEARED}), so that the peers remove theirs; how many. Walks the whole table.
+     */
+    public int clear(Predicate<Entry> which, long now) {
+        int n = 0;
+        for (int i = 0; i < SLOTS; i++) {
+            Entry e = slots.get(i);
+            if (e != null && e.expiresAt() > now && which.test(e) && slots.compareAndSet(i, e, null)) {
+                n++;
+                recorded.accept(new Entry(e.wideIp(), e.hi(), e.lo(), CLEARED, e.expiresAt()));
+            }
+        }
+        return n;
     }
 
     /** Every entry that has not expired (a peer's snapshot, `gslb stats`); walks the whole table. */

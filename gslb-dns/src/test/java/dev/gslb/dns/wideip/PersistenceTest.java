@@ -98,15 +98,46 @@ class PersistenceTest {
     void aPeersEntryIsTakenAndAClashSettlesOnTheLesserName() throws Exception {
         long t = 2_000_000;
         Name w = www.name();
-        var q = new dev.gslb.dns.method.QueryContext()
-                .set(dev.gslb.topology.Address.of(InetAddress.ofLiteral("198.18.5.1")), Type.A, t);
-        long hi = q.networkHi(24, 56);
-        long lo = q.networkLo(24, 56);
+        long[] net = network("198.18.5.1", t);
+        long hi = net[0];
+        long lo = net[1];
         table.received(new PersistenceTable.Entry(w, hi, lo, "b", t + 60_000), t);
         assertThat(answer("198.18.5.77", t)).isEqualTo("b");
         table.received(new PersistenceTable.Entry(w, hi, lo, "a", t + 60_000), t);
         assertThat(answer("198.18.5.77", t)).as("a < b: both sides keep a").isEqualTo("a");
         table.received(new PersistenceTable.Entry(w, hi, lo, "b", t + 60_000), t);
         assertThat(answer("198.18.5.77", t)).isEqualTo("a");
+    }
+
+    /** The /24 of {@code ip} in the 128-bit form: {hi, lo}. */
+    private static long[] network(String ip, long t) {
+        var q = new dev.gslb.dns.method.QueryContext()
+                .set(dev.gslb.topology.Address.of(InetAddress.ofLiteral(ip)), Type.A, t);
+        return new long[] {q.networkHi(24, 56), q.networkLo(24, 56)};
+    }
+
+    /** gslb persist clear: the entry goes here, the listener hears it as cleared, and a peer's copy goes too. */
+    @Test
+    void aClearedEntryGoesAndItsClearingRemovesThePeersCopy() throws Exception {
+        long t = 3_000_000;
+        Name w = www.name();
+        long[] net = network("198.18.6.1", t);
+        long hi = net[0];
+        long lo = net[1];
+        java.util.List<PersistenceTable.Entry> heard = new java.util.ArrayList<>();
+        table.onRecorded(heard::add);
+        table.record(w, hi, lo, "a", t + 60_000);
+        PersistenceTable peer = new PersistenceTable(StaticPersistence.Settings.DEFAULTS);
+        peer.received(heard.getFirst(), t);
+        assertThat(peer.lookup(w, hi, lo, t)).isEqualTo("a");
+
+        assertThat(table.clear(e -> e.wideIp().equals(w) && e.hi() == hi && e.lo() == lo, t))
+                .isEqualTo(1);
+        assertThat(table.lookup(w, hi, lo, t)).as("gone here").isNull();
+        PersistenceTable.Entry cleared = heard.getLast();
+        assertThat(cleared.server()).isEqualTo(PersistenceTable.CLEARED);
+        peer.received(cleared, t);
+        assertThat(peer.lookup(w, hi, lo, t)).as("gone on the peer").isNull();
+        assertThat(table.clear(e -> true, t)).as("nothing left to clear").isZero();
     }
 }
