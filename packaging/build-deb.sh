@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds target/gslb_VERSION_amd64.deb from what `mvn package` left in gslb-cli/target: the jar,
-# the jlink'ed runtime, the completion script and the man pages (AsciiDoc from picocli's
-# ManPageGenerator, turned into troff here by Debian's asciidoctor). dpkg-deb, not jpackage:
+# the jlink'ed runtime and the man pages (AsciiDoc from picocli's ManPageGenerator, turned into
+# troff here by Debian's asciidoctor); the completion script (`gslb completion`) and the CLI's
+# AOT cache (JEP 483: the classes a command loads, loaded and linked ahead) are made here with
+# the runtime the package ships, which must be the one that reads the cache. dpkg-deb, not jpackage:
 # jpackage puts everything under /opt and cannot make /etc/gslb/gslb.yaml a conffile.
 #   bash packaging/build-deb.sh        (needs asciidoctor and dpkg-deb; run after mvn package)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="$here/gslb-cli/target/dist"
 jar="$here/gslb-cli/target/gslb.jar"
-for need in "$jar" "$dist/runtime/bin/java" "$dist/gslb-completion.bash" "$dist/man/gslb.adoc"; do
+for need in "$jar" "$dist/runtime/bin/java" "$dist/man/gslb.adoc"; do
   [[ -e "$need" ]] || { echo "build-deb: $need is missing: run mvn package first" >&2; exit 1; }
 done
 version="$(unzip -p "$jar" dev/gslb/cli/version.properties | sed -n 's/^version=//p')"
@@ -29,10 +31,19 @@ ln -s /opt/gslb/bin/gslb "$root/usr/bin/gslb"
 install -m 644 "$here/packaging/gslb.yaml" "$root/etc/gslb/gslb.yaml"
 install -m 644 "$here/zones/example.com.zone" "$root/etc/gslb/zones/example.com.zone"
 install -m 644 "$here/packaging/deb/gslb.service" "$root/lib/systemd/system/gslb.service"
-install -m 644 "$dist/gslb-completion.bash" "$root/usr/share/bash-completion/completions/gslb"
-# zsh runs picocli's bash completion through bashcompinit
+java=("$root/opt/gslb/runtime/bin/java" -Xlog:disable -Xlog:all=warning:stderr)
+"${java[@]}" -jar "$root/opt/gslb/lib/gslb.jar" completion bash >"$root/usr/share/bash-completion/completions/gslb"
+# zsh runs the bash completion through bashcompinit
 printf '#compdef gslb\nautoload -U +X bashcompinit && bashcompinit\nsource /usr/share/bash-completion/completions/gslb\n' \
   >"$root/usr/share/zsh/vendor-completions/_gslb"
+# The training run: a command's tree, the configuration's admin keys, a refused connection. The
+# cache names the jar by its file name, size and time: installed as /opt/gslb/lib/gslb.jar it
+# still matches (dpkg keeps the time); a cache that does not is ignored, silently.
+"${java[@]}" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xlog:aot*=off:stderr \
+  -XX:AOTCacheOutput="$root/opt/gslb/lib/gslb.aot" -jar "$root/opt/gslb/lib/gslb.jar" \
+  --config "$here/packaging/gslb.yaml" health --admin 127.0.0.1:9 >/dev/null 2>&1 || true
+[[ -f "$root/opt/gslb/lib/gslb.aot" ]] || { echo "build-deb: the AOT cache was not made" >&2; exit 1; }
+chmod 644 "$root/opt/gslb/lib/gslb.aot"
 asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man1" "$dist"/man/*.adoc
 gzip -9n "$root"/usr/share/man/man1/*.1
 cp -a "$here/topology-data" "$root/usr/share/gslb/topology-data"

@@ -1,47 +1,57 @@
 package dev.gslb.cli;
 
 import dev.gslb.config.admin.AdminSettings;
-import dev.gslb.config.admin.AdminToken;
 import dev.gslb.settings.HostPort;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * `--admin ADDR` and `--token-file FILE`: the admin API of the running server a subcommand talks
- * to. ADDR is written as for `serve --admin` (127.0.0.1:8053, [::1]:8053) or as a URL.
+ * `--admin ADDR`, `--token-file FILE` and `--config FILE`: the admin API of the running server a
+ * subcommand talks to (see {@link AdminTarget} for the order they are looked in). ADDR is written
+ * as for `serve --admin` (127.0.0.1:8053, [::1]:8053) or as a URL.
  */
 final class AdminOption {
     @Option(
             names = "--admin",
             paramLabel = "ADDR",
-            defaultValue = "${GSLB_ADMIN:-127.0.0.1:8053}",
-            description =
-                    "Admin API of the running server: host:port or URL (default: $GSLB_ADMIN, else 127.0.0.1:8053).")
+            description = "Admin API of the running server: host:port or URL (default: $GSLB_ADMIN, else admin.listen"
+                    + " of the configuration, else 127.0.0.1:8053).")
     String url;
 
     @Option(
             names = "--token-file",
             paramLabel = "FILE",
-            defaultValue = "${env:GSLB_TOKEN_FILE}",
-            description = "The server's admin token (default: $GSLB_TOKEN_FILE, else var/admin.token of this"
-                    + " installation when it exists).")
+            description = "The server's admin token (default: admin.token in --state-dir, else $GSLB_TOKEN_FILE, else"
+                    + " $GSLB_STATE_DIR/admin.token, else admin.token-file of the configuration).")
     Path tokenFile;
 
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "The configuration the server runs: its admin.listen and admin.token-file say where the"
+                    + " server is (default: gslb --config, $GSLB_CONFIG, else /etc/gslb/gslb.yaml when it exists).")
+    Path config;
+
+    /** The gslb command this runs under: its --config and --state-dir count too (set by {@link Gslb}). */
+    Gslb root;
+
+    /** --config of this command, else gslb's own; null when neither was given. */
+    Path explicitConfig() {
+        return config != null ? config : root == null ? null : root.config;
+    }
+
     AdminClient client() throws IOException {
-        Path file = tokenFile;
-        if (file == null && System.getProperty("gslb.token-file") != null) { // an embedding (tests) says where
-            file = Path.of(System.getProperty("gslb.token-file"));
-        }
-        if (file == null) {
-            Path local = Path.of(System.getProperty("gslb.home", "."), "var", "admin.token");
-            file = Files.isReadable(local) ? local : null;
-        }
-        return new AdminClient(baseUrl(url), file == null ? null : AdminToken.read(file));
+        return target().client();
+    }
+
+    /** The server this command talks to, from its options, gslb's own, the environment and the configuration. */
+    AdminTarget target() throws IOException {
+        return AdminTarget.resolve(
+                url, tokenFile, root == null ? null : root.stateDir, ConfigLocation.find(explicitConfig()));
     }
 
     /** "127.0.0.1:8053", "[::1]", "localhost:6080" or "http://...": the URL the client uses. */

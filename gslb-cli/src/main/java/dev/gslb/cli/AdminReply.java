@@ -43,8 +43,15 @@ final class AdminReply {
         return 1;
     }
 
-    /** A removal (ldns delete, peer remove, token remove): "{@code done} WHAT", or {@code absent} when there was none. */
-    static int removed(AdminClient.Reply reply, String done, String absent) throws IOException {
+    /**
+     * A removal (ldns delete, peer remove, token remove): "{@code done} WHAT", or {@code absent} when
+     * there was none; with --json the answer as is (404: {"removed": false, ...}), exit 1 when none.
+     */
+    static int removed(AdminClient.Reply reply, boolean json, String done, String absent) throws IOException {
+        if (json) {
+            System.out.print(reply.body());
+            return reply.ok() ? 0 : 1;
+        }
         if (reply.status() == 404) {
             System.err.println(absent);
             return 1;

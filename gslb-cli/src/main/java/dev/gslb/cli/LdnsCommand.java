@@ -167,13 +167,16 @@ final class LdnsCommand {
         @Parameters(paramLabel = "IP")
         String ip;
 
+        @Option(names = "--json", description = "Print JSON: {\"removed\": true|false, \"what\": IP}.")
+        boolean json;
+
         @Mixin
         AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
             AdminClient.Reply r = admin.client().post("/ldns/delete?ip=" + enc(ip), "");
-            return AdminReply.removed(r, "deleted", ip + " is not in the proximity table");
+            return AdminReply.removed(r, json, "deleted", ip + " is not in the proximity table");
         }
     }
 }

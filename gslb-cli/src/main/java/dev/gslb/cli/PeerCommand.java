@@ -54,6 +54,9 @@ final class PeerCommand {
                                 + " already has a paired peer.")
         boolean allowSharedDataCenter;
 
+        @Option(names = "--json", description = "Print JSON: the token, its expiry, this instance's fingerprint.")
+        boolean json;
+
         @Mixin
         AdminOption admin;
 
@@ -61,7 +64,7 @@ final class PeerCommand {
         public Integer call() throws Exception {
             var reply = admin.client()
                     .post("/peer/pair", Json.write(new PairRequest(advertise, dataCenter, allowSharedDataCenter)));
-            return AdminReply.print(reply, false, PairingView.class, r -> {
+            return AdminReply.print(reply, json, PairingView.class, r -> {
                 r.warnings().forEach(w -> System.err.println("warning: " + w));
                 System.out.println("Join token (usable once, until " + r.expires() + "):");
                 System.out.println();
@@ -74,7 +77,7 @@ final class PeerCommand {
                 System.out.println();
                 System.out.println(
                         "(its admin API is found as for every command there: --admin ADDR, else $GSLB_ADMIN, else"
-                                + " 127.0.0.1:8053)");
+                                + " admin.listen of gslb --config FILE, $GSLB_CONFIG or /etc/gslb/gslb.yaml)");
                 System.out.println("It lets one instance pair with this one: pass it over a channel you trust.");
                 System.out.println("This instance's certificate (SHA-256): " + r.fingerprint());
             });
@@ -90,6 +93,9 @@ final class PeerCommand {
                 paramLabel = "FILE",
                 description = "Read the join token from FILE instead of standard input.")
         Path tokenFile;
+
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
 
         @Mixin
         AdminOption admin;
@@ -110,14 +116,14 @@ final class PeerCommand {
                 return 2;
             }
             var reply = admin.client().post("/peer/join", Json.write(new JoinRequest(token.strip())));
-            if (!reply.ok()) {
+            if (!reply.ok() && !json) {
                 System.err.print("gslb: not paired: ");
                 AdminReply.printError(reply);
                 return 1;
             }
             return AdminReply.print(
                     reply,
-                    false,
+                    json,
                     Joined.class,
                     r -> System.out.println("paired with " + r.peer()
                             + " (connected and authenticated); `gslb peer list` shows the link"));
@@ -129,13 +135,16 @@ final class PeerCommand {
         @Parameters(paramLabel = "NAME")
         String name;
 
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
         @Mixin
         AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
             var reply = admin.client().post("/peer/remove?name=" + LdnsCommand.enc(name), "");
-            return AdminReply.removed(reply, "removed", name + " is not a peer of this instance");
+            return AdminReply.removed(reply, json, "removed", name + " is not a peer of this instance");
         }
     }
 

@@ -10,18 +10,36 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "resolve",
         description = "Explain the answer a wide IP gives an LDNS: candidates, health, paths or "
-                + "scores, which method decided and why, the answer and its TTL. Raises no probe.")
+                + "scores, which method decided and why, the answer and its TTL. Raises no probe.",
+        exitCodeListHeading = Manual.EXIT_HEADING,
+        exitCodeList = {Manual.OK, Manual.FAILED, Manual.USAGE},
+        footerHeading = Manual.EXAMPLES,
+        footer = {
+            "  gslb resolve www.example.com --ldns 198.51.100.53%n"
+                    + "  gslb resolve www.example.com --ldns 2001:db8::53 --type AAAA --ecs 203.0.113.0/24 --json",
+            Manual.ADMIN
+        })
 final class ResolveCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", description = "The wide IP, e.g. www.example.com")
     String name;
 
-    @Option(names = "--ldns", paramLabel = "IP", required = true, description = "The resolver asking.")
+    @Option(
+            names = "--ldns",
+            paramLabel = "IP",
+            required = true,
+            converter = ArgumentTypes.Ip.class,
+            description = "The resolver asking.")
     String ldns;
 
     @Option(names = "--ecs", paramLabel = "CIDR", description = "An EDNS client subnet sent with the query.")
     String ecs;
 
-    @Option(names = "--type", paramLabel = "A|AAAA", defaultValue = "A")
+    @Option(
+            names = "--type",
+            paramLabel = "A|AAAA",
+            defaultValue = "A",
+            converter = ArgumentTypes.AddressRecord.class,
+            description = "The record type asked (default: A).")
     String type;
 
     @Option(names = "--explain", description = "Print every step (the default; kept for F5 habits).")

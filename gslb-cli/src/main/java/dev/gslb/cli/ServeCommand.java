@@ -65,8 +65,14 @@ final class ServeCommand implements Callable<Integer> {
                     + " admin.audit-log).")
     Path stateDir;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        Gslb root = Gslb.root(spec); // gslb --config FILE --state-dir DIR serve
+        config = config == null && root != null ? root.config : config;
+        stateDir = stateDir == null && root != null ? root.stateDir : stateDir;
         GslbConfig cfg;
         try {
             cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());

@@ -86,13 +86,16 @@ final class TokenCommand {
         @Parameters(paramLabel = "NAME")
         String name;
 
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
         @Mixin
         AdminOption admin;
 
         @Override
         public Integer call() throws Exception {
             var reply = admin.client().post("/token/remove?name=" + LdnsCommand.enc(name), "");
-            return AdminReply.removed(reply, "removed", name + " is not a token of this instance");
+            return AdminReply.removed(reply, json, "removed", name + " is not a token of this instance");
         }
     }
 }

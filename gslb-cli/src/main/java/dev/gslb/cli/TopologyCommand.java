@@ -148,13 +148,7 @@ final class TopologyCommand {
                 names = "--data",
                 paramLabel = "DIR",
                 description = "Build the table from these lists here, no server needed.")
-        List<Path> data;
-
-        @Option(
-                names = "--config",
-                paramLabel = "FILE",
-                description = "With --data: records and data centers from this config (default: embedded).")
-        Path config;
+        List<Path> data; // records and data centers from --config FILE (the AdminOption's; default: embedded)
 
         @Mixin
         AdminOptions admin;
@@ -162,6 +156,7 @@ final class TopologyCommand {
         @Override
         public Integer call() throws Exception {
             if (data != null) {
+                Path config = admin.admin.explicitConfig();
                 TopologyLookup r;
                 try {
                     GslbConfig cfg =

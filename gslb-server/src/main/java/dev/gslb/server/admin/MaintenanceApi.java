@@ -31,6 +31,11 @@ public final class MaintenanceApi {
     public List<AdminServer.Route> routes() {
         return List.of(
                 new AdminServer.Route("GET", "/runtime", Role.VIEWER, r -> AdminServer.Response.ok(maintenance.view())),
+                new AdminServer.Route(
+                        "GET",
+                        "/runtime/names",
+                        Role.VIEWER,
+                        r -> AdminServer.Response.ok(maintenance.names(RuntimeTarget.Kind.parse(r.required("kind"))))),
                 change("disable", AdminState.DISABLED),
                 change("drain", AdminState.DRAINED),
                 change("enable", AdminState.ENABLED));

@@ -217,6 +217,11 @@ public final class Maintenance implements RuntimeStateExchange {
      * @throws IllegalArgumentException when {@code t} names nothing in the configuration
      * @throws WouldEmpty               when it would empty a pool and {@code force} is false
      */
+    /** The names of a kind in the configuration in service, sorted: what `gslb completion` offers. */
+    public List<String> names(RuntimeTarget.Kind kind) {
+        return new SiteNames(config.get()).of(kind);
+    }
+
     public synchronized RuntimeChanged change(
             RuntimeTarget t, AdminState to, String by, String reason, Duration forAWhile, boolean force, long answers)
             throws IOException {

@@ -45,6 +45,11 @@ final class SiteNames {
         }
     }
 
+    /** The names of a kind, sorted (shell completion). */
+    List<String> of(RuntimeTarget.Kind kind) {
+        return names.getOrDefault(kind, Set.of()).stream().sorted().toList();
+    }
+
     /** Throws naming the kind, the name and the nearest names of that kind when {@code t} names nothing. */
     void require(RuntimeTarget t) {
         Set<String> known = names.get(t.kind());
