@@ -132,8 +132,9 @@ record AdminTarget(String url, String urlFrom, Path tokenFile, String tokenFrom,
         return new AdminTarget(url, urlFrom, local, "the state folder of this installation, var/", false);
     }
 
-    private static String env(String name) {
-        String v = System.getenv(name);
+    /** A variable: a system property of that name first (as picocli's ${NAME}), then the environment. */
+    static String env(String name) {
+        String v = System.getProperty(name, System.getenv(name));
         return v == null || v.isBlank() ? null : v;
     }
 }

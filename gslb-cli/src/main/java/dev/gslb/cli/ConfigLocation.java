@@ -31,7 +31,7 @@ record ConfigLocation(Path file, String because) {
         if (option != null) {
             return new ConfigLocation(option, ", given by --config");
         }
-        String env = System.getenv("GSLB_CONFIG");
+        String env = AdminTarget.env("GSLB_CONFIG");
         if (env != null && !env.isBlank()) {
             return new ConfigLocation(Path.of(env), ", given by $GSLB_CONFIG");
         }

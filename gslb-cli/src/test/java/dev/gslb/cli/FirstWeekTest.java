@@ -75,6 +75,15 @@ class FirstWeekTest {
                 .as("a command whose options are a mixin's mixin: " + nested.err())
                 .isZero();
 
+        System.setProperty("GSLB_CONFIG", config.toString()); // as $GSLB_CONFIG (a property first, as picocli)
+        try {
+            TopologyCommandTest.Run env = gslb("stats", "--ldns");
+            assertThat(env.exit()).as(env.err()).isZero();
+            assertThat(env.out()).contains("LDNS");
+        } finally {
+            System.clearProperty("GSLB_CONFIG");
+        }
+
         // a mistake after the admin section (a YAML syntax error even) does not hide the server
         Path broken = dir.resolve("broken.yaml");
         Files.writeString(broken, Files.readString(config) + "wide-ips: [ {name: \n  - ]]\n");
