@@ -36,12 +36,12 @@ java=("$root/opt/gslb/runtime/bin/java" -Xlog:disable -Xlog:all=warning:stderr)
 # zsh runs the bash completion through bashcompinit
 printf '#compdef gslb\nautoload -U +X bashcompinit && bashcompinit\nsource /usr/share/bash-completion/completions/gslb\n' \
   >"$root/usr/share/zsh/vendor-completions/_gslb"
-# The training run: a command's tree, the configuration's admin keys, a refused connection. The
+# The training run (gslb aot-training): the admin keys, a refused connection, the API's records. The
 # cache names the jar by its file name, size and time: installed as /opt/gslb/lib/gslb.jar it
 # still matches (dpkg keeps the time); a cache that does not is ignored, silently.
 "${java[@]}" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xlog:aot*=off:stderr \
   -XX:AOTCacheOutput="$root/opt/gslb/lib/gslb.aot" -jar "$root/opt/gslb/lib/gslb.jar" \
-  --config "$here/packaging/gslb.yaml" health --admin 127.0.0.1:9 >/dev/null 2>&1 || true
+  --config "$here/packaging/gslb.yaml" aot-training --admin 127.0.0.1:9 >/dev/null 2>&1 || true
 [[ -f "$root/opt/gslb/lib/gslb.aot" ]] || { echo "build-deb: the AOT cache was not made" >&2; exit 1; }
 chmod 644 "$root/opt/gslb/lib/gslb.aot"
 asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man1" "$dist"/man/*.adoc

@@ -58,6 +58,7 @@ public final class Gslb {
             AuditCommand.class,
             PersistCommand.class,
             CompletionCommand.class,
+            AotTraining.class,
             Gslb.Help.class);
 
     @Option(
