@@ -24,9 +24,9 @@ import picocli.CommandLine.Spec;
         description = "Print the bash or zsh completion script: source <(gslb completion bash).",
         footerHeading = Manual.EXAMPLES,
         footer = {
-            "  source <(gslb completion bash)                 this shell; add the line to ~/.bashrc to keep it%n"
-                    + "  gslb completion zsh > ~/.zfunc/_gslb           zsh (fpath+=~/.zfunc before compinit)%n"
-                    + "  source <(./gslb completion bash)               a checkout: completes ./gslb too",
+            "  source <(gslb completion bash)        this shell (add it to ~/.bashrc to keep it)%n"
+                    + "  gslb completion zsh > ~/.zfunc/_gslb  zsh (fpath+=~/.zfunc before compinit)%n"
+                    + "  source <(./gslb completion bash)      a checkout: completes ./gslb too",
             Manual.ADMIN
         })
 final class CompletionCommand implements Callable<Integer> {

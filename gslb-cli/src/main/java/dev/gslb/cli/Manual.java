@@ -14,9 +14,10 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 final class Manual {
     private Manual() {}
 
-    static final String EXAMPLES = "%nExamples:%n";
+    /** "== Examples" in the man page; --help shows it as "Examples:" after a blank line. */
+    static final String EXAMPLES = "Examples%n";
 
-    static final String EXIT_HEADING = "%nExit status:%n";
+    static final String EXIT_HEADING = "Exit status%n";
 
     static final String OK = "0:success";
     static final String FAILED =
@@ -24,18 +25,21 @@ final class Manual {
     static final String USAGE =
             "2:a bad or missing argument or option: one line says which, and `gslb CMD --help` the rest";
 
-    /** Where a command that talks to the server finds it. */
-    static final String ADMIN = "%n== Files%n%n"
-            + "  /etc/gslb/gslb.yaml        the configuration of the package: the commands read its admin.listen%n"
-            + "                             and admin.token-file, nothing else%n"
-            + "  /var/lib/gslb/admin.token  the server's admin token in the package's state folder (root and the%n"
-            + "                             gslb user may read it)%n"
-            + "  var/admin.token            the same beside a configuration whose server runs without --state-dir%n"
-            + "%n== Environment%n%n"
-            + "  GSLB_CONFIG      the configuration to find the server by, when --config is not given%n"
-            + "  GSLB_ADMIN       the admin API's address, when --admin is not given (beats admin.listen)%n"
-            + "  GSLB_TOKEN_FILE  the token's file, when --token-file and --state-dir are not given%n"
-            + "  GSLB_STATE_DIR   the server's state folder: the token is its admin.token (set by the package)%n"
+    /** Where a command that talks to the server finds it (lines of at most 80 characters: --help does not wrap them). */
+    static final String ADMIN = "%n== Files%n"
+            + "  /etc/gslb/gslb.yaml        the package's configuration: the commands read its%n"
+            + "                             admin.listen and admin.token-file, nothing else%n"
+            + "  /var/lib/gslb/admin.token  the server's admin token in the package's state%n"
+            + "                             folder (root and the gslb user may read it)%n"
+            + "  var/admin.token            the same beside a configuration whose server runs%n"
+            + "                             without --state-dir%n"
+            + "%n== Environment%n"
+            + "  GSLB_CONFIG      the configuration to find the server by (--config beats it)%n"
+            + "  GSLB_ADMIN       the admin API's address (--admin beats it; it beats%n"
+            + "                   admin.listen)%n"
+            + "  GSLB_TOKEN_FILE  the token's file (--token-file and --state-dir beat it)%n"
+            + "  GSLB_STATE_DIR   the server's state folder: the token is its admin.token%n"
+            + "                   (the package sets /var/lib/gslb)%n"
             + "  GSLB_JAVA_OPTS   more options for the Java runtime%n";
 
     static final String GSLB_EXAMPLES =
@@ -47,12 +51,23 @@ final class Manual {
 
     private static final Pattern SECTION = Pattern.compile("(?m)^== (.+)$");
 
-    /** Shows the footer's "== Files" lines as "Files:" in --help, on every command of the tree. */
+    private static String heading(String text) {
+        String t = text.strip();
+        return t.isEmpty() ? "" : System.lineSeparator() + t + ":" + System.lineSeparator();
+    }
+
+    /**
+     * Shows the footer's "== Files" lines as "Files:" in --help, and the headings of the examples
+     * and the exit status as "Examples:" after a blank line, on every command of the tree.
+     */
     static void renderSections(CommandLine c) {
         c.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_FOOTER, help -> {
             Matcher m = SECTION.matcher(help.footer());
             return m.replaceAll(r -> Matcher.quoteReplacement(r.group(1) + ":"));
         });
+        c.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_FOOTER_HEADING, help -> heading(help.footerHeading()));
+        c.getHelpSectionMap()
+                .put(UsageMessageSpec.SECTION_KEY_EXIT_CODE_LIST_HEADING, help -> heading(help.exitCodeListHeading()));
         c.getSubcommands().values().forEach(Manual::renderSections);
     }
 }

@@ -73,9 +73,10 @@ final class PersistCommand {
             exitCodeList = {Manual.OK, Manual.FAILED, Manual.USAGE},
             footerHeading = Manual.EXAMPLES,
             footer = {
-                "  gslb persist clear --wide-ip www.example.com                 every network of one wide IP%n"
-                        + "  gslb persist clear --wide-ip www.example.com --ldns 198.51.100.7   one network%n"
-                        + "  gslb persist clear                                           everything",
+                "  gslb persist clear                             every entry%n"
+                        + "  gslb persist clear --wide-ip www.example.com   every network of one wide IP%n"
+                        + "  gslb persist clear --wide-ip www.example.com --ldns 198.51.100.7%n"
+                        + "                                                the network of 198.51.100.7",
                 Manual.ADMIN
             })
     static final class Clear implements Callable<Integer> {

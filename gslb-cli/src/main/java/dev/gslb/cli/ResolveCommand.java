@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
         footerHeading = Manual.EXAMPLES,
         footer = {
             "  gslb resolve www.example.com --ldns 198.51.100.53%n"
-                    + "  gslb resolve www.example.com --ldns 2001:db8::53 --type AAAA --ecs 203.0.113.0/24 --json",
+                    + "  gslb resolve www.example.com --ldns 2001:db8::53 --type AAAA \\%n"
+                    + "      --ecs 203.0.113.0/24 --json",
             Manual.ADMIN
         })
 final class ResolveCommand implements Callable<Integer> {
