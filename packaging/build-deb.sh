@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds target/gslb_VERSION_amd64.deb from what `mvn package` left in gslb-cli/target: the jar,
 # the jlink'ed runtime, the completion script and the man pages (AsciiDoc from picocli's
-# ManPageGenerator, turned into troff here by Debian's asciidoctor). dpkg-deb, not jpackage:
+# ManPageGenerator, and gslb.yaml(5) from ConfigReference, turned into troff here by Debian's
+# asciidoctor). dpkg-deb, not jpackage:
 # jpackage puts everything under /opt and cannot make /etc/gslb/gslb.yaml a conffile.
 #   bash packaging/build-deb.sh        (needs asciidoctor and dpkg-deb; run after mvn package)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="$here/gslb-cli/target/dist"
 jar="$here/gslb-cli/target/gslb.jar"
-for need in "$jar" "$dist/runtime/bin/java" "$dist/gslb-completion.bash" "$dist/man/gslb.adoc"; do
+for need in "$jar" "$dist/runtime/bin/java" "$dist/gslb-completion.bash" "$dist/man/gslb.adoc" "$dist/man5/gslb.yaml.adoc"; do
   [[ -e "$need" ]] || { echo "build-deb: $need is missing: run mvn package first" >&2; exit 1; }
 done
 version="$(unzip -p "$jar" dev/gslb/cli/version.properties | sed -n 's/^version=//p')"
@@ -20,7 +21,7 @@ mkdir -p "$out"
 
 install -d "$root/opt/gslb/lib" "$root/opt/gslb/bin" "$root/usr/bin" "$root/etc/gslb/zones" "$root/etc/gslb/monitor-programs" \
   "$root/lib/systemd/system" "$root/usr/share/bash-completion/completions" \
-  "$root/usr/share/zsh/vendor-completions" "$root/usr/share/man/man1" "$root/usr/share/doc/gslb" \
+  "$root/usr/share/zsh/vendor-completions" "$root/usr/share/man/man1" "$root/usr/share/man/man5" "$root/usr/share/doc/gslb" \
   "$root/usr/share/gslb" "$root/DEBIAN"
 cp -a "$dist/runtime" "$root/opt/gslb/runtime"
 install -m 644 "$jar" "$root/opt/gslb/lib/gslb.jar"
@@ -34,7 +35,8 @@ install -m 644 "$dist/gslb-completion.bash" "$root/usr/share/bash-completion/com
 printf '#compdef gslb\nautoload -U +X bashcompinit && bashcompinit\nsource /usr/share/bash-completion/completions/gslb\n' \
   >"$root/usr/share/zsh/vendor-completions/_gslb"
 asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man1" "$dist"/man/*.adoc
-gzip -9n "$root"/usr/share/man/man1/*.1
+asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man5" "$dist"/man5/gslb.yaml.adoc
+gzip -9n "$root"/usr/share/man/man1/*.1 "$root"/usr/share/man/man5/*.5
 cp -a "$here/topology-data" "$root/usr/share/gslb/topology-data"
 install -m 644 "$here/LICENSE" "$root/usr/share/doc/gslb/copyright"
 install -m 644 "$here/NOTICE" "$root/usr/share/doc/gslb/NOTICE"
