@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The configuration reference, made from the settings tables the loader binds by, so it cannot
@@ -196,7 +197,7 @@ public final class ConfigReference {
                     .append("\n\n");
         }
         a.append("== Keys\n\n");
-        a.append("One table per section. A value outside its range is an error at its key.\n\n");
+        a.append("The keys of each section. A value outside its range is an error at its key.\n\n");
         Markup.ASCIIDOC.tables(a);
         a.append("== Files\n\n");
         a.append("*/etc/gslb/gslb.yaml*::\n  the packaged configuration (a conffile).\n\n");
@@ -205,27 +206,30 @@ public final class ConfigReference {
         return a.toString();
     }
 
-    /** How a table of keys is written in Markdown and in AsciiDoc: a heading, the table's head, a row, its end. */
+    /**
+     * How the keys of a table are written: in Markdown a table; in the man page a list, which reads
+     * better in a terminal than a table of four narrow columns.
+     */
     enum Markup {
         MARKDOWN(
                 "\n### `%s`\n\n",
-                "| key | default | range | what |\n|---|---|---|---|\n", "| %s | %s | %s | %s |\n", ""),
+                "| key | default | range | what |\n|---|---|---|---|\n",
+                s -> "| `" + s.key() + "` | `" + cell(s.shownDefault()) + "` | " + cell(s.range()) + " | "
+                        + cell(s.doc()) + " |\n"),
         ASCIIDOC(
                 "=== %s\n\n",
-                "[cols=\"3,3,2,6\",options=\"header\"]\n|===\n|Key |Default |Range |What\n",
-                "\n|%s |%s |%s |%s\n",
-                "|===\n\n");
+                "",
+                s -> "*" + s.key() + "*::\n  " + s.doc() + (s.doc().endsWith(".") ? "" : ".") + " Default: `"
+                        + s.shownDefault() + "`" + (s.range().isEmpty() ? "" : "; range: " + s.range()) + ".\n\n");
 
         private final String heading;
         private final String head;
-        private final String row;
-        private final String end;
+        private final Function<Setting<?>, String> row;
 
-        Markup(String heading, String head, String row, String end) {
+        Markup(String heading, String head, Function<Setting<?>, String> row) {
             this.heading = heading;
             this.head = head;
             this.row = row;
-            this.end = end;
         }
 
         /** Every table, with its heading and note. */
@@ -236,16 +240,12 @@ public final class ConfigReference {
                     out.append(t.note()).append("\n\n");
                 }
                 out.append(head);
-                for (Setting<?> s : t.settings()) {
-                    out.append(row.formatted(
-                            "`" + s.key() + "`", "`" + cell(s.shownDefault()) + "`", cell(s.range()), cell(s.doc())));
-                }
-                out.append(end);
+                t.settings().forEach(s -> out.append(row.apply(s)));
             }
         }
     }
 
-    /** A table cell's text: a bar would end the cell in Markdown and in AsciiDoc alike. */
+    /** A Markdown table cell's text: a bar would end the cell. */
     private static String cell(String text) {
         return text.replace("|", "\\|");
     }
