@@ -20,6 +20,7 @@ COPY zones/example.com.zone /etc/gslb/zones/example.com.zone
 # external monitors run only programs linked here (README "Health monitors"): none by default
 RUN install -d /etc/gslb/monitor-programs
 COPY topology-data /usr/share/gslb/topology-data
+COPY packaging/grafana/gslb-dashboard.json /usr/share/gslb/grafana/gslb-dashboard.json
 COPY LICENSE NOTICE /usr/share/doc/gslb/
 # A binary with file capabilities runs in secure mode, where the loader ignores java's $ORIGIN
 # path to libjli.so: the runtime's lib folder is named to it instead.

@@ -38,6 +38,7 @@ asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man1" "$dis
 asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man5" "$dist"/man5/gslb.yaml.adoc
 gzip -9n "$root"/usr/share/man/man1/*.1 "$root"/usr/share/man/man5/*.5
 cp -a "$here/topology-data" "$root/usr/share/gslb/topology-data"
+install -D -m 644 "$here/packaging/grafana/gslb-dashboard.json" "$root/usr/share/gslb/grafana/gslb-dashboard.json"
 install -m 644 "$here/LICENSE" "$root/usr/share/doc/gslb/copyright"
 install -m 644 "$here/NOTICE" "$root/usr/share/doc/gslb/NOTICE"
 install -m 755 "$here"/packaging/deb/{postinst,prerm,postrm} "$root/DEBIAN/"

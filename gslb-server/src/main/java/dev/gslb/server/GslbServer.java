@@ -32,6 +32,10 @@ import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
 import dev.gslb.server.audit.AuditLog;
 import dev.gslb.server.maintenance.Maintenance;
+import dev.gslb.server.metrics.BuildInfo;
+import dev.gslb.server.metrics.Exposition;
+import dev.gslb.server.metrics.JvmMeters;
+import dev.gslb.server.metrics.MetricPrefix;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.SitePublisher;
@@ -41,7 +45,6 @@ import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.LiveTopology;
 import dev.gslb.topology.load.TopologyWatcher;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -65,7 +68,9 @@ public final class GslbServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 
     private final GslbConfig config;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Exposition exposition = new Exposition(BuildInfo.read());
+    private final PrometheusMeterRegistry registry = exposition.registry();
+    private final JvmMeters jvm = new JvmMeters(registry);
     private final LiveTopology topology;
     private final ProbeSide probes;
     private final PeerSync sync;
@@ -126,6 +131,8 @@ public final class GslbServer implements AutoCloseable {
         probes.registerLdnsCounters(registry);
         LinkGauges.register(config.links(), site, registry);
         maintenance.registerGauges(registry);
+        ServerGauges.register(site, exposition);
+        SyncGauges.register(sync::status, this::configStatus, exposition);
     }
 
     /**
@@ -183,7 +190,7 @@ public final class GslbServer implements AutoCloseable {
                         config.instance().dataCenter(),
                         this::authority,
                         this::failures,
-                        registry::scrape)
+                        exposition::text)
                 .routes());
         routes.addAll(new TopologyApi(topology, group::topologyLoaded).routes());
         LdnsApi ldnsApi = new LdnsApi(probes.proximity, probes.scheduler, dataCenterNames(config));
@@ -352,9 +359,9 @@ public final class GslbServer implements AutoCloseable {
         return probes.scheduler;
     }
 
-    /** A counter's value (0 when it was never registered): for tests and figures. */
+    /** A counter's value by the name the code registers it under (0 when it never was): for tests and figures. */
     public double metric(String name, String tag, String value) {
-        var c = registry.find(name).tag(tag, value).counter();
+        var c = registry.find(MetricPrefix.of(name)).tag(tag, value).counter();
         return c == null ? 0 : c.count();
     }
 
@@ -373,6 +380,7 @@ public final class GslbServer implements AutoCloseable {
         }
         alerts.close();
         probes.close();
+        jvm.close();
         if (watcher != null) {
             try {
                 watcher.close();

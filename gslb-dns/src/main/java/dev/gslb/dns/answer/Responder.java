@@ -49,6 +49,7 @@ public final class Responder implements AutoCloseable {
 
     private final MessageAnswerer full;
     private final WideIpLookup wideIps;
+    private final WideIpResolver resolver;
     private final DnsMetrics metrics;
     private final AnswerSettings settings;
     private final byte[] nsid;
@@ -78,6 +79,7 @@ public final class Responder implements AutoCloseable {
             LongSupplier rateLimitTime) {
         this.full = new MessageAnswerer(identity);
         this.wideIps = new WideIpLookup(resolver, full);
+        this.resolver = resolver;
         this.metrics = metrics;
         this.settings = settings;
         this.nsid = identity.name().getBytes(StandardCharsets.US_ASCII);
@@ -90,6 +92,7 @@ public final class Responder implements AutoCloseable {
 
     /** Swaps in new zones and wide IPs; queries in flight finish on the old ones. */
     public void replace(Authority authority) {
+        resolver.countAnswersOf(authority.wideIps().values());
         served = new Served(authority, settings.cacheBytes());
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.ExampleDeployment;
+import dev.gslb.dns.wideip.AnswerCounts;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -63,7 +64,8 @@ class ResponderAllocationTest {
 
         WideIp wwwIp = authority.wideIp(Name.fromString("www.example.com."));
         WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
-        long[] bytes = new long[5];
+        AnswerCounts counts = AnswerCounts.of(authority.wideIps().values(), 100, null);
+        long[] bytes = new long[6];
         java.util.Arrays.fill(bytes, Long.MAX_VALUE);
         for (int round = 0; round < 8; round++) { // the first two warm up; then the least of each is kept
             long[] b = {
@@ -74,7 +76,8 @@ class ResponderAllocationTest {
                 perQuery(() -> {
                     bare.query.set(v4.hi(), v4.lo(), Type.A, NOW);
                     resolver.resolve(wwwIp, bare);
-                })
+                }),
+                perQuery(() -> counts.count(wwwIp, bare.result))
             };
             for (int i = 0; round >= 2 && i < b.length; i++) {
                 bytes[i] = Math.min(bytes[i], b[i]);
@@ -86,6 +89,13 @@ class ResponderAllocationTest {
         // to what the decision itself allocates (WideIpResolver; none in the server's profile).
         assertThat(bytes[2]).as("a wide IP's A answer, beyond its decision").isLessThanOrEqualTo(bytes[4] + 16);
         assertThat(bytes[3]).as("a wide IP's AAAA answer, beyond its decision").isLessThanOrEqualTo(bytes[4] + 16);
+        assertThat(bytes[5])
+                .as("counting an answer in answers{wideip,datacenter,method}")
+                .isZero();
+        assertThat(counts.cells().entrySet())
+                .filteredOn(e -> e.getKey().wideIp().equals("www.example.com"))
+                .extracting(e -> e.getValue().sum())
+                .contains((long) RUNS * 8); // eight rounds of RUNS answers, all under one cell
     }
 
     private static final long NOW = 1_800_000_000_000L;

@@ -126,7 +126,7 @@ public final class HealthMonitor implements AutoCloseable {
                             case DOWN -> 0;
                             case UNKNOWN -> -1;
                         })
-                        .description("Virtual-server state: 1 up, 0 down, -1 unknown")
+                        .description("Virtual-server state by this instance's own monitors: 1 up, 0 down, -1 unknown")
                         .tag("server", t.name())
                         .tag("datacenter", t.dataCenter())
                         .register(registry));
