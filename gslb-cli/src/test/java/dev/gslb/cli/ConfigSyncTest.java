@@ -111,6 +111,10 @@ class ConfigSyncTest {
 
     /** Pairs A and B and waits until each side's own connection to the other is up (items flow both ways). */
     void pair() throws Exception {
+        pair(a, b);
+    }
+
+    static void pair(GslbServer a, GslbServer b) throws Exception {
         String token = a.sync().pair(List.of()).token();
         b.sync().join(token);
         Awaits.until("A and B connected", Duration.ofSeconds(10), () -> connected(a) && connected(b));

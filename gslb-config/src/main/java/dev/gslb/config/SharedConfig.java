@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -278,13 +279,14 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return true;
     }
 
-    /** Writes the YAML and the files into {@code dir}, which must not exist yet. */
+    /**
+     * Writes the YAML and the files into {@code dir}, which must not exist yet: a copy in the state
+     * folder, readable by this user only (it may hold an inline password).
+     */
     public void writeTo(Path dir) throws IOException {
-        Files.createDirectories(dir);
+        StateFile.folder(dir);
         for (Map.Entry<String, byte[]> e : entries().entrySet()) {
-            Path f = dir.resolve(e.getKey());
-            Files.createDirectories(f.getParent());
-            Files.write(f, e.getValue());
+            StateFile.createNew(dir.resolve(e.getKey()), e.getValue());
         }
     }
 

@@ -13,6 +13,7 @@ import dev.gslb.dns.wideip.PersistenceTable;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.store.StateFile;
 import dev.gslb.server.access.Tokens;
 import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.AuditApi;
@@ -89,6 +90,7 @@ public final class GslbServer implements AutoCloseable {
     private TopologyWatcher watcher;
 
     public GslbServer(GslbConfig fromFile) throws IOException, TopologyException, SQLException {
+        StateFile.stateFolder(fromFile.stateFolder()); // 700 before anything is written in it
         this.group = syncGroup(fromFile);
         GslbConfig config = group.running();
         this.config = config;

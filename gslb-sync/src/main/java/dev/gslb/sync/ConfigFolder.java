@@ -29,6 +29,7 @@ final class ConfigFolder {
     ConfigFolder(Path dir, GroupConfiguration<?> configs) {
         this.dir = dir;
         this.configs = configs;
+        StateFile.tightenTree(dir); // copies an older gslb wrote readable by all
     }
 
     /** Each configuration's files live in their own folder, named by digest: the one in service is never touched. */
@@ -51,7 +52,7 @@ final class ConfigFolder {
     /** Keeps what is served in the state folder; a failure is logged, the change still holds. */
     void persist(SharedContent content, ConfigVersion version, String fileDigest) {
         try {
-            Files.createDirectories(dir);
+            StateFile.folder(dir);
             Path at = sharedDir(content.digest());
             write(content, at);
             StateFile.writePrivate(

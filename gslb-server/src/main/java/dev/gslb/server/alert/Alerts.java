@@ -76,7 +76,14 @@ public final class Alerts implements AutoCloseable {
                         deliver(e, "exec " + spec.exec().getFirst(), () -> run(e, json));
                     }
                     if (spec.webhook() != null) {
-                        deliver(e, "webhook " + spec.webhook(), () -> post(json));
+                        deliver( // the host only: a webhook's user, path or query often is its token
+                                e,
+                                "webhook " + spec.webhook().getScheme() + "://"
+                                        + spec.webhook().getHost()
+                                        + (spec.webhook().getPort() < 0
+                                                ? ""
+                                                : ":" + spec.webhook().getPort()),
+                                () -> post(json));
                     }
                 }
             } catch (InterruptedException stop) {
