@@ -4,6 +4,7 @@ import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.server.GslbServer;
+import dev.gslb.server.ServiceManagerNotifier;
 import dev.gslb.settings.HostPort;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.SyncSettings;
@@ -77,7 +78,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         GslbServer server;
         try {
-            server = new GslbServer(cfg);
+            server = new GslbServer(cfg, ServiceManagerNotifier.fromEnvironment());
         } catch (TopologyException e) {
             System.err.println(TOPOLOGY_REFUSED + "\n" + e.getMessage());
             return 2;

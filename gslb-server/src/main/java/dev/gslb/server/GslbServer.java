@@ -82,8 +82,17 @@ public final class GslbServer implements AutoCloseable {
     private final AuditLog audit;
     private final AdminServer admin;
     private TopologyWatcher watcher;
+    private final ServiceManagerNotifier serviceManager;
+    private volatile ServiceStatus serviceStatus;
 
     public GslbServer(GslbConfig fromFile) throws IOException, TopologyException, SQLException {
+        this(fromFile, ServiceManagerNotifier.NONE);
+    }
+
+    /** A server that tells {@code serviceManager} (systemd) when it is ready, reloading and stopping. */
+    public GslbServer(GslbConfig fromFile, ServiceManagerNotifier serviceManager)
+            throws IOException, TopologyException, SQLException {
+        this.serviceManager = serviceManager;
         this.group = syncGroup(fromFile);
         GslbConfig config = group.running();
         this.config = config;
@@ -234,7 +243,21 @@ public final class GslbServer implements AutoCloseable {
      * (a restart applies those).
      */
     public dev.gslb.api.Reloaded reload() throws SettingsException {
-        return reconfiguration.reload();
+        ServiceStatus status = serviceStatus;
+        if (status == null) { // not started: READY=1 comes from start, once the listeners are bound
+            return reconfiguration.reload();
+        }
+        serviceManager.reloading();
+        String refused = null;
+        try {
+            return reconfiguration.reload();
+        } catch (SettingsException | RuntimeException e) {
+            refused = String.valueOf(e.getMessage());
+            throw e;
+        } finally {
+            status.reloaded(refused);
+            serviceManager.ready(status.line());
+        }
     }
 
     public SyncGroup<GslbConfig> syncGroup() {
@@ -283,6 +306,10 @@ public final class GslbServer implements AutoCloseable {
         sync.start();
         dns.start();
         admin.start();
+        ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);
+        serviceManager.ready(status.line()); // every listener (DNS, sync, admin) is bound
+        status.start();
+        serviceStatus = status;
     }
 
     /** The listeners that cannot go on, a line each (empty while all serve): /health says "degraded". */
@@ -360,6 +387,10 @@ public final class GslbServer implements AutoCloseable {
 
     @Override
     public void close() {
+        serviceManager.stopping();
+        if (serviceStatus != null) {
+            serviceStatus.close();
+        }
         admin.close();
         audit.close();
         dns.close();
