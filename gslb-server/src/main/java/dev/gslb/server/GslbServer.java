@@ -280,12 +280,17 @@ public final class GslbServer implements AutoCloseable {
             log.warn(descriptors.warning());
         }
         var t = topology.table();
+        // the shipped lists overlap in dozens of places, harmlessly: one line says how many and
+        // where to read them, so a real warning is not lost among them
         log.info(
                 "topology: {} regions, {} prefixes, {} records{}",
                 t.regions().size(),
                 t.prefixCount(),
                 t.records().size(),
-                t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
+                t.warnings().isEmpty()
+                        ? ""
+                        : "; " + t.warnings().size() + " duplicate or overlapping prefixes, the longest match"
+                                + " decides (gslb topology list --json lists them)");
         if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
             watcher = new TopologyWatcher(topology);
         }
