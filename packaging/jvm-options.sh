@@ -27,7 +27,7 @@ gslb_jvm_options() {
   _gslb_config=
   while [ $# -gt 0 ]; do
     case "$1" in
-      --config) _gslb_config="${2:-}"; shift ;;
+      --config) _gslb_config="${2:-}"; [ $# -lt 2 ] || shift ;; # a missing value is picocli's to report
       --config=*) _gslb_config="${1#--config=}" ;;
     esac
     shift

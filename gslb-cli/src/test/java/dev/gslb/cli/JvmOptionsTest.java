@@ -59,6 +59,9 @@ class JvmOptionsTest {
                 .as("the default max-ldns, 1,000,000")
                 .endsWith("-Xmx617m");
         assertThat(options(shell, null, "serve")).endsWith("-Xmx617m");
+        assertThat(options(shell, null, "serve", "--config"))
+                .as("no value: the launcher goes on, and serve says what is missing")
+                .endsWith("-Xmx617m");
         assertThat(options(shell, "-Xms1g -Xmx2g", "serve", "--config", config.toString()))
                 .doesNotContain("-Xmx")
                 .contains("-XX:+UseParallelGC");

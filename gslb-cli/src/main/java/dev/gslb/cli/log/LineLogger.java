@@ -15,7 +15,8 @@ final class LineLogger extends LegacyAbstractLogger {
     LineLogger(String name, LogProvider provider) {
         this.name = name;
         this.provider = provider;
-        this.library = !name.startsWith("dev.gslb.");
+        // ours: classes of dev.gslb and the named logs (gslb.decisions, gslb.dns, gslb.admin...)
+        this.library = !name.startsWith("dev.gslb.") && !name.startsWith("gslb.");
     }
 
     private boolean enabled(Level level) {

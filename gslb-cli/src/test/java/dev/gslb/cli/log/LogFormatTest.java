@@ -52,6 +52,28 @@ class LogFormatTest {
     }
 
     @Test
+    void theNamedLogsAreOursAndNettysInfoIsNot() {
+        LogSettings before = LogProvider.current();
+        try {
+            LogProvider.use(LogSettings.DEFAULT);
+            assertThat(org.slf4j.LoggerFactory.getLogger("gslb.decisions").isInfoEnabled())
+                    .isTrue();
+            assertThat(org.slf4j.LoggerFactory.getLogger("dev.gslb.server.GslbServer")
+                            .isInfoEnabled())
+                    .isTrue();
+            assertThat(org.slf4j.LoggerFactory.getLogger("io.netty.channel.Foo").isInfoEnabled())
+                    .isFalse();
+            assertThat(org.slf4j.LoggerFactory.getLogger("io.netty.channel.Foo").isWarnEnabled())
+                    .isTrue();
+            LogProvider.use(new LogSettings(Level.WARN, LogFormat.TEXT));
+            assertThat(org.slf4j.LoggerFactory.getLogger("gslb.decisions").isInfoEnabled())
+                    .isFalse();
+        } finally {
+            LogProvider.use(before);
+        }
+    }
+
+    @Test
     void settingsParseAndRefuseClearly() {
         assertThat(LogFormat.parse(" JSON ")).isEqualTo(LogFormat.JSON);
         assertThat(LogSettings.level("debug")).isEqualTo(Level.DEBUG);
