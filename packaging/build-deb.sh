@@ -26,6 +26,7 @@ install -d "$root/opt/gslb/lib" "$root/opt/gslb/bin" "$root/usr/bin" "$root/etc/
 cp -a "$dist/runtime" "$root/opt/gslb/runtime"
 install -m 644 "$jar" "$root/opt/gslb/lib/gslb.jar"
 install -m 755 "$here/packaging/gslb" "$root/opt/gslb/bin/gslb"
+install -m 644 "$here/packaging/jvm-options.sh" "$root/opt/gslb/lib/jvm-options.sh"
 ln -s /opt/gslb/bin/gslb "$root/usr/bin/gslb"
 install -m 644 "$here/packaging/gslb.yaml" "$root/etc/gslb/gslb.yaml"
 install -m 644 "$here/zones/example.com.zone" "$root/etc/gslb/zones/example.com.zone"

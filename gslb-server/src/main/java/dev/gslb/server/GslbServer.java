@@ -88,8 +88,17 @@ public final class GslbServer implements AutoCloseable {
     private final AuditLog audit;
     private final AdminServer admin;
     private TopologyWatcher watcher;
+    private final ServiceManagerNotifier serviceManager;
+    private volatile ServiceStatus serviceStatus;
 
     public GslbServer(GslbConfig fromFile) throws IOException, TopologyException, SQLException {
+        this(fromFile, ServiceManagerNotifier.NONE);
+    }
+
+    /** A server that tells {@code serviceManager} (systemd) when it is ready, reloading and stopping. */
+    public GslbServer(GslbConfig fromFile, ServiceManagerNotifier serviceManager)
+            throws IOException, TopologyException, SQLException {
+        this.serviceManager = serviceManager;
         StateFile.stateFolder(fromFile.stateFolder()); // 700 before anything is written in it
         this.group = syncGroup(fromFile);
         GslbConfig config = group.running();
@@ -243,7 +252,21 @@ public final class GslbServer implements AutoCloseable {
      * (a restart applies those).
      */
     public dev.gslb.api.Reloaded reload() throws SettingsException {
-        return reconfiguration.reload();
+        ServiceStatus status = serviceStatus;
+        if (status == null) { // not started: READY=1 comes from start, once the listeners are bound
+            return reconfiguration.reload();
+        }
+        serviceManager.reloading();
+        String refused = null;
+        try {
+            return reconfiguration.reload();
+        } catch (SettingsException | RuntimeException e) {
+            refused = String.valueOf(e.getMessage());
+            throw e;
+        } finally {
+            status.reloaded(refused);
+            serviceManager.ready(status.line());
+        }
     }
 
     public SyncGroup<GslbConfig> syncGroup() {
@@ -266,12 +289,17 @@ public final class GslbServer implements AutoCloseable {
             log.warn(descriptors.warning());
         }
         var t = topology.table();
+        // the shipped lists overlap in dozens of places, harmlessly: one line says how many and
+        // where to read them, so a real warning is not lost among them
         log.info(
                 "topology: {} regions, {} prefixes, {} records{}",
                 t.regions().size(),
                 t.prefixCount(),
                 t.records().size(),
-                t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
+                t.warnings().isEmpty()
+                        ? ""
+                        : "; " + t.warnings().size() + " duplicate or overlapping prefixes, the longest match"
+                                + " decides (gslb topology list --json lists them)");
         if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
             watcher = new TopologyWatcher(topology);
         }
@@ -292,6 +320,10 @@ public final class GslbServer implements AutoCloseable {
         sync.start();
         dns.start();
         admin.start();
+        ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);
+        serviceManager.ready(status.line()); // every listener (DNS, sync, admin) is bound
+        status.start();
+        serviceStatus = status;
     }
 
     /** The listeners that cannot go on, a line each (empty while all serve): /health says "degraded". */
@@ -369,6 +401,10 @@ public final class GslbServer implements AutoCloseable {
 
     @Override
     public void close() {
+        serviceManager.stopping();
+        if (serviceStatus != null) {
+            serviceStatus.close();
+        }
         admin.close();
         audit.close();
         dns.close();

@@ -218,7 +218,11 @@ public final class SyncGroup<C> implements ConfigExchange {
         long since = !differs ? 0 : before != null && before.differsSince() > 0 ? before.differsSince() : now;
         peers.put(peer, new PeerConfig(offer, content, now, since));
         if (offer.refused() != null && offer.refused().equals(version) && once("refused " + peer + version)) {
-            log.warn("peer {} refused configuration generation {}: {}", peer, version, offer.refusal());
+            log.warn(
+                    "peer {} refused configuration generation {}: {}",
+                    peer,
+                    version,
+                    String.join("; ", offer.refusal().lines().toList()));
         }
         if (offer.bundle().length > 0 && syncOn && offer.sync()) {
             take(peer, offer.version(), content);
@@ -267,11 +271,11 @@ public final class SyncGroup<C> implements ConfigExchange {
             refused = theirs;
             refusal = configs.refusal(content, at, e); // no path of this host travels
             log.warn(
-                    "configuration generation {} from {} refused; generation {} stays in service:\n{}",
+                    "configuration generation {} from {} refused; generation {} stays in service: {}",
                     theirs,
                     peer,
                     ours,
-                    refusal);
+                    String.join("; ", refusal.lines().toList()));
             if (!content.digest().equals(shared.digest())) {
                 try {
                     ConfigFolder.deleteTree(at);

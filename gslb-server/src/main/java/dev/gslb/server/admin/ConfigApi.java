@@ -60,7 +60,9 @@ public final class ConfigApi {
                             generation(before.generation(), before.digest()),
                             generation(after.generation(), after.digest()));
         } catch (SettingsException | IllegalArgumentException e) {
-            log.warn("configuration reload refused; the previous one stays in service:\n{}", e.getMessage());
+            log.warn(
+                    "configuration reload refused; the previous one stays in service: {}",
+                    String.join("; ", e.getMessage().lines().toList()));
             return AdminServer.Response.refused(
                     new Refusal(e.getMessage().lines().toList(), "the configuration in service is the previous one"));
         }
