@@ -7,6 +7,7 @@ import dev.gslb.config.ConfigLoader;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.TopologyException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -110,19 +111,18 @@ final class ConfigCommand {
                             p.origin() == null ? "-" : p.origin(),
                             p.digest() == null ? "-" : p.digest().substring(0, 12),
                             p.sync() == null ? "-" : p.sync() ? "on" : "off",
-                            p.generation() == null
-                                    ? "not heard yet"
-                                    : p.refusedOurs() != null
-                                            ? "refused ours: "
-                                                    + p.refusedOurs()
-                                                            .lines()
-                                                            .findFirst()
-                                                            .orElse("")
-                                            : p.sameConfiguration()
-                                                    ? "same"
-                                                    : "differs (gslb config diff " + p.name() + ")");
+                            state(p));
                 }
-                System.out.println(s.inSync() ? "in sync" : "NOT in sync");
+                List<String> away = s.peers().stream()
+                        .filter(p -> !p.connected())
+                        .map(ConfigStatus.Peer::name)
+                        .toList();
+                System.out.println(
+                        s.inSync()
+                                ? "in sync"
+                                : away.isEmpty()
+                                        ? "NOT in sync"
+                                        : "NOT in sync: not connected to " + String.join(", ", away));
                 if (s.runtime() != null) {
                     ConfigStatus.Runtime r = s.runtime();
                     System.out.println("runtime states (gslb maintenance): generation " + r.generation()
@@ -133,6 +133,23 @@ final class ConfigCommand {
                 }
             });
         }
+    }
+
+    /** A peer's STATE column: an unreachable one with how long ago it was last heard. */
+    static String state(ConfigStatus.Peer p) {
+        if (p.refusedOurs() != null) {
+            return ConfigStatus.REFUSED + ": "
+                    + p.refusedOurs().lines().findFirst().orElse("");
+        }
+        if (p.state().equals(ConfigStatus.DIFFERS)) {
+            return ConfigStatus.DIFFERS + " (gslb config diff " + p.name() + ")";
+        }
+        if (!p.connected() && p.heard() != null) {
+            long ago = java.time.Duration.between(java.time.Instant.parse(p.heard()), java.time.Instant.now())
+                    .toSeconds();
+            return p.state() + " (unreachable, last heard " + Math.max(0, ago) + " s ago)";
+        }
+        return p.state();
     }
 
     @Command(name = "diff", description = "What differs between the shared configuration here and on PEER.")
@@ -155,6 +172,10 @@ final class ConfigCommand {
                     json,
                     ConfigDiff.class,
                     d -> {
+                        if (d.peerState() != null && d.peerState().startsWith(ConfigStatus.UNKNOWN)) {
+                            System.out.println(d.peer() + " is not connected (" + d.peerState()
+                                    + "): compared with what it served when last heard");
+                        }
                         if (d.same()) {
                             System.out.println("the same configuration as " + d.peer());
                         }

@@ -1,6 +1,5 @@
 package dev.gslb.server;
 
-import dev.gslb.api.PeerStatus;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
@@ -219,8 +218,7 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return group.status(sync.status().stream().map(PeerStatus::name).toList())
-                .withRuntime(maintenance.generations());
+        return group.status(sync.status()).withRuntime(maintenance.generations());
     }
 
     public Authority authority() {

@@ -46,7 +46,12 @@ public final class ConfigApi {
                         throw new IllegalArgumentException("give ?peer=NAME");
                     }
                     List<String> lines = diff.apply(peer, 200);
-                    return AdminServer.Response.ok(new ConfigDiff(peer, lines.isEmpty(), lines));
+                    String state = status.get().peers().stream()
+                            .filter(p -> p.name().equals(peer))
+                            .map(ConfigStatus.Peer::state)
+                            .findFirst()
+                            .orElse(null);
+                    return AdminServer.Response.ok(new ConfigDiff(peer, lines.isEmpty(), lines, state));
                 }));
     }
 
