@@ -321,6 +321,10 @@ class ConfigSyncTest {
         Awaits.until("B serving generation 1", Duration.ofSeconds(10), () -> inSync(a, b));
         saysInSync(a, fa, "gslb-b", 1);
         saysInSync(b, fb, "gslb-a", 1);
+        assertThat(config(b, fb, "show").out())
+                .as("B runs A's generation, not its own file")
+                .startsWith("# gslb-b: configuration generation 1 from gslb-a")
+                .contains("- name: api2.example.com");
 
         // B stopped: A does not know what B serves, and says since when
         int bPort = syncPort(b);

@@ -223,7 +223,7 @@ public final class SyncGroup<C> implements ConfigExchange {
             // Only its state was told, and the content it sent before is not what it serves now: a
             // peer that took this instance's change says so with its state only, and serves this
             // instance's content; any other content comes with its next change or reconnection.
-            Served here = served();
+            Served<C> here = served();
             boolean ours = theirs.equals(here.version().digest());
             content = ours ? here.content() : null;
             contentDigest = ours ? theirs : null;
@@ -239,11 +239,14 @@ public final class SyncGroup<C> implements ConfigExchange {
         }
     }
 
-    /** The shared configuration in service and its version, read together. */
-    private record Served(ConfigVersion version, SharedContent content) {}
+    /**
+     * What this instance serves, read together: the configuration it runs, the version and
+     * content of its shared part, and the folder that content's files are kept in.
+     */
+    public record Served<C>(C running, ConfigVersion version, SharedContent content, Path files) {}
 
-    private synchronized Served served() {
-        return new Served(version, shared);
+    public synchronized Served<C> served() {
+        return new Served<>(running, version, shared, folder.sharedDir(version.digest()));
     }
 
     /** A peer's configuration with its content: applied when newer than the one in service. */
@@ -341,7 +344,7 @@ public final class SyncGroup<C> implements ConfigExchange {
      * whatever it served then.
      */
     public ConfigStatus status(List<PeerStatus> links) {
-        Served here = served();
+        Served<C> here = served();
         ConfigVersion v = here.version();
         List<ConfigStatus.Peer> out = new ArrayList<>();
         boolean all = true;
@@ -417,7 +420,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         if (pc == null) {
             throw new IllegalArgumentException("nothing was heard of " + peer + "'s configuration yet");
         }
-        Served here = served();
+        Served<C> here = served();
         ConfigVersion theirs = pc.offer().version();
         if (theirs.digest().equals(here.version().digest())) {
             return List.of(); // the same content, whichever copy of it was heard last
