@@ -66,6 +66,11 @@ public final class ConfigLoader {
                 .resolve(new GslbConfig.ConfigText(label, text, base));
     }
 
+    /** The sections of {@code text}, bound (defaults filled in) but not resolved: what `gslb config show` shows. */
+    static SectionValues sections(String label, String text, Path base) throws SettingsException {
+        return READER.read(label, text, base, SectionValues.class).value();
+    }
+
     private static Name name(String text) {
         try {
             return Name.fromString(text, Name.root);

@@ -1,6 +1,6 @@
 package dev.gslb.server;
 
-import dev.gslb.api.PeerStatus;
+import dev.gslb.config.ConfigInService;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
@@ -208,7 +208,7 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(ldnsApi.routes());
         ResolveApi resolveApi = new ResolveApi(this::authority, resolver);
         routes.addAll(resolveApi.routes());
-        routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
+        routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff, this::configShown).routes());
         routes.addAll(new PeerApi(sync).routes());
         routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
         routes.addAll(new ResumeApi(probes.health, maintenance).routes());
@@ -237,8 +237,20 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return group.status(sync.status().stream().map(PeerStatus::name).toList())
-                .withRuntime(maintenance.generations());
+        return group.status(sync.status()).withRuntime(maintenance.generations());
+    }
+
+    /** The configuration in service, as `gslb config show` prints it. */
+    private dev.gslb.api.ConfigShown configShown() throws SettingsException {
+        SyncGroup.Served<GslbConfig> served = group.served();
+        var v = served.version();
+        return new dev.gslb.api.ConfigShown(
+                served.running().instance().name(),
+                v.generation(),
+                v.origin(),
+                v.digest(),
+                served.content().loads().size(),
+                ConfigInService.of(served.running(), SyncedConfiguration.text(served)));
     }
 
     public Authority authority() {

@@ -6,6 +6,7 @@ import dev.gslb.config.SharedConfig;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.GroupConfiguration;
 import dev.gslb.sync.SharedContent;
+import dev.gslb.sync.SyncGroup;
 import dev.gslb.topology.load.LiveTopology;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -53,6 +54,20 @@ final class SyncedConfiguration implements GroupConfiguration<GslbConfig> {
         @Override
         public SharedContent withLoadsOf(SharedContent other) {
             return new Content(config.withLoadsOf(of(other)));
+        }
+    }
+
+    /**
+     * The text {@code served} runs as: its own part with the shared part in service, whose files
+     * are named where this instance keeps them. A copy it cannot name so (not kept) is shown by its
+     * own file instead.
+     */
+    static String text(SyncGroup.Served<GslbConfig> served) {
+        try {
+            return new PeerBundle(of(served.content()), served.files())
+                    .mergedInto(served.running().source());
+        } catch (SettingsException e) {
+            return served.running().source().text();
         }
     }
 

@@ -136,7 +136,7 @@ public final class SettingsTable<R> implements SettingsPart {
     }
 
     /** The table {@code type} declares, or null. */
-    static SettingsTable<?> declaredBy(Class<?> type) {
+    public static SettingsTable<?> declaredBy(Class<?> type) {
         return DECLARED.get(type);
     }
 
@@ -168,6 +168,19 @@ public final class SettingsTable<R> implements SettingsPart {
 
     private <S, T> void addPart(Entry<S, T> e, Function<R, S> read) {
         add(e.setting(), read.andThen(e.read()));
+    }
+
+    /**
+     * What {@code record} holds for {@code setting} (the default where the file left it out), or
+     * null when this table only reads files and cannot tell.
+     */
+    public Object valueOf(R record, Setting<?> setting) {
+        Entry<R, ?> e = entries.get(setting.key());
+        try {
+            return e == null ? null : e.read().apply(record);
+        } catch (UnsupportedOperationException notKept) {
+            return null;
+        }
     }
 
     public List<Setting<?>> settings() {
