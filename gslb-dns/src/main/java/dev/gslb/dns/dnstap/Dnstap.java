@@ -49,6 +49,11 @@ public final class Dnstap implements AutoCloseable {
     private volatile boolean closing;
     private FrameStream out;
     private long retryMillis = FIRST_RETRY_MILLIS;
+    /** Messages and queries written since the last flush: counted as written or dropped by its outcome. */
+    private long pendingQueries;
+
+    private long pendingResponses;
+    private long pendingRecords;
     private long nextTry;
 
     /** The tap as {@code settings} say, not started (tests fill its ring first); null when they leave it off. */
@@ -178,16 +183,14 @@ public final class Dnstap implements AutoCloseable {
 
     /** The writer thread: takes records in order until closed and the ring is empty. */
     private void write() {
-        boolean dirty = false;
         while (true) {
             TapRecord r = queue.peek();
             if (r == null) {
                 if (closing) {
                     break;
                 }
-                if (dirty) {
+                if (pendingRecords > 0) {
                     flush();
-                    dirty = false;
                 }
                 if (out == null && System.currentTimeMillis() >= nextTry) {
                     connect();
@@ -202,7 +205,7 @@ public final class Dnstap implements AutoCloseable {
                 if (out == null) {
                     noReader.increment();
                 } else {
-                    dirty |= send(r);
+                    send(r);
                 }
             }
             if (r.bytes != r.own) {
@@ -213,30 +216,47 @@ public final class Dnstap implements AutoCloseable {
         finish();
     }
 
-    /** Encodes and writes one record's messages; false when the stream broke. */
-    private boolean send(TapRecord r) {
+    /** Encodes and writes one record's messages; they count as written once flushed. */
+    private void send(TapRecord r) {
         byte[] text = extra(r);
         try {
             if (queries) {
                 DnstapEncoder.Buffer b = encoder.encode(r, DnstapEncoder.AUTH_QUERY, text);
                 out.write(b.bytes, 0, b.length);
-                queriesWritten.increment();
+                pendingQueries++;
             }
             if (r.responseLength >= 0) {
                 DnstapEncoder.Buffer b = encoder.encode(r, DnstapEncoder.AUTH_RESPONSE, text);
                 out.write(b.bytes, 0, b.length);
-                responsesWritten.increment();
+                pendingResponses++;
             }
-            return true;
+            pendingRecords++;
         } catch (IOException e) {
+            noReader.increment(); // this one; the buffered ones are counted by lost()
             lost(e);
-            noReader.increment();
-            return false;
         } catch (RuntimeException e) { // a bug in encoding one record must not stop the log
             log.warn("dnstap: a query could not be encoded (dropped): {}", e.toString());
             noReader.increment();
-            return false;
         }
+    }
+
+    /** Sends what is buffered: its messages are then written; if it fails, its queries are dropped. */
+    private void flush() {
+        try {
+            out.flush();
+            delivered();
+        } catch (IOException e) {
+            lost(e);
+        }
+    }
+
+    /** The messages sent since the last flush reached the file or the reader's socket. */
+    private void delivered() {
+        queriesWritten.increment(pendingQueries);
+        responsesWritten.increment(pendingResponses);
+        pendingQueries = 0;
+        pendingResponses = 0;
+        pendingRecords = 0;
     }
 
     /** The {@code extra} field: what decided the answer, in the decision log's words; null for other answers. */
@@ -266,17 +286,6 @@ public final class Dnstap implements AutoCloseable {
         return e.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
-    private void flush() {
-        if (out == null) {
-            return;
-        }
-        try {
-            out.flush();
-        } catch (IOException e) {
-            lost(e);
-        }
-    }
-
     /** Tries the socket's reader; on failure, tries again later, waiting longer each time (to 30 s). */
     private void connect() {
         if (settings.socket() == null) {
@@ -301,6 +310,10 @@ public final class Dnstap implements AutoCloseable {
     /** The stream broke (the reader went away, the disk is full): dropped, tried again later. */
     private void lost(IOException e) {
         log.warn("dnstap: writing failed ({}); queries are not logged until it works again", e.getMessage());
+        noReader.increment(pendingRecords); // buffered, never sent
+        pendingQueries = 0;
+        pendingResponses = 0;
+        pendingRecords = 0;
         if (out instanceof FrameSocket s) {
             s.abandon();
         }
@@ -314,9 +327,12 @@ public final class Dnstap implements AutoCloseable {
             return;
         }
         try {
+            out.flush();
+            delivered();
             out.close();
         } catch (IOException e) {
             log.warn("dnstap: closing the stream: {}", e.getMessage());
+            noReader.increment(pendingRecords);
         }
         out = null;
     }
