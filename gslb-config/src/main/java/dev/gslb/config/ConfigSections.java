@@ -2,6 +2,7 @@ package dev.gslb.config;
 
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
+import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.probe.health.MonitorSpec;
@@ -44,6 +45,7 @@ final class ConfigSections {
             local(SyncSettings.SECTION),
             local(AlertSpec.SECTION),
             local(StatisticsSettings.SECTION),
+            local(DnstapSettings.SECTION),
             local(ConfigResolver.ConfigSyncEntry.SECTION));
 
     private ConfigSections() {}

@@ -5,6 +5,7 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.dnstap.Dnstap;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.StaticPersistence;
 import dev.gslb.dns.server.DnsServer;
@@ -83,6 +84,9 @@ public final class GslbServer implements AutoCloseable {
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
     private final Responder responder;
+    /** Query logging (the dnstap: section), or null when it is off. */
+    private final Dnstap dnstap;
+
     private final Reconfiguration reconfiguration;
     private final DnsServer dns;
     private final AuditLog audit;
@@ -127,8 +131,15 @@ public final class GslbServer implements AutoCloseable {
                 new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
         SharedPersistence.share(resolver.persistence(), sync);
         DnsMetrics metrics = new DnsMetrics(registry);
-        this.responder =
-                new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
+        this.dnstap = Dnstap.start(config.dnstap(), config.instance().name(), registry);
+        this.responder = new Responder(
+                config.authority(methods),
+                resolver,
+                config.instance(),
+                metrics,
+                config.answers(),
+                System::nanoTime,
+                dnstap);
         this.reconfiguration = new Reconfiguration(group, () -> fromFile, topology, methods, responder, probes, site);
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
         this.dns = new DnsServer(config.dns(), responder, metrics);
@@ -420,6 +431,9 @@ public final class GslbServer implements AutoCloseable {
         admin.close();
         audit.close();
         dns.close();
+        if (dnstap != null) { // after the listeners: what they queued is written, then the stream ends
+            dnstap.close();
+        }
         responder.close();
         probes.health.close();
         probes.links.close();
