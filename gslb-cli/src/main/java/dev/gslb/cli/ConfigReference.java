@@ -4,6 +4,7 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.config.SharedConfig;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
+import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.DnsSettings;
@@ -100,6 +101,7 @@ public final class ConfigReference {
                 new Section("sync", "peer sync (keys below)"),
                 new Section("alerts", "programs and webhooks told of changes (keys below)"),
                 new Section("statistics", "answer statistics (keys below)"),
+                new Section("dnstap", "DNS query logging in dnstap, off by default (keys below)"),
                 new Section("config", "`sync` (default true): take and give the shared configuration"));
     }
 
@@ -112,6 +114,10 @@ public final class ConfigReference {
         tables.add(new Table("probe:", "", Probing.SETTINGS.settings()));
         tables.add(new Table("sync:", "", SyncSettings.SETTINGS.settings()));
         tables.add(new Table("statistics:", "", StatisticsSettings.SETTINGS.settings()));
+        tables.add(new Table(
+                "dnstap:",
+                "Give `socket` or `file` to turn it on; `sample` or `every`, not both.",
+                DnstapSettings.SETTINGS.settings()));
         tables.add(new Table(
                 "links: traffic:",
                 "A link's `traffic:` takes exactly one source: `interface:` or `snmp:`.",

@@ -2,7 +2,7 @@ package dev.gslb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gslb.config.SharedConfig;
+import dev.gslb.config.ConfigSections;
 import dev.gslb.settings.Setting;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,11 +39,11 @@ class ConfigReferenceTest {
     }
 
     @Test
-    void everySharedSectionIsListed() {
+    void everySectionIsListedInTheLoadersOrder() {
         List<String> listed = ConfigReference.sections().stream()
                 .map(ConfigReference.Section::key)
                 .toList();
-        assertThat(listed).containsAll(SharedConfig.SECTIONS).doesNotHaveDuplicates();
+        assertThat(listed).isEqualTo(ConfigSections.keys());
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.List;
  * names. A new section is its declaration and one line here. The shared sections go to peers in
  * this order (the shared YAML, and so its digest, follows it).
  */
-final class ConfigSections {
+public final class ConfigSections {
     /** Whether a sync group shares a section (README "Sync group") or each instance keeps its own. */
     enum Scope {
         SHARED,
@@ -60,6 +60,11 @@ final class ConfigSections {
 
     static List<Section<?>> sections() {
         return ALL.stream().<Section<?>>map(Entry::section).toList();
+    }
+
+    /** Every section's key, in the order above (the manual's reference lists each). */
+    public static List<String> keys() {
+        return ALL.stream().map(e -> e.section().key()).toList();
     }
 
     /** The keys of the sections of {@code scope}, in the order above. */
