@@ -2,7 +2,7 @@ package dev.gslb.sync;
 
 import dev.gslb.api.ConfigStatus;
 import dev.gslb.settings.SettingsException;
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,7 +37,7 @@ public final class SyncGroup<C> implements ConfigExchange {
     /** Applies a validated configuration to the running server, all of it or nothing. */
     @FunctionalInterface
     public interface Applier<C> {
-        void apply(C next, List<LiveTopology.Load> loads) throws SettingsException;
+        void apply(C next, List<RuntimeLoad> loads) throws SettingsException;
     }
 
     /** The last that was heard of a peer's configuration; its content only when it sent some. */
@@ -167,13 +167,16 @@ public final class SyncGroup<C> implements ConfigExchange {
     }
 
     /**
-     * {@code gslb topology load} (or an import) changed the topology here: the next generation,
-     * sent to the peers; the load itself is in service already.
+     * A topology load, import, unload or revert changed the run-time loads here to {@code loads}:
+     * the next generation, sent to the peers; the change itself is in service already.
      */
-    public synchronized ConfigVersion topologyLoaded(LiveTopology.Load load) {
-        SharedContent content = shared.withLoad(load.texts(), load.region());
+    public synchronized ConfigVersion topologyLoaded(List<RuntimeLoad> loads) {
+        SharedContent content = shared.withLoads(loads);
+        if (content.digest().equals(version.digest())) {
+            return version;
+        }
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
-        log.info("topology loaded here: configuration generation {}", next);
+        log.info("run-time topology loads changed here: configuration generation {}", next);
         serve(running, content, next);
         if (syncOn) {
             publish.run();
@@ -182,7 +185,7 @@ public final class SyncGroup<C> implements ConfigExchange {
     }
 
     /** What was loaded at run time, for the server's start. */
-    public synchronized List<LiveTopology.Load> loads() {
+    public synchronized List<RuntimeLoad> loads() {
         return shared.loads();
     }
 
