@@ -63,6 +63,13 @@ public final class SyncGroup<C> implements ConfigExchange {
     private volatile ConfigVersion version;
     private volatile byte[] zipped;
     private String fileDigest;
+    /**
+     * Where the running configuration's shared files are read from (a peer's, or one kept at
+     * start), null while they are the file's own: kept while served, though a run-time topology
+     * load gives the content another digest and so another folder.
+     */
+    private Path filesAt;
+
     private volatile ConfigVersion refused;
     private volatile String refusal = "";
 
@@ -93,6 +100,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     }
                     start = configs.over(kept, at, fromFile, "configuration generation " + v);
                     startShared = kept;
+                    filesAt = at;
                     log.info(
                             "serving configuration generation {} kept in {} (newer than {})",
                             v,
@@ -121,7 +129,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         this.version = v;
         this.zipped = startShared.zip();
         this.fileDigest = file.digest();
-        folder.persist(startShared, version, fileDigest);
+        folder.persist(startShared, version, fileDigest, filesAt);
     }
 
     /** The configuration to build the server from. */
@@ -159,6 +167,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
         log.info("configuration changed here: generation {}", next);
         fileDigest = file.digest();
+        filesAt = null;
         serve(fromFile, content, next);
         if (syncOn) {
             publish.run();
@@ -196,7 +205,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         version = v;
         refused = null;
         refusal = "";
-        folder.persist(content, version, fileDigest);
+        folder.persist(content, version, fileDigest, filesAt);
     }
 
     @Override
@@ -234,7 +243,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         if (theirs.digest().equals(ours.digest())) {
             if (theirs.newerThan(ours)) { // the same content: take its name, so both say the same
                 version = theirs;
-                folder.persist(shared, version, fileDigest);
+                folder.persist(shared, version, fileDigest, filesAt);
             }
             return;
         }
@@ -265,6 +274,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                         peer);
             }
             log.info("configuration generation {} from {} applied", theirs, peer);
+            filesAt = at;
             serve(next, content, theirs);
         } catch (SettingsException | IOException | RuntimeException e) {
             refused = theirs;
@@ -275,7 +285,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     peer,
                     ours,
                     refusal);
-            if (!content.digest().equals(shared.digest())) {
+            if (!content.digest().equals(shared.digest()) && !at.equals(filesAt)) {
                 try {
                     ConfigFolder.deleteTree(at);
                 } catch (IOException ignored) {
