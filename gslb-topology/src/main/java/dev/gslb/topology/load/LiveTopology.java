@@ -150,6 +150,9 @@ public final class LiveTopology {
      * puts it in service together with the rest, or not at all.
      */
     public synchronized Prepared prepare(Spec next, List<RuntimeLoad> loads) throws TopologyException {
+        if (loads.size() > MAX_LOADS) { // a peer's configuration may say anything
+            throw new TopologyException(List.of(loads.size() + " run-time loads; at most " + MAX_LOADS + " are kept"));
+        }
         List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(next.data()), null);
         List<Loaded> parsed = new ArrayList<>();
         for (RuntimeLoad l : loads) {

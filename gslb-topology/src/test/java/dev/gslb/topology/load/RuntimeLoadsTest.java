@@ -128,6 +128,10 @@ class RuntimeLoadsTest {
                 .hasMessageContaining("at most " + LiveTopology.MAX_LOADS);
         t.loading(load("l7", Map.of("l7.txt", "192.0.2.0/24\n"))).commit(); // a replacement still fits
 
+        List<RuntimeLoad> tooMany = new java.util.ArrayList<>(t.loads());
+        tooMany.add(load("from-a-peer", Map.of("p.txt", "192.0.2.0/24\n")));
+        assertThatThrownBy(() -> t.prepare(t.spec(), tooMany)).hasMessageContaining("at most");
+
         LiveTopology.Prepared stale = t.unloading("l1");
         t.unloading("l2").commit();
         assertThatThrownBy(stale::commit).hasMessageContaining("changed while this change was prepared");
