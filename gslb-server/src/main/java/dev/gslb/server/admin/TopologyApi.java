@@ -175,7 +175,8 @@ public final class TopologyApi {
             LiveTopology.LoadReport lr = p.report(start);
             if (!dry) {
                 p.commit();
-                loadsChanged.accept(p.loads());
+                // what is in service now: a peer's generation applied since the commit wins, as any newer one does
+                loadsChanged.accept(topology.loads());
             }
             return report(name, dry, lr, TopologyChange.between(before, p.table(), ldns, examples));
         }
@@ -195,7 +196,7 @@ public final class TopologyApi {
                     : ok.changed(target, before, size(topology.table()));
         } catch (TopologyException e) {
             return AdminServer.Response.refused(new Refusal(e.problems(), KEPT)).changed(target, null, null);
-        } catch (IllegalStateException e) { // the loads changed under the change: prepared over others
+        } catch (LiveTopology.Overtaken e) { // the loads changed under the change: prepared over others
             return AdminServer.Response.error(409, e.getMessage()).changed(target, null, null);
         }
     }

@@ -14,9 +14,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The topology table in service. Every change (start, reload, a load through the admin API)
- * builds a complete new table off to the side and swaps it in with one volatile write; a load
- * that fails throws and leaves the table in service untouched. Readers never wait.
+ * The topology table in service. Every change (start, reload, a load, unload or revert through the
+ * admin API) builds a complete new table off to the side and swaps it in with one volatile write;
+ * a change that fails throws and leaves the table in service untouched. Readers never wait. The
+ * table is always the configured lists and records with the run-time loads over them, in order,
+ * so taking a load away rebuilds what it hid.
  */
 public final class LiveTopology {
     /** What to load: files and folders of lists, the configured records, the known data centers. */
@@ -43,6 +45,13 @@ public final class LiveTopology {
      * and (through the sync group's state folder) across restarts.
      */
     private volatile List<Loaded> loads = List.of();
+
+    /** A change prepared over run-time loads that another change (a peer's) replaced before it was committed. */
+    public static final class Overtaken extends RuntimeException {
+        Overtaken(String message) {
+            super(message);
+        }
+    }
 
     /** A run-time load and what its texts parsed to. */
     private record Loaded(RuntimeLoad load, List<TopologySource> sources) {}
@@ -133,7 +142,7 @@ public final class LiveTopology {
         public void commit() {
             synchronized (LiveTopology.this) {
                 if (basis != null && basis != loads) {
-                    throw new IllegalStateException(
+                    throw new Overtaken(
                             "the run-time loads changed while this change was prepared (a peer's configuration"
                                     + " came in); nothing changed, try again");
                 }
