@@ -214,7 +214,11 @@ public final class GslbServer implements AutoCloseable {
                         this::failures,
                         exposition::text)
                 .routes());
-        routes.addAll(new TopologyApi(topology, group::topologyLoaded).routes());
+        Iterable<dev.gslb.topology.Address> ldns = () -> java.util.stream.StreamSupport.stream(
+                        probes.proximity.entries().spliterator(), false)
+                .map(Map.Entry::getKey)
+                .iterator();
+        routes.addAll(new TopologyApi(topology, config.instance().name(), ldns, group::topologyLoaded).routes());
         LdnsApi ldnsApi = new LdnsApi(probes.proximity, probes.scheduler, dataCenterNames(config));
         routes.addAll(ldnsApi.routes());
         ResolveApi resolveApi = new ResolveApi(this::authority, resolver);

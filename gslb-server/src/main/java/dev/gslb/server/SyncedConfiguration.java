@@ -7,7 +7,7 @@ import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.GroupConfiguration;
 import dev.gslb.sync.SharedContent;
 import dev.gslb.sync.SyncGroup;
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +32,7 @@ final class SyncedConfiguration implements GroupConfiguration<GslbConfig> {
         }
 
         @Override
-        public List<LiveTopology.Load> loads() {
+        public List<RuntimeLoad> loads() {
             return config.loads();
         }
 
@@ -47,8 +47,8 @@ final class SyncedConfiguration implements GroupConfiguration<GslbConfig> {
         }
 
         @Override
-        public SharedContent withLoad(Map<String, String> texts, String region) {
-            return new Content(config.withLoad(texts, region));
+        public SharedContent withLoads(List<RuntimeLoad> loads) {
+            return new Content(config.withLoads(loads));
         }
 
         @Override

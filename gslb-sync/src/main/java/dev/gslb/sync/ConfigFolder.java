@@ -49,8 +49,12 @@ final class ConfigFolder {
         Files.move(tmp, at, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Keeps what is served in the state folder; a failure is logged, the change still holds. */
-    void persist(SharedContent content, ConfigVersion version, String fileDigest) {
+    /**
+     * Keeps what is served in the state folder; a failure is logged, the change still holds. Other
+     * folders are removed, but for {@code inUse} (null: none), where the running configuration
+     * reads its files from.
+     */
+    void persist(SharedContent content, ConfigVersion version, String fileDigest, Path inUse) {
         try {
             StateFile.folder(dir);
             Path at = sharedDir(content.digest());
@@ -60,7 +64,8 @@ final class ConfigFolder {
                     JSON.writeValueAsBytes(
                             new Persisted(version.generation(), version.origin(), version.digest(), fileDigest)));
             try (Stream<Path> s = Files.list(dir)) {
-                for (Path old : s.filter(f -> f.getFileName().toString().startsWith("shared-") && !f.equals(at))
+                for (Path old : s.filter(f ->
+                                f.getFileName().toString().startsWith("shared-") && !f.equals(at) && !f.equals(inUse))
                         .toList()) {
                     deleteTree(old);
                 }

@@ -3,7 +3,7 @@ package dev.gslb.sync;
 import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.PeerStatus;
 import dev.gslb.settings.SettingsException;
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,7 +37,7 @@ public final class SyncGroup<C> implements ConfigExchange {
     /** Applies a validated configuration to the running server, all of it or nothing. */
     @FunctionalInterface
     public interface Applier<C> {
-        void apply(C next, List<LiveTopology.Load> loads) throws SettingsException;
+        void apply(C next, List<RuntimeLoad> loads) throws SettingsException;
     }
 
     /**
@@ -66,6 +66,13 @@ public final class SyncGroup<C> implements ConfigExchange {
     private volatile ConfigVersion version;
     private volatile byte[] zipped;
     private String fileDigest;
+    /**
+     * Where the running configuration's shared files are read from (a peer's, or one kept at
+     * start), null while they are the file's own: kept while served, though a run-time topology
+     * load gives the content another digest and so another folder.
+     */
+    private Path filesAt;
+
     private volatile ConfigVersion refused;
     private volatile String refusal = "";
 
@@ -96,6 +103,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     }
                     start = configs.over(kept, at, fromFile, "configuration generation " + v);
                     startShared = kept;
+                    filesAt = at;
                     log.info(
                             "serving configuration generation {} kept in {} (newer than {})",
                             v,
@@ -124,7 +132,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         this.version = v;
         this.zipped = startShared.zip();
         this.fileDigest = file.digest();
-        folder.persist(startShared, version, fileDigest);
+        folder.persist(startShared, version, fileDigest, filesAt);
     }
 
     /** The configuration to build the server from. */
@@ -162,6 +170,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
         log.info("configuration changed here: generation {}", next);
         fileDigest = file.digest();
+        filesAt = null;
         serve(fromFile, content, next);
         if (syncOn) {
             publish.run();
@@ -170,13 +179,16 @@ public final class SyncGroup<C> implements ConfigExchange {
     }
 
     /**
-     * {@code gslb topology load} (or an import) changed the topology here: the next generation,
-     * sent to the peers; the load itself is in service already.
+     * A topology load, import, unload or revert changed the run-time loads here to {@code loads}:
+     * the next generation, sent to the peers; the change itself is in service already.
      */
-    public synchronized ConfigVersion topologyLoaded(LiveTopology.Load load) {
-        SharedContent content = shared.withLoad(load.texts(), load.region());
+    public synchronized ConfigVersion topologyLoaded(List<RuntimeLoad> loads) {
+        SharedContent content = shared.withLoads(loads);
+        if (content.digest().equals(version.digest())) {
+            return version;
+        }
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
-        log.info("topology loaded here: configuration generation {}", next);
+        log.info("run-time topology loads changed here: configuration generation {}", next);
         serve(running, content, next);
         if (syncOn) {
             publish.run();
@@ -185,7 +197,7 @@ public final class SyncGroup<C> implements ConfigExchange {
     }
 
     /** What was loaded at run time, for the server's start. */
-    public synchronized List<LiveTopology.Load> loads() {
+    public synchronized List<RuntimeLoad> loads() {
         return shared.loads();
     }
 
@@ -196,7 +208,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         version = v;
         refused = null;
         refusal = "";
-        folder.persist(content, version, fileDigest);
+        folder.persist(content, version, fileDigest, filesAt);
     }
 
     @Override
@@ -259,7 +271,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         if (theirs.digest().equals(ours.digest())) {
             if (theirs.newerThan(ours)) { // the same content: take its name, so both say the same
                 version = theirs;
-                folder.persist(shared, version, fileDigest);
+                folder.persist(shared, version, fileDigest, filesAt);
             }
             return;
         }
@@ -290,6 +302,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                         peer);
             }
             log.info("configuration generation {} from {} applied", theirs, peer);
+            filesAt = at;
             serve(next, content, theirs);
         } catch (SettingsException | IOException | RuntimeException e) {
             refused = theirs;
@@ -300,7 +313,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     peer,
                     ours,
                     String.join("; ", refusal.lines().toList()));
-            if (!content.digest().equals(shared.digest())) {
+            if (!content.digest().equals(shared.digest()) && !at.equals(filesAt)) {
                 try {
                     ConfigFolder.deleteTree(at);
                 } catch (IOException ignored) {

@@ -3,7 +3,7 @@ package dev.gslb.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,7 +105,7 @@ class SyncGroupTest {
         }
 
         @Override
-        public List<LiveTopology.Load> loads() {
+        public List<RuntimeLoad> loads() {
             return List.of();
         }
 
@@ -121,7 +121,7 @@ class SyncGroupTest {
         }
 
         @Override
-        public SharedContent withLoad(Map<String, String> texts, String region) {
+        public SharedContent withLoads(List<RuntimeLoad> loads) {
             return this;
         }
 
