@@ -3,7 +3,8 @@
 #   docker build -t gslb:0.1.0 .                                          # on debian:bookworm-slim
 #   docker build --build-arg BASE=gslb-base:bookworm -t gslb:0.1.0 .      # on a base made here
 # Run it as the README's "Install" section says: config /etc/gslb/gslb.yaml, state in the
-# volume /var/lib/gslb, as user gslb with only CAP_NET_BIND_SERVICE and CAP_NET_RAW.
+# volume /var/lib/gslb, as user gslb with only CAP_NET_BIND_SERVICE and CAP_NET_RAW. The heap is
+# sized from probe.max-ldns (packaging/jvm-options.sh); docker run -e GSLB_JAVA_OPTS=-Xmx1g sets it.
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 # setcap gives the runtime's java the two capabilities; a base without it installs it
@@ -15,11 +16,13 @@ RUN groupadd --system gslb \
 COPY gslb-cli/target/dist/runtime /opt/gslb/runtime
 COPY gslb-cli/target/gslb.jar /opt/gslb/lib/gslb.jar
 COPY packaging/gslb /opt/gslb/bin/gslb
+COPY packaging/jvm-options.sh /opt/gslb/lib/jvm-options.sh
 COPY packaging/gslb.yaml /etc/gslb/gslb.yaml
 COPY zones/example.com.zone /etc/gslb/zones/example.com.zone
 # external monitors run only programs linked here (README "Health monitors"): none by default
 RUN install -d /etc/gslb/monitor-programs
 COPY topology-data /usr/share/gslb/topology-data
+COPY packaging/grafana/gslb-dashboard.json /usr/share/gslb/grafana/gslb-dashboard.json
 COPY LICENSE NOTICE /usr/share/doc/gslb/
 # A binary with file capabilities runs in secure mode, where the loader ignores java's $ORIGIN
 # path to libjli.so: the runtime's lib folder is named to it instead.

@@ -14,6 +14,8 @@ packages=(
   # clients and peers: dig, kdig, unbound (resolver and prober target), nsd and gdnsd (the e2e
   # test's parent zone, the benchmark's reference), dnsperf (the benchmark), named (BIND views import)
   dnsutils knot-dnsutils unbound nsd gdnsd dnsperf bind9
+  # the manual's gslb.yaml(5) page (ConfigReferenceTest); dnstap readers (DnstapLogTest)
+  asciidoctor bind9-dnsutils fstrm-bin
   # network namespaces, drop policies, the e2e test's NFQUEUE delay (iptables-legacy) and its builder
   iproute2 nftables iptables gcc libc6-dev libnetfilter-queue-dev
   # health monitors' peers: an FTP server, an SNMP agent; link traffic; scripts' helpers

@@ -75,7 +75,7 @@ check "dig +cookie: the server cookie, sent back, is good" bash -c "c=\$(${D[*]}
 check "dig: a 12-byte cookie option is FORMERR (RFC 7873 5.2.2)" contains "status: FORMERR" "${D[@]}" +nocookie +ednsopt=10:0102030405060708090a0b0c example.com SOA
 check "dig: CHAOS id.server names the instance" bash -c "[[ -n \"\$(${D[*]} +short CH TXT id.server)\" ]]"
 check "admin: /health is up" contains '"status":"up"' curl -sf "http://127.0.0.1:$admin/health"
-check "admin: /metrics counts answers" contains 'dns_responses_total{rcode="nxdomain",transport="udp"}' curl -sf "http://127.0.0.1:$admin/metrics"
+check "admin: /metrics counts answers" contains 'gslb_dns_responses_total{rcode="nxdomain",transport="udp"}' curl -sf "http://127.0.0.1:$admin/metrics"
 check "zone check: the shipped zone is valid" contains "OK" "$here/gslb" zone check "$here/zones/example.com.zone"
 
 G=("$here/gslb")

@@ -98,7 +98,7 @@ function renderOverview(o) {
     const pc = c.peers.find((x) => x.name === p.name) || {};
     return h('tr', { 'data-peer': p.name }, h('td', {}, p.name), h('td', {}, p.dataCenter), h('td', {}, state(p.state)),
       h('td', {}, p.inUse || '-'), h('td', {}, ago(p.lastHeartbeat)), h('td', {}, p.lagMillis === null ? '-' : p.lagMillis + ' ms'),
-      h('td', {}, pc.generation === undefined || pc.generation === null ? '-' : 'generation ' + pc.generation + (pc.sameConfiguration ? ' (same)' : ' (differs)')));
+      h('td', {}, pc.generation === undefined || pc.generation === null ? '-' : 'generation ' + pc.generation + ' (' + pc.state + ')'));
   }));
   if (!o.peers.length) table($('peers'), ['no peers: gslb peer pair / gslb peer join'], []);
   $('ldns-counts').textContent = o.ldns.toLocaleString('en') + ' LDNS'

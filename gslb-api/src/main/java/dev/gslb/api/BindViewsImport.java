@@ -4,6 +4,7 @@ import java.util.Map;
 
 /**
  * POST /topology/import/bind-views: named.conf first, then each file it includes (name ->
- * content), and which data center each view stands for.
+ * content), which data center each view stands for, and the name of the load it makes (null:
+ * {@code bind-views}).
  */
-public record BindViewsImport(Map<String, String> files, Map<String, String> map) {}
+public record BindViewsImport(Map<String, String> files, Map<String, String> map, String name) {}

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * GET /config/status: the shared configuration this instance serves and what each peer serves.
  *
- * @param inSync  every paired peer serves the same content
+ * @param inSync  every paired peer is connected and serves the same content, and none refused
+ *     this instance's
  * @param refused a peer's configuration this instance refused, and why (null when none)
  * @param runtime the runtime states' generation here and as each peer last offered it (README
  *     "Maintenance"), or null where the server does not keep them
@@ -21,6 +22,17 @@ public record ConfigStatus(
         List<Peer> peers,
         Runtime runtime) {
 
+    /** A peer's {@link Peer#state()}: connected, serving the same content. */
+    public static final String IN_SYNC = "in sync";
+    /** Connected, serving other content (passing a change through, or out of sync). */
+    public static final String DIFFERS = "differs";
+    /** Connected, and it refused this instance's configuration. */
+    public static final String REFUSED = "refused ours";
+    /** Connected, and it has not told its configuration yet. */
+    public static final String NOT_HEARD = "not heard yet";
+    /** Not connected: what it serves is unknown ("unknown since TIME" it was last heard). */
+    public static final String UNKNOWN = "unknown";
+
     /** The same status with the runtime states' generations. */
     public ConfigStatus withRuntime(Runtime r) {
         return new ConfigStatus(instance, generation, origin, digest, sync, inSync, refused, peers, r);
@@ -34,8 +46,13 @@ public record ConfigStatus(
     public record Runtime(long generation, String origin, java.util.Map<String, Long> peers) {}
 
     /**
-     * @param generation  null before anything was heard of it
-     * @param refusedOurs why that peer refused this instance's configuration (null when it did not)
+     * @param generation        what it served when last heard; null before anything was heard of it
+     * @param sameConfiguration what it served when last heard is the content served here
+     * @param refusedOurs       why that peer refused this instance's configuration (null when it did not)
+     * @param heard             when anything was last heard from it (null: never)
+     * @param connected         this instance's connection to it is up
+     * @param state             {@link #IN_SYNC}, {@link #DIFFERS}, {@link #REFUSED}, {@link #NOT_HEARD}, or
+     *     "unknown since TIME" while it is not connected
      */
     public record Peer(
             String name,
@@ -45,5 +62,7 @@ public record ConfigStatus(
             Boolean sync,
             boolean sameConfiguration,
             String refusedOurs,
-            String heard) {}
+            String heard,
+            boolean connected,
+            String state) {}
 }

@@ -62,6 +62,17 @@ final class ImportCommand {
                         + " the view.")
         java.util.Map<String, String> map = new java.util.LinkedHashMap<>();
 
+        @Option(
+                names = "--name",
+                paramLabel = "NAME",
+                defaultValue = "bind-views",
+                description = "The load's name (default: bind-views); importing again under a name in service replaces"
+                        + " that load, `gslb topology unload NAME` takes it away.")
+        String name;
+
+        @Mixin
+        TopologyChangeText.Options change;
+
         @Option(names = "--json", description = "Print JSON.")
         boolean json;
 
@@ -73,9 +84,16 @@ final class ImportCommand {
             java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
             read(file, files);
             var reply = admin.client()
-                    .post("/topology/import/bind-views", Json.write(new dev.gslb.api.BindViewsImport(files, map)));
+                    .post(
+                            "/topology/import/bind-views" + change.query(),
+                            Json.write(new dev.gslb.api.BindViewsImport(files, map, name)));
             return AdminReply.print(reply, json, dev.gslb.api.BindViewsImported.class, r -> {
-                System.out.printf("imported %d view(s) from %s:%n", r.views().size(), file);
+                System.out.printf(
+                        "%s %d view(s) from %s as %s:%n",
+                        r.topology().dryRun() ? "would import" : "imported",
+                        r.views().size(),
+                        file,
+                        name);
                 for (var v : r.views()) {
                     System.out.printf(
                             "  view %-12s -> region %-16s %6d prefixes -> %s%n",
@@ -88,6 +106,10 @@ final class ImportCommand {
                     System.out.printf(
                             "not translated (%d):%n", r.notTranslated().size());
                     r.notTranslated().forEach(s -> System.out.println("  " + s));
+                }
+                TopologyChangeText.print(r.topology().change(), r.topology().dryRun());
+                if (r.topology().dryRun()) {
+                    System.out.println("dry run: nothing changed");
                 }
             });
         }

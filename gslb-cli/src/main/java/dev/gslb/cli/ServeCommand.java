@@ -1,9 +1,13 @@
 package dev.gslb.cli;
 
+import dev.gslb.cli.log.LogFormat;
+import dev.gslb.cli.log.LogProvider;
+import dev.gslb.cli.log.LogSettings;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.server.GslbServer;
+import dev.gslb.server.ServiceManagerNotifier;
 import dev.gslb.settings.HostPort;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.SyncSettings;
@@ -65,6 +69,20 @@ final class ServeCommand implements Callable<Integer> {
                     + " admin.audit-log).")
     Path stateDir;
 
+    @Option(
+            names = "--log-level",
+            paramLabel = "LEVEL",
+            description = "Least severe events logged: error, warn, info, debug (adds stack traces) or trace"
+                    + " (default: $GSLB_LOG_LEVEL, else info).")
+    String logLevel;
+
+    @Option(
+            names = "--log-format",
+            paramLabel = "FORMAT",
+            description = "text, or json (a JSON object a line: time, level, logger, message)"
+                    + " (default: $GSLB_LOG_FORMAT, else text).")
+    String logFormat;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -75,15 +93,25 @@ final class ServeCommand implements Callable<Integer> {
         stateDir = stateDir == null && root != null ? root.stateDir : stateDir;
         GslbConfig cfg;
         try {
+            LogSettings logs = LogProvider.current();
+            LogProvider.use(new LogSettings(
+                    logLevel == null ? logs.level() : LogSettings.level(logLevel),
+                    logFormat == null ? logs.format() : LogFormat.parse(logFormat)));
             cfg = config != null ? ConfigLoader.load(config) : ConfigLoader.loadEmbedded(Gslb.home());
             cfg = withOverrides(cfg);
         } catch (SettingsException | IllegalArgumentException e) {
             System.err.println("gslb: " + e.getMessage());
             return 2;
         }
+        log.info(
+                "{}; configuration {}; state folder {}; heap max {} MiB",
+                String.join(", ", new GslbVersion().getVersion()),
+                config == null ? "embedded default" : config.toAbsolutePath(),
+                cfg.stateFolder(),
+                Runtime.getRuntime().maxMemory() >> 20);
         GslbServer server;
         try {
-            server = new GslbServer(cfg);
+            server = new GslbServer(cfg, ServiceManagerNotifier.fromEnvironment());
         } catch (TopologyException e) {
             System.err.println(TOPOLOGY_REFUSED + "\n" + e.getMessage());
             return 2;
@@ -137,8 +165,12 @@ final class ServeCommand implements Callable<Integer> {
                             server.reload();
                         } catch (SettingsException | IllegalArgumentException e) {
                             log.warn(
-                                    "SIGHUP: configuration reload refused; the previous one stays in service:\n{}",
-                                    e.getMessage());
+                                    "SIGHUP: configuration reload refused; the previous one stays in service: {}",
+                                    String.join(
+                                            "; ",
+                                            String.valueOf(e.getMessage())
+                                                    .lines()
+                                                    .toList()));
                         }
                     }));
         } catch (IllegalArgumentException e) {

@@ -11,6 +11,7 @@ import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import dev.gslb.topology.load.TopologyFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,7 +38,10 @@ import picocli.CommandLine.Parameters;
             TopologyCommand.Load.class,
             TopologyCommand.Lookup.class,
             TopologyCommand.ListRegions.class,
-            TopologyCommand.Reload.class
+            TopologyCommand.Reload.class,
+            TopologyLoadsCommand.Loads.class,
+            TopologyLoadsCommand.Unload.class,
+            TopologyLoadsCommand.Revert.class
         })
 final class TopologyCommand {
     /** Lists above this size get a progress bar while they are read and sent. */
@@ -56,13 +60,6 @@ final class TopologyCommand {
         }
     }
 
-    static void printReport(TopologyReport r) {
-        r.loaded().forEach((region, n) -> System.out.printf("  %-16s %7d prefixes%n", region, n));
-        System.out.printf(
-                "table in service: %d regions, %d prefixes (built in %d ms)%n", r.regions(), r.prefixes(), r.millis());
-        printWarnings(r.warnings());
-    }
-
     static void printWarnings(List<String> warnings) {
         if (warnings.isEmpty()) {
             return;
@@ -76,7 +73,8 @@ final class TopologyCommand {
 
     @Command(
             name = "load",
-            description = "Load CIDR lists, 3DNS topology files or APNIC stats into the running server.")
+            description = "Load CIDR lists, 3DNS topology files or APNIC stats into the running server, as a load"
+                    + " of its own name (`topology loads`, `unload NAME`); kept across restarts, sent to the peers.")
     static final class Load implements Callable<Integer> {
         @Parameters(paramLabel = "FILE|DIR", arity = "1..*", description = "Files, or folders of files.")
         List<Path> paths;
@@ -86,6 +84,16 @@ final class TopologyCommand {
                 paramLabel = "NAME",
                 description = "Region of every prefix loaded (default: file name).")
         String region;
+
+        @Option(
+                names = "--name",
+                paramLabel = "NAME",
+                description = "The load's name (default: the first file's or folder's name without extension); a"
+                        + " load of a name in service replaces that load.")
+        String name;
+
+        @Mixin
+        TopologyChangeText.Options change;
 
         @Mixin
         AdminOptions admin;
@@ -116,12 +124,17 @@ final class TopologyCommand {
                 e.problems().forEach(System.err::println);
                 return 1;
             }
-            String body = Json.write(new TopologyLoad(region, files));
-            AdminClient.Reply reply = admin.client().post("/topology/load", body);
-            return AdminReply.print(reply, admin.json, TopologyReport.class, r -> {
-                System.out.println("loaded " + files.size() + " file(s):");
-                printReport(r);
-            });
+            String as = name != null
+                    ? name
+                    : RuntimeLoad.nameOf(paths.getFirst().toAbsolutePath().toString());
+            String body = Json.write(new TopologyLoad(region, files, as));
+            AdminClient.Reply reply = admin.client().post("/topology/load" + change.query(), body);
+            return AdminReply.print(
+                    reply,
+                    admin.json,
+                    TopologyReport.class,
+                    r -> TopologyChangeText.print(
+                            "loaded " + files.size() + " file(s) as " + r.name() + ":", "loading " + as, r));
         }
 
         private static String read(Path p, ProgressBar bar) throws IOException, TopologyException {
@@ -230,10 +243,10 @@ final class TopologyCommand {
         @Override
         public Integer call() throws Exception {
             return AdminReply.print(
-                    admin.client().post("/topology/reload", ""), admin.json, TopologyReport.class, r -> {
-                        System.out.println("reloaded:");
-                        printReport(r);
-                    });
+                    admin.client().post("/topology/reload", ""),
+                    admin.json,
+                    TopologyReport.class,
+                    r -> TopologyChangeText.print("reloaded:", "reloading", r));
         }
     }
 }

@@ -105,7 +105,10 @@ class AdminPortHostileTest {
 
     /** Requests and connections the admin API refused for {@code reason} so far. */
     private double refused(String reason) {
-        var c = server.registry().find("admin_refused").tag("reason", reason).counter();
+        var c = server.registry()
+                .find("gslb_admin_refused")
+                .tag("reason", reason)
+                .counter();
         return c == null ? 0 : c.count();
     }
 

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +33,8 @@ import org.xbill.DNS.Type;
  * Two real servers on loopback, paired over the sync channel as a sync group: a wide IP added on
  * A is answered by B within one heartbeat; a bad change is refused on A and nothing reaches B; a
  * change B cannot take is refused there and A is told; B restarted while A changed things serves
- * what it had, then catches up; changes made on both at once converge on one of them.
+ * what it had, then catches up; changes made on both at once converge on one of them; `config
+ * status` and `config diff` say so on both sides, and a stopped peer is unknown, not in sync.
  */
 class ConfigSyncTest {
     static final Duration HEARTBEAT = Duration.ofSeconds(2);
@@ -99,8 +101,7 @@ class ConfigSyncTest {
     }
 
     static dev.gslb.api.ConfigStatus status(GslbServer s) {
-        return s.syncGroup()
-                .status(s.sync().status().stream().map(p -> p.name()).toList());
+        return s.syncGroup().status(s.sync().status());
     }
 
     static boolean inSync(GslbServer x, GslbServer y) {
@@ -111,9 +112,20 @@ class ConfigSyncTest {
 
     /** Pairs A and B and waits until each side's own connection to the other is up (items flow both ways). */
     void pair() throws Exception {
+        pair(a, b);
+    }
+
+    static void pair(GslbServer a, GslbServer b) throws Exception {
         String token = a.sync().pair(List.of()).token();
         b.sync().join(token);
         Awaits.until("A and B connected", Duration.ofSeconds(10), () -> connected(a) && connected(b));
+    }
+
+    /** A from {@code fa} and B from {@code fb}, paired. */
+    void startPaired(Path fa, Path fb) throws Exception {
+        a = start(fa);
+        b = start(fb);
+        pair();
     }
 
     static boolean connected(GslbServer s) {
@@ -129,9 +141,7 @@ class ConfigSyncTest {
     void aChangeOnOneIsServedByBothAndSurvivesARestart() throws Exception {
         Path fa = file("gslb-a", "CNC", 0, shared(""));
         Path fb = file("gslb-b", "TEL", 0, shared(""));
-        a = start(fa);
-        b = start(fb);
-        pair();
+        startPaired(fa, fb);
         Awaits.until(
                 "two files alike: the same digest, generation 0 on both", Duration.ofSeconds(10), () -> inSync(a, b));
         assertThat(a.syncGroup().version().generation()).isZero();
@@ -260,9 +270,7 @@ class ConfigSyncTest {
     void anInstanceThatOptedOutNeitherTakesNorGives() throws Exception {
         Path fa = file("gslb-a", "CNC", 0, shared(""));
         Path fb = file("gslb-b", "TEL", 0, "config: {sync: false}\n" + shared(""));
-        a = start(fa);
-        b = start(fb);
-        pair();
+        startPaired(fa, fb);
         Files.writeString(fa, Files.readString(fa) + "  - {name: api2.example.com, pools: [www]}\n");
         assertThat(a.reload().generation()).isEqualTo(1);
         Awaits.until(
@@ -277,6 +285,93 @@ class ConfigSyncTest {
         assertThat(b.syncGroup().diff("gslb-a", 50))
                 .anyMatch(l -> l.startsWith("+") && l.contains("api2.example.com"))
                 .anyMatch(l -> l.startsWith("--- shared.yaml"));
+    }
+
+    /** `gslb config SUB ARGS` against {@code s}'s admin API, with its token. */
+    static TopologyCommandTest.Run config(GslbServer s, Path file, String... args) throws Exception {
+        System.setProperty(
+                "gslb.token-file", ConfigLoader.load(file).admin().tokenFile().toString());
+        List<String> all = new ArrayList<>(List.of("config"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--admin", "http://" + s.admin().address()));
+        return TopologyCommandTest.gslb(all.toArray(String[]::new));
+    }
+
+    /** A peer's line of `gslb config status`. */
+    static String peerLine(TopologyCommandTest.Run status, String peer) {
+        return status.out()
+                .lines()
+                .filter(l -> l.startsWith(peer + " "))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * `gslb config status` and `gslb config diff` on both sides, as the operator runs them: a
+     * change made on A differs in nothing on either side once B serves it (A compared with B's
+     * content from before the change); B stopped is "unknown since" on A and the pair is not in
+     * sync; B restarted catches up and both say in sync again.
+     */
+    @Test
+    void diffAndStatusOnBothSidesThroughAChangeAStopAndARestart() throws Exception {
+        Path fa = file("gslb-a", "CNC", 0, shared(""));
+        Path fb = file("gslb-b", "TEL", 0, shared(""));
+        startPaired(fa, fb);
+        Awaits.until("A and B in sync", Duration.ofSeconds(10), () -> inSync(a, b));
+
+        // a change on A: once B serves it, neither side shows a difference
+        Files.writeString(fa, Files.readString(fa) + "  - {name: api2.example.com, pools: [www]}\n");
+        assertThat(a.reload().generation()).isEqualTo(1);
+        Awaits.until("B serving generation 1", Duration.ofSeconds(10), () -> inSync(a, b));
+        saysInSync(a, fa, "gslb-b", 1);
+        saysInSync(b, fb, "gslb-a", 1);
+        assertThat(config(b, fb, "show").out())
+                .as("B runs A's generation, not its own file")
+                .startsWith("# gslb-b: configuration generation 1 from gslb-a")
+                .contains("- name: api2.example.com");
+
+        // B stopped: A does not know what B serves, and says since when
+        int bPort = syncPort(b);
+        b.close();
+        b = null;
+        Awaits.until("A's connection to B down", Duration.ofSeconds(10), () -> !connected(a));
+        TopologyCommandTest.Run status = config(a, fa, "status");
+        assertThat(peerLine(status, "gslb-b"))
+                .contains("unknown since ", "unreachable, last heard ")
+                .doesNotContain("in sync");
+        assertThat(status.out()).contains("NOT in sync: not connected to gslb-b");
+        TopologyCommandTest.Run json = config(a, fa, "status", "--json");
+        assertThat(json.out()).contains("\"inSync\" : false", "\"connected\" : false");
+        TopologyCommandTest.Run stale = config(a, fa, "diff", "gslb-b");
+        assertThat(stale.out()).contains("gslb-b is not connected (unknown since ");
+
+        // a change while B is down; B restarted (on its port) catches up and both say in sync
+        Files.writeString(fa, Files.readString(fa) + "  - {name: api3.example.com, pools: [www]}\n");
+        assertThat(a.reload().generation()).isEqualTo(2);
+        assertThat(config(a, fa, "diff", "gslb-b").out().lines())
+                .as("against what B served when last heard")
+                .anyMatch(l -> l.startsWith("-") && l.contains("api3.example.com"));
+        Files.writeString(
+                fb,
+                Files.readString(fb).replace("127.0.0.1:0\"], peers-file", "127.0.0.1:" + bPort + "\"], peers-file"));
+        b = start(fb);
+        Awaits.until(
+                "B back and serving generation 2",
+                Duration.ofSeconds(15),
+                () -> connected(a)
+                        && connected(b)
+                        && inSync(a, b)
+                        && b.syncGroup().version().generation() == 2);
+        saysInSync(a, fa, "gslb-b", 2);
+        saysInSync(b, fb, "gslb-a", 2);
+    }
+
+    /** `config status` on {@code s} says {@code peer} serves {@code generation}, in sync; `config diff` shows nothing. */
+    static void saysInSync(GslbServer s, Path file, String peer, long generation) throws Exception {
+        TopologyCommandTest.Run status = config(s, file, "status");
+        assertThat(peerLine(status, peer)).as(peer).contains(" " + generation + " ", "in sync");
+        assertThat(status.out().lines()).contains("in sync").noneMatch(l -> l.contains("NOT"));
+        assertThat(config(s, file, "diff", peer).out()).isEqualTo("the same configuration as " + peer + "\n");
     }
 
     static String answerFrom(GslbServer s, String source, String name) throws Exception {

@@ -84,21 +84,9 @@ class DescriptorExhaustionTest {
                 probe: {store: proximity, protocols: [udp]}
                 sync: {listen: ["127.0.0.1:%d"], peers-file: peers}
                 """.formatted(dnsPort, adminPort, syncPort) + LoopbackConfig.shared(""));
-        List<String> cmd = List.of(
-                "bash",
-                "-c",
-                "ulimit -n " + LIMIT + " && exec \"$@\"",
-                "gslb",
-                ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED",
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-Dgslb.home=..",
-                "dev.gslb.cli.Gslb",
-                "serve",
-                "--config",
-                config.toString());
+        List<String> cmd =
+                new java.util.ArrayList<>(List.of("bash", "-c", "ulimit -n " + LIMIT + " && exec \"$@\"", "gslb"));
+        cmd.addAll(Isolated.serveProcess(config));
         server = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("server.log").toFile())

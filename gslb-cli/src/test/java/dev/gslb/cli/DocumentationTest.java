@@ -8,14 +8,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The README and the architecture page link only to files a clone has. */
+/** The README and every page of the manual (docs/) link only to files a clone has. */
 class DocumentationTest {
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)#]+)(#[^)]*)?\\)");
 
     @Test
     void everyRelativeLinkPointsIntoTheRepository() throws Exception {
         Path root = Path.of("..").toAbsolutePath().normalize();
-        for (Path doc : new Path[] {root.resolve("README.md"), root.resolve("docs/architecture.md")}) {
+        for (Path doc : ManualTest.pages()) {
             assertThat(doc).exists();
             String text = Files.readString(doc);
             assertThat(text).as(doc + " points outside the repository").doesNotContain("../shared/");

@@ -39,7 +39,7 @@ class GslbServerTest {
             HttpResponse<String> metrics = http.send(
                     HttpRequest.newBuilder(URI.create(admin + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertThat(metrics.body()).contains("dns_responses_total{rcode=\"noerror\",transport=\"udp\"} 1.0");
+            assertThat(metrics.body()).contains("gslb_dns_responses_total{rcode=\"noerror\",transport=\"udp\"} 1.0");
         }
     }
 }

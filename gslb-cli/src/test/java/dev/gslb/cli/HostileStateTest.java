@@ -131,7 +131,7 @@ class HostileStateTest {
     }
 
     private static double udpCount(GslbServer s, String name) {
-        return s.registry().find(name).counters().stream()
+        return s.registry().find(dev.gslb.server.metrics.MetricPrefix.of(name)).counters().stream()
                 .filter(c -> !"tcp".equals(c.getId().getTag("transport")))
                 .mapToDouble(c -> c.count())
                 .sum();

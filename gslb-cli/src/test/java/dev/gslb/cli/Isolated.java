@@ -49,4 +49,19 @@ final class Isolated {
     static String bearer(GslbServer server) throws Exception {
         return "Bearer " + dev.gslb.config.admin.AdminToken.read(Path.of(System.getProperty("gslb.token-file")));
     }
+
+    /** `gslb serve --config FILE` as its own Java process on this test's class path, as the launcher runs it. */
+    static java.util.List<String> serveProcess(Path config) {
+        return List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dgslb.home=..",
+                "dev.gslb.cli.Gslb",
+                "serve",
+                "--config",
+                config.toString());
+    }
 }

@@ -51,6 +51,11 @@ class RuntimeStatesPairTest {
     }
 
     TopologyCommandTest.Run on(GslbServer s, String name, String... args) {
+        return on(dir, s, name, args);
+    }
+
+    /** `gslb ARGS` against {@code s}, whose configuration is in {@code dir/name}, with its token. */
+    static TopologyCommandTest.Run on(Path dir, GslbServer s, String name, String... args) {
         System.setProperty(
                 "gslb.token-file", dir.resolve(name + "/var/admin.token").toString());
         String[] all = java.util.Arrays.copyOf(args, args.length + 2);
@@ -60,12 +65,7 @@ class RuntimeStatesPairTest {
     }
 
     void pair() throws Exception {
-        String token = a.sync().pair(List.of()).token();
-        b.sync().join(token);
-        Awaits.until(
-                "A and B connected",
-                Duration.ofSeconds(10),
-                () -> ConfigSyncTest.connected(a) && ConfigSyncTest.connected(b));
+        ConfigSyncTest.pair(a, b);
     }
 
     static boolean answers(GslbServer s, String address) {

@@ -19,16 +19,22 @@ import org.testcontainers.utility.MountableFile;
  * The Debian package (packaging/build-deb.sh) installed into a minimal Debian root (the
  * mmdebstrap tree of packaging/base-images.sh, with systemd for `systemd-analyze`), on a network
  * of its own with nothing else on it: the CLI runs, the unit verifies, and the server started as the unit starts it answers.
+ * Then the same root booted with systemd as its first process: the unit's Type=notify start
+ * returns only once the server answers, and a reload of a broken configuration fails while the
+ * server goes on serving.
  */
 class DebianPackageIT {
-    @Test
-    void installsRunsAndAnswers() throws Exception {
-        Path deb;
+    static Path deb() throws Exception {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("gslb.deb", "../target")))) {
-            deb = s.filter(p -> p.getFileName().toString().matches("gslb_.*_amd64\\.deb"))
+            return s.filter(p -> p.getFileName().toString().matches("gslb_.*_amd64\\.deb"))
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no gslb_*.deb: packaging/build-deb.sh did not run"));
         }
+    }
+
+    @Test
+    void installsRunsAndAnswers() throws Exception {
+        Path deb = deb();
         try (Network alone = ContainersIT.network("198.19.54.0/24");
                 GenericContainer<?> root = new GenericContainer<>(ContainersIT.TOOLS)
                         .withNetwork(alone)
@@ -45,7 +51,8 @@ class DebianPackageIT {
             assertThat(run(root, "cat", "/lib/systemd/system/gslb.service"))
                     .contains("User=gslb", "AmbientCapabilities=CAP_NET_BIND_SERVICE CAP_NET_RAW")
                     .contains("StateDirectory=gslb", "ProtectSystem=strict", "NoNewPrivileges=yes")
-                    .contains("ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure");
+                    .contains("Type=notify", "NotifyAccess=main", "Restart=on-failure")
+                    .contains("ExecReload=/usr/bin/gslb config reload");
             assertThat(run(root, "man", "-w", "gslb")).contains("/usr/share/man/man1/gslb.1.gz");
             assertThat(run(root, "env", "MANPAGER=cat", "MANWIDTH=100", "man", "gslb-serve"))
                     .contains("gslb-serve", "--state-dir");
@@ -76,6 +83,74 @@ class DebianPackageIT {
             assertThat(run(root, "gslb", "health"))
                     .as("the CLI finds the token in the state folder")
                     .contains("vs1-cnc");
+        }
+    }
+
+    /**
+     * systemd runs as the container's first process (privileged, /run on tmpfs, as systemd wants
+     * in a container); the tools image's unbound would take port 53, so its units are masked
+     * before systemd starts. dpkg's postinst enables and starts gslb.service as on a host.
+     */
+    @Test
+    void systemdStartReturnsWhenServingAndARefusedReloadFails() throws Exception {
+        Path deb = deb();
+        try (Network alone = ContainersIT.network("198.19.55.0/24");
+                GenericContainer<?> host = new GenericContainer<>(ContainersIT.TOOLS)
+                        .withNetwork(alone)
+                        .withCreateContainerCmdModifier(cmd -> cmd.withName("gslb-it-deb-systemd"))
+                        .withPrivilegedMode(true)
+                        .withTmpFs(java.util.Map.of("/run", "rw", "/run/lock", "rw", "/tmp", "rw"))
+                        .withEnv("container", "docker")
+                        .withCopyFileToContainer(MountableFile.forHostPath(deb), "/root/gslb.deb")
+                        .withCommand(
+                                "sh",
+                                "-c",
+                                "ln -sf /dev/null /etc/systemd/system/unbound.service"
+                                        + " && ln -sf /dev/null /etc/systemd/system/unbound-resolvconf.service"
+                                        + " && exec /lib/systemd/systemd")) {
+            host.start();
+            Awaits.until(
+                    "systemd up in the container",
+                    Duration.ofSeconds(60),
+                    () -> quiet(host, "systemctl", "is-system-running").strip(),
+                    state -> state.equals("running") || state.equals("degraded"));
+            run(host, "dpkg", "-i", "/root/gslb.deb"); // postinst: enable and (re)start, as on a host
+
+            // Type=notify: start returns once the server said READY=1, so the very next query is answered
+            run(host, "systemctl", "stop", "gslb");
+            String answered = run(
+                    host,
+                    "sh",
+                    "-c",
+                    "systemctl start gslb && dig +short +tries=1 +timeout=2 @127.0.0.1 www.example.com A");
+            assertThat(answered.strip()).isIn("202.106.83.177", "219.17.66.100");
+            assertThat(run(host, "systemctl", "show", "-p", "StatusText", "gslb"))
+                    .contains("StatusText=serving 1 wide IP(s) in 1 zone(s)");
+
+            // a good reload succeeds
+            run(host, "systemctl", "reload", "gslb");
+
+            // a broken configuration: the reload fails, says so, and the old one keeps serving
+            run(host, "cp", "/etc/gslb/gslb.yaml", "/root/gslb.yaml.good");
+            run(host, "sed", "-i", "s/pools: \\[www\\]/pools: [nope]/", "/etc/gslb/gslb.yaml");
+            var refused = host.execInContainer("systemctl", "reload", "gslb");
+            assertThat(refused.getExitCode())
+                    .as("systemctl reload of a refused configuration\n" + refused.getStdout() + refused.getStderr())
+                    .isNotZero();
+            assertThat(run(host, "systemctl", "is-active", "gslb").strip()).isEqualTo("active");
+            assertThat(run(host, "systemctl", "show", "-p", "StatusText", "gslb"))
+                    .contains("last reload refused");
+            assertThat(run(host, "journalctl", "-u", "gslb", "--no-pager", "-o", "cat"))
+                    .contains("configuration reload refused")
+                    .contains("nope");
+            assertThat(run(host, "dig", "+short", "+tries=1", "+timeout=2", "@127.0.0.1", "www.example.com", "A")
+                            .strip())
+                    .isIn("202.106.83.177", "219.17.66.100");
+
+            run(host, "cp", "/root/gslb.yaml.good", "/etc/gslb/gslb.yaml");
+            run(host, "systemctl", "reload", "gslb");
+            assertThat(run(host, "systemctl", "show", "-p", "StatusText", "gslb"))
+                    .doesNotContain("refused");
         }
     }
 }

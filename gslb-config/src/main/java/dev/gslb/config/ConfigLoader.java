@@ -1,6 +1,7 @@
 package dev.gslb.config;
 
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.settings.Secrets;
 import dev.gslb.settings.SectionValues;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.settings.SettingsModule;
@@ -56,8 +57,18 @@ public final class ConfigLoader {
     }
 
     public static GslbConfig parse(String label, String text, Path base) throws SettingsException {
-        return new ConfigResolver(READER.read(label, text, base, SectionValues.class))
+        return parse(label, text, base, Secrets.ofProcess());
+    }
+
+    /** {@link #parse(String, String, Path)} with secret references read through {@code secrets}. */
+    static GslbConfig parse(String label, String text, Path base, Secrets secrets) throws SettingsException {
+        return new ConfigResolver(READER.read(label, text, base, SectionValues.class, secrets))
                 .resolve(new GslbConfig.ConfigText(label, text, base));
+    }
+
+    /** The sections of {@code text}, bound (defaults filled in) but not resolved: what `gslb config show` shows. */
+    static SectionValues sections(String label, String text, Path base) throws SettingsException {
+        return READER.read(label, text, base, SectionValues.class).value();
     }
 
     private static Name name(String text) {

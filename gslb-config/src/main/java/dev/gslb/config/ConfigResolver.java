@@ -3,6 +3,7 @@ package dev.gslb.config;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.zone.Zone;
@@ -92,6 +93,7 @@ final class ConfigResolver extends Sections {
                 sync,
                 section(AlertSpec.SECTION),
                 section(StatisticsSettings.SECTION),
+                section(DnstapSettings.SECTION),
                 source,
                 !Boolean.FALSE.equals(section(ConfigSyncEntry.SECTION).sync()));
         try { // a trial build; each rule was checked where it is written

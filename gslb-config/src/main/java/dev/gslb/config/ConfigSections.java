@@ -2,6 +2,7 @@ package dev.gslb.config;
 
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
+import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.probe.health.MonitorSpec;
@@ -17,7 +18,7 @@ import java.util.List;
  * names. A new section is its declaration and one line here. The shared sections go to peers in
  * this order (the shared YAML, and so its digest, follows it).
  */
-final class ConfigSections {
+public final class ConfigSections {
     /** Whether a sync group shares a section (README "Sync group") or each instance keeps its own. */
     enum Scope {
         SHARED,
@@ -44,6 +45,7 @@ final class ConfigSections {
             local(SyncSettings.SECTION),
             local(AlertSpec.SECTION),
             local(StatisticsSettings.SECTION),
+            local(DnstapSettings.SECTION),
             local(ConfigResolver.ConfigSyncEntry.SECTION));
 
     private ConfigSections() {}
@@ -58,6 +60,11 @@ final class ConfigSections {
 
     static List<Section<?>> sections() {
         return ALL.stream().<Section<?>>map(Entry::section).toList();
+    }
+
+    /** Every section's key, in the order above (the manual's reference lists each). */
+    public static List<String> keys() {
+        return ALL.stream().map(e -> e.section().key()).toList();
     }
 
     /** The keys of the sections of {@code scope}, in the order above. */

@@ -5,6 +5,7 @@ import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.answer.AnswerSettings;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.InstanceIdentity;
+import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.server.ListenerSettings;
@@ -41,6 +42,7 @@ public record GslbConfig(
         SyncSettings sync,
         List<AlertSpec> alerts,
         StatisticsSettings statistics,
+        DnstapSettings dnstap,
         ConfigText source,
         boolean configSync) {
 
@@ -178,13 +180,14 @@ public record GslbConfig(
                 sync,
                 alerts,
                 statistics,
+                dnstap,
                 source,
                 configSync);
     }
 
     /**
      * This instance's local part (who and where it is, listeners, admin, probing, sync, alerts,
-     * statistics, overrides included) with the shared part of {@code shared}: what a configuration
+     * statistics, dnstap, overrides included) with the shared part of {@code shared}: what a configuration
      * taken from a peer runs as here.
      */
     public GslbConfig withShared(GslbConfig shared) {
@@ -204,6 +207,7 @@ public record GslbConfig(
                 sync,
                 alerts,
                 statistics,
+                dnstap,
                 source,
                 configSync);
     }

@@ -2,6 +2,7 @@ package dev.gslb.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gslb.settings.Secrets;
 import dev.gslb.settings.SettingsException;
 import java.io.File;
 import java.io.IOException;
@@ -17,6 +18,8 @@ import java.util.List;
  * instance keeps for itself, such as {@code alerts}, {@code probe} or {@code monitor-programs}),
  * and every file it names must be one it carries, under its {@code files/}, never a path of this
  * host. Anything else refuses it whole, naming the key and the name, before any file is read.
+ * Secrets stay references ({@code password-file:}, {@code ${env:GSLB_...}}): each instance reads
+ * its own.
  *
  * @param content what the peer sent
  * @param dir     where {@link SharedConfig#writeTo} put it
@@ -50,10 +53,15 @@ public record PeerBundle(SharedConfig content, Path dir) {
         }
     }
 
-    /** {@code local}'s own part with this configuration as the shared part: what it runs as here. */
+    /**
+     * {@code local}'s own part with this configuration as the shared part: what it runs as here. A
+     * secret it names by file ({@code password-file:}) is read only from this instance's
+     * configuration folder, never its state folder: the peer names a secret, never a file of its choosing.
+     */
     public GslbConfig over(GslbConfig local, String label) throws SettingsException {
+        Path base = local.source().base();
         return local.withShared(ConfigLoader.parse(
-                label, mergedInto(local.source()), local.source().base()));
+                label, mergedInto(local.source()), base, Secrets.ofProcess().confinedTo(base, local.stateFolder())));
     }
 
     /** Where this host wrote the file {@code name} names, if the bundle carries it; else the refusal says why. */

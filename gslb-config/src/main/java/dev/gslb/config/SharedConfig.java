@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -138,36 +140,118 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
     }
 
     private static final String LOADS = "files/loads/";
+    /** A load's name, files, author, instance and time (a bundle of before has none: defaults then). */
+    private static final String META = "load.yaml";
 
-    /** What `gslb topology load` added at run time, in order: it is shared like the lists the file names. */
-    public List<dev.gslb.topology.load.LiveTopology.Load> loads() {
-        SortedMap<String, dev.gslb.topology.load.LiveTopology.Load> byLoad = new TreeMap<>();
+    /**
+     * What was loaded at run time, in order: it is shared like the lists the file names. A bundle
+     * comes from a peer too, so a load's description is read leniently (what is odd in it is
+     * left out) and its texts are checked when the topology is built.
+     */
+    public List<RuntimeLoad> loads() {
+        SortedMap<String, SortedMap<String, byte[]>> byLoad = new TreeMap<>();
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
-            if (!e.getKey().startsWith(LOADS)) {
-                continue;
-            }
-            String[] parts = e.getKey().substring(LOADS.length()).split("/", 3);
-            var load = byLoad.computeIfAbsent(
-                    parts[0], k -> new dev.gslb.topology.load.LiveTopology.Load(new java.util.LinkedHashMap<>(), null));
-            String text = new String(e.getValue(), StandardCharsets.UTF_8);
-            if (parts.length == 2 && parts[1].equals("region")) {
-                byLoad.put(parts[0], new dev.gslb.topology.load.LiveTopology.Load(load.texts(), text));
-            } else if (parts.length == 3) {
-                load.texts().put(parts[2], text);
+            if (e.getKey().startsWith(LOADS)) {
+                String[] parts = e.getKey().substring(LOADS.length()).split("/", 2);
+                if (parts.length == 2) {
+                    byLoad.computeIfAbsent(parts[0], k -> new TreeMap<>()).put(parts[1], e.getValue());
+                }
             }
         }
-        return List.copyOf(byLoad.values());
+        List<RuntimeLoad> loads = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (var e : byLoad.entrySet()) {
+            RuntimeLoad l = load(e.getKey(), e.getValue(), names);
+            if (l != null) {
+                names.add(l.name());
+                loads.add(l);
+            }
+        }
+        return List.copyOf(loads);
     }
 
-    /** This configuration with one more run-time load. */
-    public SharedConfig withLoad(Map<String, String> texts, String region) {
-        SortedMap<String, byte[]> f = new TreeMap<>(files);
-        String at = LOADS + "%06d".formatted(loads().size()) + "/";
-        if (region != null) {
-            f.put(at + "region", region.getBytes(StandardCharsets.UTF_8));
+    /** One load from its entries ({@code region}, {@code load.yaml}, {@code texts/NAME}); null when it holds no text. */
+    private static RuntimeLoad load(String index, SortedMap<String, byte[]> entries, java.util.Set<String> taken) {
+        Map<String, String> stored = new java.util.LinkedHashMap<>();
+        entries.forEach((k, v) -> {
+            if (k.startsWith("texts/") && k.length() > "texts/".length()) {
+                stored.put(k.substring("texts/".length()), new String(v, StandardCharsets.UTF_8));
+            }
+        });
+        if (stored.isEmpty()) {
+            return null;
         }
-        texts.forEach((name, text) ->
-                f.put(at + "texts/" + Path.of(name).getFileName(), text.getBytes(StandardCharsets.UTF_8)));
+        JsonNode meta = meta(entries.get(META));
+        Map<String, String> texts = new java.util.LinkedHashMap<>();
+        for (JsonNode f : meta.path("files")) { // the names as given, in the order they were loaded
+            String name = f.asText();
+            if (RuntimeLoad.plain(name) && stored.containsKey(RuntimeLoad.fileName(name))) {
+                texts.putIfAbsent(name, stored.get(RuntimeLoad.fileName(name)));
+            }
+        }
+        if (texts.size() != stored.size()) {
+            texts = stored;
+        }
+        String name = meta.path("name").asText("");
+        if (!RuntimeLoad.NAME.matcher(name).matches()) {
+            name = RuntimeLoad.nameOf(texts.keySet().iterator().next());
+        }
+        if (taken.contains(name)) {
+            name = RuntimeLoad.nameOf(name + "-" + index);
+        }
+        byte[] region = entries.get("region");
+        String r = region == null ? null : new String(region, StandardCharsets.UTF_8);
+        java.time.Instant at = null;
+        try {
+            at = meta.hasNonNull("at") ? java.time.Instant.parse(meta.get("at").asText()) : null;
+        } catch (java.time.format.DateTimeParseException e) {
+            // left out, as an odd author is
+        }
+        return new RuntimeLoad(
+                name, texts, RuntimeLoad.plain(r) ? r : null, plain(meta, "by"), plain(meta, "instance"), at);
+    }
+
+    private static JsonNode meta(byte[] yaml) {
+        if (yaml == null || yaml.length > 1 << 20) {
+            return YAML.createObjectNode();
+        }
+        try {
+            JsonNode n = YAML.readTree(yaml);
+            return n instanceof ObjectNode ? n : YAML.createObjectNode();
+        } catch (IOException e) {
+            return YAML.createObjectNode();
+        }
+    }
+
+    private static String plain(JsonNode meta, String key) {
+        String v = meta.hasNonNull(key) ? meta.get(key).asText() : null;
+        return RuntimeLoad.plain(v) ? v : null;
+    }
+
+    /** This configuration with {@code loads} as its run-time loads, in order. */
+    public SharedConfig withLoads(List<RuntimeLoad> loads) {
+        SortedMap<String, byte[]> f = new TreeMap<>(files);
+        f.keySet().removeIf(k -> k.startsWith(LOADS));
+        for (int i = 0; i < loads.size(); i++) {
+            RuntimeLoad l = loads.get(i);
+            String at = LOADS + "%06d".formatted(i) + "/";
+            if (l.region() != null) {
+                f.put(at + "region", l.region().getBytes(StandardCharsets.UTF_8));
+            }
+            ObjectNode meta = YAML.createObjectNode().put("name", l.name());
+            ArrayNode names = meta.putArray("files");
+            l.texts().keySet().forEach(names::add);
+            meta.put("by", l.by()).put("instance", l.instance());
+            meta.put("at", l.at() == null ? null : l.at().toString());
+            try {
+                f.put(at + META, YAML.writeValueAsBytes(meta));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            l.texts()
+                    .forEach((name, text) ->
+                            f.put(at + "texts/" + RuntimeLoad.fileName(name), text.getBytes(StandardCharsets.UTF_8)));
+        }
         return new SharedConfig(yaml, f);
     }
 
@@ -278,13 +362,14 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         return true;
     }
 
-    /** Writes the YAML and the files into {@code dir}, which must not exist yet. */
+    /**
+     * Writes the YAML and the files into {@code dir}, which must not exist yet: a copy in the state
+     * folder, readable by this user only (it may hold an inline password).
+     */
     public void writeTo(Path dir) throws IOException {
-        Files.createDirectories(dir);
+        StateFile.folder(dir);
         for (Map.Entry<String, byte[]> e : entries().entrySet()) {
-            Path f = dir.resolve(e.getKey());
-            Files.createDirectories(f.getParent());
-            Files.write(f, e.getValue());
+            StateFile.createNew(dir.resolve(e.getKey()), e.getValue());
         }
     }
 

@@ -135,6 +135,28 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void dnstapIsOffUntilASocketOrAFileIsGivenAndRefusesBoth() throws Exception {
+        assertThat(ConfigLoader.load(config(GOOD)).dnstap().enabled()).isFalse();
+        GslbConfig c =
+                ConfigLoader.load(config(GOOD + "dnstap: {file: tap.fstrm, every: 10, messages: [auth-response]}\n"));
+        assertThat(c.dnstap().enabled()).isTrue();
+        assertThat(c.dnstap().file()).as("relative to the file's folder").isEqualTo(dir.resolve("tap.fstrm"));
+        assertThat(c.dnstap().every()).isEqualTo(10);
+        assertThat(c.dnstap().messages()).containsExactly("auth-response");
+
+        Path both = config(GOOD + "dnstap: {file: tap.fstrm, socket: /run/gslb/dnstap.sock}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(both))
+                .hasMessageContaining(both + ":")
+                .hasMessageContaining("dnstap writes to a socket or to a file, not both");
+        Path fraction = config(GOOD + "dnstap: {file: tap.fstrm, sample: 1.5}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(fraction))
+                .hasMessageContaining("dnstap sample must be a fraction from 0 to 1, not 1.5");
+        Path message = config(GOOD + "dnstap: {file: tap.fstrm, messages: [client-query]}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(message))
+                .hasMessageContaining("dnstap message 'client-query' is not one of auth-query, auth-response");
+    }
+
+    @Test
     void qosCoefficientsBindGloballyAndPerPool() throws Exception {
         GslbConfig c = ConfigLoader.load(config(GOOD.replace(
                         "  - {name: www, members: [vs1, vs2]}",

@@ -9,11 +9,13 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A configuration from a peer may hold only the shared sections and name only the files it carries. */
 class PeerBundleTest {
@@ -115,5 +117,58 @@ class PeerBundleTest {
                 paths(at + "." + c.getName(), c.getGenericType(), out, depth + 1);
             }
         }
+    }
+
+    /**
+     * A secret named by file in a peer's configuration is read on this host, from this instance's
+     * configuration folder only: never its state folder (the sync key), never elsewhere.
+     */
+    @Test
+    void aSecretFileItNamesIsReadOnlyFromThisInstancesConfigurationFolder(@TempDir Path dir) throws Exception {
+        Path etc = Files.createDirectories(dir.resolve("etc"));
+        secret(etc.resolve("secrets/ftp"), "this-hosts-password");
+        secret(etc.resolve("var/sync-identity.pem"), "the sync key");
+        secret(dir.resolve("elsewhere"), "not for peers");
+        Files.copy(Path.of("../zones/example.com.zone"), etc.resolve("example.com.zone"));
+        String zones = "zones: [{file: example.com.zone}]\ndatacenters: [CNC]\n";
+        GslbConfig local = ConfigLoader.parse(
+                "gslb.yaml", "instance: {name: b, datacenter: CNC}\nsync: {peers-file: var/peers}\n" + zones, etc);
+        String monitors = """
+                monitors: [{name: files, type: ftp, user: m, password-file: "%s"}]
+                virtual-servers: [{name: v, address: 192.0.2.1, datacenter: CNC, monitors: [files]}]
+                """;
+        GslbConfig ok = fromPeer(dir, zones + monitors.formatted("secrets/ftp")).over(local, "generation 2");
+        assertThat(((dev.gslb.probe.health.ProtocolCheck)
+                                ok.health().getFirst().monitors().getFirst().check())
+                        .password())
+                .isEqualTo("this-hosts-password");
+        for (String bad : List.of(
+                "var/sync-identity.pem",
+                "../elsewhere",
+                dir.resolve("elsewhere").toString())) {
+            PeerBundle refused = fromPeer(dir, zones + monitors.formatted(bad));
+            assertThatThrownBy(() -> refused.over(local, "generation 2"))
+                    .isInstanceOf(SettingsException.class)
+                    .hasMessageContaining("a peer's configuration reads secrets only from files in this instance's"
+                            + " configuration folder")
+                    .hasMessageNotContaining("sync key")
+                    .hasMessageNotContaining("not for peers");
+        }
+    }
+
+    /** What a peer whose file says {@code yaml} sends, written where the sync group writes it. */
+    static PeerBundle fromPeer(Path dir, String yaml) throws Exception {
+        SharedConfig content = SharedConfig.of(new GslbConfig.ConfigText("peer.yaml", yaml, Path.of("../zones")));
+        Path at = dir.resolve("state/config/shared-" + content.digest().substring(0, 16));
+        if (!Files.exists(at)) {
+            content.writeTo(at);
+        }
+        return new PeerBundle(content, at);
+    }
+
+    static void secret(Path file, String text) throws Exception {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text + "\n");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 }

@@ -1,10 +1,11 @@
 package dev.gslb.server;
 
-import dev.gslb.api.PeerStatus;
+import dev.gslb.config.ConfigInService;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
+import dev.gslb.dns.dnstap.Dnstap;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.StaticPersistence;
 import dev.gslb.dns.server.DnsServer;
@@ -13,6 +14,7 @@ import dev.gslb.dns.wideip.PersistenceTable;
 import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
+import dev.gslb.probe.store.StateFile;
 import dev.gslb.server.access.Tokens;
 import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.AuditApi;
@@ -33,6 +35,10 @@ import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
 import dev.gslb.server.audit.AuditLog;
 import dev.gslb.server.maintenance.Maintenance;
+import dev.gslb.server.metrics.BuildInfo;
+import dev.gslb.server.metrics.Exposition;
+import dev.gslb.server.metrics.JvmMeters;
+import dev.gslb.server.metrics.MetricPrefix;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.SitePublisher;
@@ -42,7 +48,6 @@ import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.LiveTopology;
 import dev.gslb.topology.load.TopologyWatcher;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -66,7 +71,9 @@ public final class GslbServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 
     private final GslbConfig config;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Exposition exposition = new Exposition(BuildInfo.read());
+    private final PrometheusMeterRegistry registry = exposition.registry();
+    private final JvmMeters jvm = new JvmMeters(registry);
     private final LiveTopology topology;
     private final ProbeSide probes;
     private final PeerSync sync;
@@ -78,13 +85,26 @@ public final class GslbServer implements AutoCloseable {
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
     private final Responder responder;
+    /** Query logging (the dnstap: section), or null when it is off. */
+    private final Dnstap dnstap;
+
     private final Reconfiguration reconfiguration;
     private final DnsServer dns;
     private final AuditLog audit;
     private final AdminServer admin;
     private TopologyWatcher watcher;
+    private final ServiceManagerNotifier serviceManager;
+    private volatile ServiceStatus serviceStatus;
 
     public GslbServer(GslbConfig fromFile) throws IOException, TopologyException, SQLException {
+        this(fromFile, ServiceManagerNotifier.NONE);
+    }
+
+    /** A server that tells {@code serviceManager} (systemd) when it is ready, reloading and stopping. */
+    public GslbServer(GslbConfig fromFile, ServiceManagerNotifier serviceManager)
+            throws IOException, TopologyException, SQLException {
+        this.serviceManager = serviceManager;
+        StateFile.stateFolder(fromFile.stateFolder()); // 700 before anything is written in it
         this.group = syncGroup(fromFile);
         GslbConfig config = group.running();
         this.config = config;
@@ -112,8 +132,15 @@ public final class GslbServer implements AutoCloseable {
                 new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
         SharedPersistence.share(resolver.persistence(), sync);
         DnsMetrics metrics = new DnsMetrics(registry);
-        this.responder =
-                new Responder(config.authority(methods), resolver, config.instance(), metrics, config.answers());
+        this.dnstap = Dnstap.start(config.dnstap(), config.instance().name(), registry);
+        this.responder = new Responder(
+                config.authority(methods),
+                resolver,
+                config.instance(),
+                metrics,
+                config.answers(),
+                System::nanoTime,
+                dnstap);
         this.reconfiguration = new Reconfiguration(group, () -> fromFile, topology, methods, responder, probes, site);
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
         this.dns = new DnsServer(config.dns(), responder, metrics);
@@ -127,6 +154,8 @@ public final class GslbServer implements AutoCloseable {
         probes.registerLdnsCounters(registry);
         LinkGauges.register(config.links(), site, registry);
         maintenance.registerGauges(registry);
+        ServerGauges.register(site, exposition);
+        SyncGauges.register(sync::status, this::configStatus, exposition);
     }
 
     /**
@@ -184,14 +213,18 @@ public final class GslbServer implements AutoCloseable {
                         config.instance().dataCenter(),
                         this::authority,
                         this::failures,
-                        registry::scrape)
+                        exposition::text)
                 .routes());
-        routes.addAll(new TopologyApi(topology, group::topologyLoaded).routes());
+        Iterable<dev.gslb.topology.Address> ldns = () -> java.util.stream.StreamSupport.stream(
+                        probes.proximity.entries().spliterator(), false)
+                .map(Map.Entry::getKey)
+                .iterator();
+        routes.addAll(new TopologyApi(topology, config.instance().name(), ldns, group::topologyLoaded).routes());
         LdnsApi ldnsApi = new LdnsApi(probes.proximity, probes.scheduler, dataCenterNames(config));
         routes.addAll(ldnsApi.routes());
         ResolveApi resolveApi = new ResolveApi(this::authority, resolver);
         routes.addAll(resolveApi.routes());
-        routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff).routes());
+        routes.addAll(new ConfigApi(this::reload, this::configStatus, group::diff, this::configShown).routes());
         routes.addAll(new PeerApi(sync).routes());
         routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
         routes.addAll(new ResumeApi(probes.health, maintenance).routes());
@@ -221,8 +254,20 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return group.status(sync.status().stream().map(PeerStatus::name).toList())
-                .withRuntime(maintenance.generations());
+        return group.status(sync.status()).withRuntime(maintenance.generations());
+    }
+
+    /** The configuration in service, as `gslb config show` prints it. */
+    private dev.gslb.api.ConfigShown configShown() throws SettingsException {
+        SyncGroup.Served<GslbConfig> served = group.served();
+        var v = served.version();
+        return new dev.gslb.api.ConfigShown(
+                served.running().instance().name(),
+                v.generation(),
+                v.origin(),
+                v.digest(),
+                served.content().loads().size(),
+                ConfigInService.of(served.running(), SyncedConfiguration.text(served)));
     }
 
     public Authority authority() {
@@ -236,7 +281,21 @@ public final class GslbServer implements AutoCloseable {
      * (a restart applies those).
      */
     public dev.gslb.api.Reloaded reload() throws SettingsException {
-        return reconfiguration.reload();
+        ServiceStatus status = serviceStatus;
+        if (status == null) { // not started: READY=1 comes from start, once the listeners are bound
+            return reconfiguration.reload();
+        }
+        serviceManager.reloading();
+        String refused = null;
+        try {
+            return reconfiguration.reload();
+        } catch (SettingsException | RuntimeException e) {
+            refused = String.valueOf(e.getMessage());
+            throw e;
+        } finally {
+            status.reloaded(refused);
+            serviceManager.ready(status.line());
+        }
     }
 
     public SyncGroup<GslbConfig> syncGroup() {
@@ -259,12 +318,17 @@ public final class GslbServer implements AutoCloseable {
             log.warn(descriptors.warning());
         }
         var t = topology.table();
+        // the shipped lists overlap in dozens of places, harmlessly: one line says how many and
+        // where to read them, so a real warning is not lost among them
         log.info(
                 "topology: {} regions, {} prefixes, {} records{}",
                 t.regions().size(),
                 t.prefixCount(),
                 t.records().size(),
-                t.warnings().isEmpty() ? "" : " (" + t.warnings().size() + " warnings: gslb topology list)");
+                t.warnings().isEmpty()
+                        ? ""
+                        : "; " + t.warnings().size() + " duplicate or overlapping prefixes, the longest match"
+                                + " decides (gslb topology list --json lists them)");
         if (config.topology().watch() && !config.topology().spec().data().isEmpty()) {
             watcher = new TopologyWatcher(topology);
         }
@@ -285,6 +349,10 @@ public final class GslbServer implements AutoCloseable {
         sync.start();
         dns.start();
         admin.start();
+        ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);
+        serviceManager.ready(status.line()); // every listener (DNS, sync, admin) is bound
+        status.start();
+        serviceStatus = status;
     }
 
     /** The listeners that cannot go on, a line each (empty while all serve): /health says "degraded". */
@@ -354,17 +422,24 @@ public final class GslbServer implements AutoCloseable {
         return probes.scheduler;
     }
 
-    /** A counter's value (0 when it was never registered): for tests and figures. */
+    /** A counter's value by the name the code registers it under (0 when it never was): for tests and figures. */
     public double metric(String name, String tag, String value) {
-        var c = registry.find(name).tag(tag, value).counter();
+        var c = registry.find(MetricPrefix.of(name)).tag(tag, value).counter();
         return c == null ? 0 : c.count();
     }
 
     @Override
     public void close() {
+        serviceManager.stopping();
+        if (serviceStatus != null) {
+            serviceStatus.close();
+        }
         admin.close();
         audit.close();
         dns.close();
+        if (dnstap != null) { // after the listeners: what they queued is written, then the stream ends
+            dnstap.close();
+        }
         responder.close();
         probes.health.close();
         probes.links.close();
@@ -375,6 +450,7 @@ public final class GslbServer implements AutoCloseable {
         }
         alerts.close();
         probes.close();
+        jvm.close();
         if (watcher != null) {
             try {
                 watcher.close();

@@ -10,6 +10,7 @@ import dev.gslb.site.SitePublisher;
 import dev.gslb.sync.SyncGroup;
 import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +69,7 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
      * built first, so a configuration that does not load changes nothing.
      */
     @Override
-    public synchronized void apply(GslbConfig next, List<LiveTopology.Load> loads) throws SettingsException {
+    public synchronized void apply(GslbConfig next, List<RuntimeLoad> loads) throws SettingsException {
         LiveTopology.Prepared t;
         try {
             t = topology.prepare(next.topology().spec(), loads);

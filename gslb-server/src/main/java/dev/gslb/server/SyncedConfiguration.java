@@ -6,7 +6,8 @@ import dev.gslb.config.SharedConfig;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.GroupConfiguration;
 import dev.gslb.sync.SharedContent;
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.sync.SyncGroup;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +32,7 @@ final class SyncedConfiguration implements GroupConfiguration<GslbConfig> {
         }
 
         @Override
-        public List<LiveTopology.Load> loads() {
+        public List<RuntimeLoad> loads() {
             return config.loads();
         }
 
@@ -46,13 +47,27 @@ final class SyncedConfiguration implements GroupConfiguration<GslbConfig> {
         }
 
         @Override
-        public SharedContent withLoad(Map<String, String> texts, String region) {
-            return new Content(config.withLoad(texts, region));
+        public SharedContent withLoads(List<RuntimeLoad> loads) {
+            return new Content(config.withLoads(loads));
         }
 
         @Override
         public SharedContent withLoadsOf(SharedContent other) {
             return new Content(config.withLoadsOf(of(other)));
+        }
+    }
+
+    /**
+     * The text {@code served} runs as: its own part with the shared part in service, whose files
+     * are named where this instance keeps them. A copy it cannot name so (not kept) is shown by its
+     * own file instead.
+     */
+    static String text(SyncGroup.Served<GslbConfig> served) {
+        try {
+            return new PeerBundle(of(served.content()), served.files())
+                    .mergedInto(served.running().source());
+        } catch (SettingsException e) {
+            return served.running().source().text();
         }
     }
 

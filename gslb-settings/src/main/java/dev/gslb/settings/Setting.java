@@ -18,6 +18,8 @@ import java.util.function.Function;
  * @param shown    the default as the README writes it, when not the default's own text
  * @param relative whether a path default is relative to the file's folder
  * @param range    the bounds as the README writes them ("" when none)
+ * @param secret   whether the value may instead come from a file ({@code KEY-file:}) or the
+ *                 environment ({@code ${env:GSLB_NAME}}), see {@link Secrets}
  * @param <T>      the value the record holds
  */
 public record Setting<T>(
@@ -29,7 +31,8 @@ public record Setting<T>(
         Consumer<T> rule,
         boolean relative,
         String range,
-        String doc)
+        String doc,
+        boolean secret)
         implements SettingsPart {
     /** A key of type {@code type}, as written. */
     public static <T> Setting<T> of(String key, Class<T> type, T defaultValue, String doc) {
@@ -42,7 +45,8 @@ public record Setting<T>(
                 v -> {},
                 false,
                 "",
-                doc);
+                doc,
+                false);
     }
 
     /** A whole number from {@code min} to {@code max}. */
@@ -71,7 +75,8 @@ public record Setting<T>(
                 v -> {},
                 true,
                 "",
-                doc);
+                doc,
+                false);
     }
 
     /** A list of {@code element}; a given list replaces the default one. */
@@ -87,7 +92,8 @@ public record Setting<T>(
                 v -> {},
                 false,
                 "",
-                doc);
+                doc,
+                false);
     }
 
     /** The same key holding {@code to} of what is written; {@code to} may refuse with an IllegalArgumentException. */
@@ -101,22 +107,33 @@ public record Setting<T>(
                 u -> {},
                 relative,
                 range,
-                doc);
+                doc,
+                secret);
     }
 
     /** The same key with bounds of its own, {@code range} in the README's words (an IllegalArgumentException names what is wrong). */
     public Setting<T> check(String range, Consumer<T> more) {
-        return new Setting<>(key, written, convert, defaultValue, shown, rule.andThen(more), relative, range, doc);
+        return new Setting<>(
+                key, written, convert, defaultValue, shown, rule.andThen(more), relative, range, doc, secret);
     }
 
     /** The same key with its default shown in the README as {@code shown}. */
     public Setting<T> shown(String shown) {
-        return new Setting<>(key, written, convert, defaultValue, shown, rule, relative, range, doc);
+        return new Setting<>(key, written, convert, defaultValue, shown, rule, relative, range, doc, secret);
     }
 
     /** The same key whose default depends on others; {@code shown} says which (the README's words). */
     public Setting<T> derived(String shown) {
-        return new Setting<>(key, written, convert, null, shown, rule, relative, range, doc);
+        return new Setting<>(key, written, convert, null, shown, rule, relative, range, doc, secret);
+    }
+
+    /**
+     * The same key holding a secret (a password, a community): besides the value itself, the file
+     * may give {@code ${env:GSLB_NAME}} or {@code KEY-file: PATH} ({@link Secrets}), so the
+     * configuration, and the copy a sync group keeps and sends, carries the reference only.
+     */
+    public Setting<T> asSecret() {
+        return new Setting<>(key, written, convert, defaultValue, shown, rule, relative, range, doc, true);
     }
 
     /** The default as the README writes it. */

@@ -77,6 +77,11 @@ public final class SettingsModule extends SimpleModule {
         return (Path) ctxt.findInjectableValue(Path.class.getName(), null, null, null, null);
     }
 
+    /** Where secrets written as references are read from, which the reader injects. */
+    static Secrets secrets(DeserializationContext ctxt) throws JsonMappingException {
+        return (Secrets) ctxt.findInjectableValue(Secrets.class.getName(), null, null, null, null);
+    }
+
     /**
      * A file whose top-level keys are {@code sections} reads as {@link SectionValues}: each key bound
      * to its section's type, so the reader knows the file's keys by name, each declared by its owner.

@@ -64,10 +64,18 @@ public final class SettingsReader {
      * to {@code folder}.
      */
     public <T> SettingsFile<T> read(String label, String text, Path folder, Class<T> type) throws SettingsException {
+        return read(label, text, folder, type, Secrets.ofProcess());
+    }
+
+    /** {@link #read(String, String, Path, Class)} with secret references read through {@code secrets}. */
+    public <T> SettingsFile<T> read(String label, String text, Path folder, Class<T> type, Secrets secrets)
+            throws SettingsException {
         Map<String, JsonLocation> locations = index(label, text);
         try {
             T value = mapper.readerFor(type)
-                    .with(new InjectableValues.Std().addValue(Path.class, folder))
+                    .with(new InjectableValues.Std()
+                            .addValue(Path.class, folder)
+                            .addValue(Secrets.class, secrets))
                     .readValue(text);
             if (value == null) { // a document of just "~" or "null"
                 throw new SettingsException(label + ": the file is empty");

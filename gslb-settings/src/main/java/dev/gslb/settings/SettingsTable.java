@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -135,7 +136,7 @@ public final class SettingsTable<R> implements SettingsPart {
     }
 
     /** The table {@code type} declares, or null. */
-    static SettingsTable<?> declaredBy(Class<?> type) {
+    public static SettingsTable<?> declaredBy(Class<?> type) {
         return DECLARED.get(type);
     }
 
@@ -167,6 +168,19 @@ public final class SettingsTable<R> implements SettingsPart {
 
     private <S, T> void addPart(Entry<S, T> e, Function<R, S> read) {
         add(e.setting(), read.andThen(e.read()));
+    }
+
+    /**
+     * What {@code record} holds for {@code setting} (the default where the file left it out), or
+     * null when this table only reads files and cannot tell.
+     */
+    public Object valueOf(R record, Setting<?> setting) {
+        Entry<R, ?> e = entries.get(setting.key());
+        try {
+            return e == null ? null : e.read().apply(record);
+        } catch (UnsupportedOperationException notKept) {
+            return null;
+        }
     }
 
     public List<Setting<?>> settings() {
@@ -296,15 +310,25 @@ public final class SettingsTable<R> implements SettingsPart {
             Map<Setting<?>, Object> given = new HashMap<>();
             for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
                 Entry<R, ?> entry = entries.get(key);
-                if (entry == null) {
-                    throw SettingsReader.unknownKey(p, type, key, entries.keySet());
+                Entry<R, ?> fileOf = secretFileOf(key);
+                if (entry == null && fileOf == null) {
+                    throw SettingsReader.unknownKey(p, type, key, known());
                 }
                 if (p.nextToken() == JsonToken.VALUE_NULL) {
                     continue; // a key with nothing after it keeps its default
                 }
+                Setting<?> setting = entry != null ? entry.setting() : fileOf.setting();
                 try {
-                    Object written = ctxt.readValue(p, entry.setting().written());
-                    given.put(entry.setting(), accept(p, entry.setting(), written));
+                    if (given.containsKey(setting)) {
+                        throw JsonMappingException.from(
+                                p,
+                                "give '" + setting.key() + "' or '" + setting.key() + Secrets.FILE_SUFFIX
+                                        + "', not both");
+                    }
+                    Object written = setting.secret()
+                            ? secret(p, ctxt, setting, entry == null)
+                            : ctxt.readValue(p, setting.written());
+                    given.put(setting, accept(p, setting, written));
                 } catch (JsonMappingException e) {
                     e.prependPath(type, key);
                     throw e;
@@ -314,6 +338,58 @@ public final class SettingsTable<R> implements SettingsPart {
                 return make.apply(SettingsModule.folder(ctxt), given);
             } catch (IllegalArgumentException e) {
                 throw JsonMappingException.from(p, e.getMessage(), e);
+            }
+        }
+
+        /** The secret key {@code key} names the file of ({@code password-file} for {@code password}), or null. */
+        private Entry<R, ?> secretFileOf(String key) {
+            if (!key.endsWith(Secrets.FILE_SUFFIX)) {
+                return null;
+            }
+            Entry<R, ?> e = entries.get(key.substring(0, key.length() - Secrets.FILE_SUFFIX.length()));
+            return e != null && e.setting().secret() ? e : null;
+        }
+
+        /** The keys a mapping may hold: each setting's, and the file key of each secret. */
+        private List<String> known() {
+            List<String> keys = new java.util.ArrayList<>(entries.keySet());
+            entries.values().stream()
+                    .filter(e -> e.setting().secret())
+                    .forEach(e -> keys.add(e.setting().key() + Secrets.FILE_SUFFIX));
+            return keys;
+        }
+
+        /**
+         * A secret's value: what is written, the variable it names, or the one line of the file the
+         * {@code -file} key names (relative to the file's folder); then read as the key's type.
+         */
+        private static Object secret(JsonParser p, DeserializationContext ctxt, Setting<?> setting, boolean fromFile)
+                throws IOException {
+            if (!p.currentToken().isScalarValue()) {
+                return ctxt.handleUnexpectedToken(String.class, p);
+            }
+            String text = p.getText();
+            Secrets secrets = SettingsModule.secrets(ctxt);
+            String value;
+            try {
+                value = fromFile
+                        ? secrets.file(
+                                setting.key() + Secrets.FILE_SUFFIX,
+                                SettingsModule.folder(ctxt).resolve(text.strip()))
+                        : secrets.inline(text);
+            } catch (IllegalArgumentException e) {
+                throw JsonMappingException.from(p, e.getMessage(), e);
+            }
+            if (setting.written().getRawClass() == String.class) {
+                return value;
+            }
+            try {
+                return ctxt.readTreeAsValue(TextNode.valueOf(value), setting.written());
+            } catch (JsonMappingException e) { // its message would quote the secret
+                throw JsonMappingException.from(
+                        p,
+                        setting.key() + " is not a valid "
+                                + setting.written().getRawClass().getSimpleName() + " (not shown: it is a secret)");
             }
         }
 

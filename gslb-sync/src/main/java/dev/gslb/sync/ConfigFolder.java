@@ -29,6 +29,7 @@ final class ConfigFolder {
     ConfigFolder(Path dir, GroupConfiguration<?> configs) {
         this.dir = dir;
         this.configs = configs;
+        StateFile.tightenTree(dir); // copies an older gslb wrote readable by all
     }
 
     /** Each configuration's files live in their own folder, named by digest: the one in service is never touched. */
@@ -48,10 +49,14 @@ final class ConfigFolder {
         Files.move(tmp, at, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Keeps what is served in the state folder; a failure is logged, the change still holds. */
-    void persist(SharedContent content, ConfigVersion version, String fileDigest) {
+    /**
+     * Keeps what is served in the state folder; a failure is logged, the change still holds. Other
+     * folders are removed, but for {@code inUse} (null: none), where the running configuration
+     * reads its files from.
+     */
+    void persist(SharedContent content, ConfigVersion version, String fileDigest, Path inUse) {
         try {
-            Files.createDirectories(dir);
+            StateFile.folder(dir);
             Path at = sharedDir(content.digest());
             write(content, at);
             StateFile.writePrivate(
@@ -59,7 +64,8 @@ final class ConfigFolder {
                     JSON.writeValueAsBytes(
                             new Persisted(version.generation(), version.origin(), version.digest(), fileDigest)));
             try (Stream<Path> s = Files.list(dir)) {
-                for (Path old : s.filter(f -> f.getFileName().toString().startsWith("shared-") && !f.equals(at))
+                for (Path old : s.filter(f ->
+                                f.getFileName().toString().startsWith("shared-") && !f.equals(at) && !f.equals(inUse))
                         .toList()) {
                     deleteTree(old);
                 }

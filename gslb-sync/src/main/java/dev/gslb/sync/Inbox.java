@@ -86,7 +86,9 @@ final class Inbox {
         this.links = links;
         this.scheduler = scheduler;
         this.clock = clock;
-        this.received = Counter.builder("sync_items_received").register(registry);
+        this.received = Counter.builder("sync_items_received")
+                .description("Items received from peers (measurements, states, configuration offers)")
+                .register(registry);
         this.dropped = Counter.builder("sync_items_dropped")
                 .description("Items from peers dropped: over the peer's rate or new-LDNS cap, about an unknown server,"
                         + " or about a link not in the peer's data center")

@@ -142,13 +142,15 @@ final class PeerLink {
                     inUse = null;
                 }
             }
-            String why = String.join("; ", failures);
+            String why = peer.addresses().isEmpty() ? "no address to dial" : String.join("; ", failures);
             if (!first.isDone() && joinSecret != null) {
                 first.complete(why.isEmpty() ? "no address to dial" : why);
                 running = false;
                 return;
             }
-            if (!why.equals(lastFailure)) { // once per different reason, not once per retry
+            // once per different reason, not once per retry; none when every session ended after it
+            // connected (its loss is logged above)
+            if (!why.isEmpty() && !why.equals(lastFailure)) {
                 lastFailure = why;
                 log.warn("peer {} unreachable: {}", peer.name(), why);
             }

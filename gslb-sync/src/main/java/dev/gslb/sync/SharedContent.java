@@ -1,6 +1,6 @@
 package dev.gslb.sync;
 
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,16 +17,16 @@ public interface SharedContent {
 
     byte[] zip();
 
-    /** What `gslb topology load` added at run time. */
-    List<LiveTopology.Load> loads();
+    /** What `gslb topology load` (or an import) added at run time, in order. */
+    List<RuntimeLoad> loads();
 
     /** Each file of the content by name, the YAML first. */
     Map<String, byte[]> entries();
 
     void writeTo(Path dir) throws IOException;
 
-    /** This content with a topology load added. */
-    SharedContent withLoad(Map<String, String> texts, String region);
+    /** This content with {@code loads} as its run-time loads (a load, an unload, a revert). */
+    SharedContent withLoads(List<RuntimeLoad> loads);
 
     /** This content with the run-time loads of {@code other}. */
     SharedContent withLoadsOf(SharedContent other);

@@ -1,14 +1,14 @@
 package dev.gslb.sync;
 
 import dev.gslb.api.ConfigStatus;
+import dev.gslb.api.PeerStatus;
 import dev.gslb.settings.SettingsException;
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,11 +37,14 @@ public final class SyncGroup<C> implements ConfigExchange {
     /** Applies a validated configuration to the running server, all of it or nothing. */
     @FunctionalInterface
     public interface Applier<C> {
-        void apply(C next, List<LiveTopology.Load> loads) throws SettingsException;
+        void apply(C next, List<RuntimeLoad> loads) throws SettingsException;
     }
 
-    /** The last that was heard of a peer's configuration; its content only when it sent some. */
-    record PeerConfig(Offer offer, SharedContent content, long heardAt, long differsSince) {}
+    /**
+     * The last that was heard of a peer's configuration; its content (of {@code contentDigest})
+     * only when that is what it serves, else null.
+     */
+    record PeerConfig(Offer offer, SharedContent content, String contentDigest, long heardAt, long differsSince) {}
 
     private final GroupConfiguration<C> configs;
     private final ConfigFolder folder;
@@ -63,6 +66,13 @@ public final class SyncGroup<C> implements ConfigExchange {
     private volatile ConfigVersion version;
     private volatile byte[] zipped;
     private String fileDigest;
+    /**
+     * Where the running configuration's shared files are read from (a peer's, or one kept at
+     * start), null while they are the file's own: kept while served, though a run-time topology
+     * load gives the content another digest and so another folder.
+     */
+    private Path filesAt;
+
     private volatile ConfigVersion refused;
     private volatile String refusal = "";
 
@@ -93,6 +103,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     }
                     start = configs.over(kept, at, fromFile, "configuration generation " + v);
                     startShared = kept;
+                    filesAt = at;
                     log.info(
                             "serving configuration generation {} kept in {} (newer than {})",
                             v,
@@ -121,7 +132,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         this.version = v;
         this.zipped = startShared.zip();
         this.fileDigest = file.digest();
-        folder.persist(startShared, version, fileDigest);
+        folder.persist(startShared, version, fileDigest, filesAt);
     }
 
     /** The configuration to build the server from. */
@@ -159,6 +170,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
         log.info("configuration changed here: generation {}", next);
         fileDigest = file.digest();
+        filesAt = null;
         serve(fromFile, content, next);
         if (syncOn) {
             publish.run();
@@ -167,13 +179,16 @@ public final class SyncGroup<C> implements ConfigExchange {
     }
 
     /**
-     * {@code gslb topology load} (or an import) changed the topology here: the next generation,
-     * sent to the peers; the load itself is in service already.
+     * A topology load, import, unload or revert changed the run-time loads here to {@code loads}:
+     * the next generation, sent to the peers; the change itself is in service already.
      */
-    public synchronized ConfigVersion topologyLoaded(LiveTopology.Load load) {
-        SharedContent content = shared.withLoad(load.texts(), load.region());
+    public synchronized ConfigVersion topologyLoaded(List<RuntimeLoad> loads) {
+        SharedContent content = shared.withLoads(loads);
+        if (content.digest().equals(version.digest())) {
+            return version;
+        }
         ConfigVersion next = new ConfigVersion(version.generation() + 1, instance, content.digest());
-        log.info("topology loaded here: configuration generation {}", next);
+        log.info("run-time topology loads changed here: configuration generation {}", next);
         serve(running, content, next);
         if (syncOn) {
             publish.run();
@@ -182,7 +197,7 @@ public final class SyncGroup<C> implements ConfigExchange {
     }
 
     /** What was loaded at run time, for the server's start. */
-    public synchronized List<LiveTopology.Load> loads() {
+    public synchronized List<RuntimeLoad> loads() {
         return shared.loads();
     }
 
@@ -193,7 +208,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         version = v;
         refused = null;
         refusal = "";
-        folder.persist(content, version, fileDigest);
+        folder.persist(content, version, fileDigest, filesAt);
     }
 
     @Override
@@ -206,23 +221,48 @@ public final class SyncGroup<C> implements ConfigExchange {
         long now = clock.millis();
         PeerConfig before = peers.get(peer);
         SharedContent content = before == null ? null : before.content();
+        String contentDigest = before == null ? null : before.contentDigest();
+        String theirs = offer.version().digest();
         if (offer.bundle().length > 0) {
             try {
                 content = configs.unzip(offer.bundle());
+                contentDigest = content.digest();
             } catch (IOException e) {
                 log.warn("peer {} sent a configuration that cannot be read: {}", peer, e.getMessage());
                 return;
             }
+        } else if (!theirs.equals(contentDigest)) {
+            // Only its state was told, and the content it sent before is not what it serves now: a
+            // peer that took this instance's change says so with its state only, and serves this
+            // instance's content; any other content comes with its next change or reconnection.
+            Served<C> here = served();
+            boolean ours = theirs.equals(here.version().digest());
+            content = ours ? here.content() : null;
+            contentDigest = ours ? theirs : null;
         }
-        boolean differs = !offer.version().digest().equals(version.digest());
+        boolean differs = !theirs.equals(version.digest());
         long since = !differs ? 0 : before != null && before.differsSince() > 0 ? before.differsSince() : now;
-        peers.put(peer, new PeerConfig(offer, content, now, since));
+        peers.put(peer, new PeerConfig(offer, content, contentDigest, now, since));
         if (offer.refused() != null && offer.refused().equals(version) && once("refused " + peer + version)) {
-            log.warn("peer {} refused configuration generation {}: {}", peer, version, offer.refusal());
+            log.warn(
+                    "peer {} refused configuration generation {}: {}",
+                    peer,
+                    version,
+                    String.join("; ", offer.refusal().lines().toList()));
         }
         if (offer.bundle().length > 0 && syncOn && offer.sync()) {
             take(peer, offer.version(), content);
         }
+    }
+
+    /**
+     * What this instance serves, read together: the configuration it runs, the version and
+     * content of its shared part, and the folder that content's files are kept in.
+     */
+    public record Served<C>(C running, ConfigVersion version, SharedContent content, Path files) {}
+
+    public synchronized Served<C> served() {
+        return new Served<>(running, version, shared, folder.sharedDir(version.digest()));
     }
 
     /** A peer's configuration with its content: applied when newer than the one in service. */
@@ -231,7 +271,7 @@ public final class SyncGroup<C> implements ConfigExchange {
         if (theirs.digest().equals(ours.digest())) {
             if (theirs.newerThan(ours)) { // the same content: take its name, so both say the same
                 version = theirs;
-                folder.persist(shared, version, fileDigest);
+                folder.persist(shared, version, fileDigest, filesAt);
             }
             return;
         }
@@ -262,17 +302,18 @@ public final class SyncGroup<C> implements ConfigExchange {
                         peer);
             }
             log.info("configuration generation {} from {} applied", theirs, peer);
+            filesAt = at;
             serve(next, content, theirs);
         } catch (SettingsException | IOException | RuntimeException e) {
             refused = theirs;
             refusal = configs.refusal(content, at, e); // no path of this host travels
             log.warn(
-                    "configuration generation {} from {} refused; generation {} stays in service:\n{}",
+                    "configuration generation {} from {} refused; generation {} stays in service: {}",
                     theirs,
                     peer,
                     ours,
-                    refusal);
-            if (!content.digest().equals(shared.digest())) {
+                    String.join("; ", refusal.lines().toList()));
+            if (!content.digest().equals(shared.digest()) && !at.equals(filesAt)) {
                 try {
                     ConfigFolder.deleteTree(at);
                 } catch (IOException ignored) {
@@ -313,30 +354,55 @@ public final class SyncGroup<C> implements ConfigExchange {
         return why.isEmpty() ? null : String.join("; ", why);
     }
 
-    public ConfigStatus status(List<String> pairedPeers) {
-        ConfigVersion v = version;
-        Set<String> names = new LinkedHashSet<>(pairedPeers);
+    /**
+     * The shared configuration here and on each paired peer ({@code links}, as peer sync lists
+     * them). In sync only when every peer is connected and serves the same content, and none
+     * refused this instance's: a peer that cannot be reached is unknown since it was last heard,
+     * whatever it served then.
+     */
+    public ConfigStatus status(List<PeerStatus> links) {
+        Served<C> here = served();
+        ConfigVersion v = here.version();
         List<ConfigStatus.Peer> out = new ArrayList<>();
         boolean all = true;
-        for (String name : names) {
-            PeerConfig pc = peers.get(name);
+        for (PeerStatus link : links) {
+            PeerConfig pc = peers.get(link.name());
+            boolean connected = CONNECTED.equals(link.state());
+            long heard = Math.max(pc == null ? 0 : pc.heardAt(), millis(link.lastHeartbeat()));
+            String lastHeard = heard == 0 ? null : Instant.ofEpochMilli(heard).toString();
             if (pc == null) {
                 all = false;
-                out.add(new ConfigStatus.Peer(name, null, null, null, null, false, null, null));
+                out.add(new ConfigStatus.Peer(
+                        link.name(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        false,
+                        null,
+                        lastHeard,
+                        connected,
+                        connected ? ConfigStatus.NOT_HEARD : unknown(lastHeard)));
                 continue;
             }
             Offer o = pc.offer();
             boolean same = o.version().digest().equals(v.digest());
-            all &= same;
+            String refusedOurs = o.refused() != null && o.refused().equals(v) ? o.refusal() : null;
+            String state = !connected
+                    ? unknown(lastHeard)
+                    : refusedOurs != null ? ConfigStatus.REFUSED : same ? ConfigStatus.IN_SYNC : ConfigStatus.DIFFERS;
+            all &= connected && same && refusedOurs == null;
             out.add(new ConfigStatus.Peer(
-                    name,
+                    link.name(),
                     o.version().generation(),
                     o.version().origin(),
                     o.version().digest(),
                     o.sync(),
                     same,
-                    o.refused() != null && o.refused().equals(v) ? o.refusal() : null,
-                    Instant.ofEpochMilli(pc.heardAt()).toString()));
+                    refusedOurs,
+                    lastHeard,
+                    connected,
+                    state));
         }
         ConfigVersion r = refused;
         return new ConfigStatus(
@@ -351,25 +417,36 @@ public final class SyncGroup<C> implements ConfigExchange {
                 null);
     }
 
+    /** How peer sync lists a link that is up ({@link PeerSync#status()}). */
+    private static final String CONNECTED = PeerLink.State.CONNECTED.name().toLowerCase(java.util.Locale.ROOT);
+
+    private static String unknown(String lastHeard) {
+        return ConfigStatus.UNKNOWN + (lastHeard == null ? " (never heard)" : " since " + lastHeard);
+    }
+
+    private static long millis(String instant) {
+        return instant == null ? 0 : Instant.parse(instant).toEpochMilli();
+    }
+
     /**
      * What differs between the shared configuration here and {@code peer}'s, file by file: lines
      * only here ({@code -}) and only there ({@code +}), at most {@code maxLines} per file.
      */
     public List<String> diff(String peer, int maxLines) {
         PeerConfig pc = peers.get(peer);
-        if (pc == null || pc.content() == null) {
+        if (pc == null) {
             throw new IllegalArgumentException("nothing was heard of " + peer + "'s configuration yet");
         }
-        SharedContent ours;
-        synchronized (this) {
-            ours = shared;
+        Served<C> here = served();
+        ConfigVersion theirs = pc.offer().version();
+        if (theirs.digest().equals(here.version().digest())) {
+            return List.of(); // the same content, whichever copy of it was heard last
+        }
+        if (pc.content() == null) {
+            throw new IllegalArgumentException(peer + " serves generation " + theirs
+                    + " and has not sent its content yet: it comes with its next change or when it reconnects");
         }
         return SharedDiff.lines(
-                ours.entries(),
-                pc.content().entries(),
-                version,
-                peer,
-                pc.offer().version(),
-                maxLines);
+                here.content().entries(), pc.content().entries(), here.version(), peer, theirs, maxLines);
     }
 }

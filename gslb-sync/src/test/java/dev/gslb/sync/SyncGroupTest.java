@@ -1,8 +1,9 @@
 package dev.gslb.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gslb.topology.load.LiveTopology;
+import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +34,64 @@ class SyncGroupTest {
                 .isTrue();
     }
 
+    /**
+     * The instance that made a change compares with what its peer serves now: the peer that took
+     * it tells only its state, and the content it sent before is stale (it showed the whole
+     * change as a difference while status said both served the same).
+     */
+    @Test
+    void aPeerThatTookTheChangeMadeHereDiffersInNothing() throws Exception {
+        String file = "datacenters: [CNC]\n";
+        SyncGroup<String> g = new SyncGroup<>(new Texts(), file, dir.resolve("config"), Clock.systemUTC());
+        g.attach((next, loads) -> {}, () -> {}, () -> {});
+        g.received("b", offer(new ConfigVersion(0, "b", new Text(file).digest()), file));
+        assertThat(g.diff("b", 50)).isEmpty();
+
+        ConfigVersion changed = g.reloaded("datacenters: [CNC, TEL]\n");
+        assertThat(g.diff("b", 50)).as("before b takes it").contains("-datacenters: [CNC, TEL]", "+datacenters: [CNC]");
+        g.received("b", offer(changed, null)); // b applied it: its state only
+        assertThat(g.diff("b", 50)).isEmpty();
+        assertThat(g.status(List.of(link("b", "connected"))).inSync()).isTrue();
+
+        // b tells a generation whose content it has not sent: no stale comparison, a reason
+        g.received("b", offer(new ConfigVersion(9, "b", new Text("other").digest()), null));
+        assertThatThrownBy(() -> g.diff("b", 50))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has not sent its content yet");
+    }
+
+    /** A peer that is not connected is unknown since it was last heard, not "in sync". */
+    @Test
+    void aPeerNotConnectedIsUnknownSinceItWasLastHeard() throws Exception {
+        String file = "datacenters: [CNC]\n";
+        SyncGroup<String> g = new SyncGroup<>(new Texts(), file, dir.resolve("config"), Clock.systemUTC());
+        g.attach((next, loads) -> {}, () -> {}, () -> {});
+        g.received("b", offer(g.version(), file));
+        var up = g.status(List.of(link("b", "connected")));
+        assertThat(up.inSync()).isTrue();
+        assertThat(up.peers().getFirst().state()).isEqualTo(dev.gslb.api.ConfigStatus.IN_SYNC);
+
+        var down = g.status(List.of(link("b", "down")));
+        assertThat(down.inSync()).isFalse();
+        var b = down.peers().getFirst();
+        assertThat(b.connected()).isFalse();
+        assertThat(b.sameConfiguration()).as("what it served when last heard").isTrue();
+        assertThat(b.state()).isEqualTo("unknown since " + b.heard());
+
+        var never = g.status(List.of(link("c", "connecting")));
+        assertThat(never.inSync()).isFalse();
+        assertThat(never.peers().getFirst().state()).isEqualTo("unknown (never heard)");
+    }
+
+    private static ConfigExchange.Offer offer(ConfigVersion v, String content) {
+        return new ConfigExchange.Offer(
+                v, true, null, "", content == null ? null : content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static dev.gslb.api.PeerStatus link(String name, String state) {
+        return new dev.gslb.api.PeerStatus(name, "TEL", List.of(), null, state, null, 0, 0, 0, 0, null, "");
+    }
+
     /** A configuration that is one text, shared whole. */
     record Text(String yaml) implements SharedContent {
         @Override
@@ -46,7 +105,7 @@ class SyncGroupTest {
         }
 
         @Override
-        public List<LiveTopology.Load> loads() {
+        public List<RuntimeLoad> loads() {
             return List.of();
         }
 
@@ -62,7 +121,7 @@ class SyncGroupTest {
         }
 
         @Override
-        public SharedContent withLoad(Map<String, String> texts, String region) {
+        public SharedContent withLoads(List<RuntimeLoad> loads) {
             return this;
         }
 

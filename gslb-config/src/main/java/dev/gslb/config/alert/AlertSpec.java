@@ -28,8 +28,9 @@ public record AlertSpec(Set<Event.Kind> on, List<String> exec, URI webhook, int 
             String.class,
             null,
             "a program and its arguments, run with the event as JSON on its standard input");
-    public static final Setting<URI> WEBHOOK =
-            Setting.of("webhook", URI.class, null, "an http or https URL the event is POSTed to");
+    public static final Setting<URI> WEBHOOK = Setting.of(
+                    "webhook", URI.class, null, "an http or https URL the event is POSTed to")
+            .asSecret(); // such a URL often carries a token: webhook-file: or ${env:GSLB_...}
     public static final Setting<Integer> MAX_PER_MINUTE =
             Setting.integer("max-per-minute", 20, 1, 10_000, "more in any minute are dropped and counted");
     public static final Setting<Duration> TIMEOUT = Setting.duration(

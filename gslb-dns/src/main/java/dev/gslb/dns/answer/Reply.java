@@ -1,5 +1,6 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 import java.util.IdentityHashMap;
@@ -36,6 +37,8 @@ final class Reply {
     long rateClass;
     int ecsScope;
     AnswerBody body;
+    /** The wide IP this query's decision was made for (its result is the worker's), or null: for dnstap. */
+    WideIp decided;
 
     /**
      * The addresses' type (A or AAAA), TTL and owner: a name earlier in the answer (where it
@@ -66,6 +69,7 @@ final class Reply {
         body = null;
         owner = null;
         count = 0;
+        decided = null;
     }
 
     /** An error answer: no records, no cookie; all errors are one rate-limit class. */

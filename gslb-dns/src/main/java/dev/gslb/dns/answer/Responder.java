@@ -1,6 +1,7 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.cookie.ServerCookies;
+import dev.gslb.dns.dnstap.Dnstap;
 import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -45,10 +46,13 @@ public final class Responder implements AutoCloseable {
         final Reply reply = new Reply();
         final AnswerWriter writer = new AnswerWriter(settings.ednsUdpSize(), nsid);
         final WideIpResolver.Scratch scratch = new WideIpResolver.Scratch();
+        /** Queries this thread has answered while dnstap logs: what its sampling counts. */
+        long tapped;
     }
 
     private final MessageAnswerer full;
     private final WideIpLookup wideIps;
+    private final WideIpResolver resolver;
     private final DnsMetrics metrics;
     private final AnswerSettings settings;
     private final byte[] nsid;
@@ -57,6 +61,9 @@ public final class Responder implements AutoCloseable {
     private final ThrottledLog limitLog = new ThrottledLog("gslb.rrl");
     private final ThrottledLog errorLog = new ThrottledLog("gslb.dns");
     private final ThreadLocal<Worker> threads = ThreadLocal.withInitial(Worker::new);
+    /** Query logging, or null when it is off: then a query pays this one check. */
+    private final Dnstap tap;
+
     private volatile Served served;
 
     public Responder(
@@ -65,19 +72,25 @@ public final class Responder implements AutoCloseable {
             InstanceIdentity identity,
             DnsMetrics metrics,
             AnswerSettings settings) {
-        this(authority, resolver, identity, metrics, settings, System::nanoTime);
+        this(authority, resolver, identity, metrics, settings, System::nanoTime, null);
     }
 
-    /** With the time response-rate limiting counts in: the system's monotonic clock in service. */
+    /**
+     * With the time response-rate limiting counts in (the system's monotonic clock in service)
+     * and query logging to {@code tap} (null: not logged).
+     */
     public Responder(
             Authority authority,
             WideIpResolver resolver,
             InstanceIdentity identity,
             DnsMetrics metrics,
             AnswerSettings settings,
-            LongSupplier rateLimitTime) {
+            LongSupplier rateLimitTime,
+            Dnstap tap) {
+        this.tap = tap;
         this.full = new MessageAnswerer(identity);
         this.wideIps = new WideIpLookup(resolver, full);
+        this.resolver = resolver;
         this.metrics = metrics;
         this.settings = settings;
         this.nsid = identity.name().getBytes(StandardCharsets.US_ASCII);
@@ -90,6 +103,7 @@ public final class Responder implements AutoCloseable {
 
     /** Swaps in new zones and wide IPs; queries in flight finish on the old ones. */
     public void replace(Authority authority) {
+        resolver.countAnswersOf(authority.wideIps().values());
         served = new Served(authority, settings.cacheBytes());
     }
 
@@ -109,7 +123,12 @@ public final class Responder implements AutoCloseable {
      * @return false when nothing is to be sent (the packet was dropped)
      */
     public boolean respond(byte[] packet, int length, Transport transport, long hi, long lo, ByteBuf out) {
-        return respond(threads.get(), packet, length, transport, hi, lo, System.currentTimeMillis(), out);
+        return respond(packet, length, transport, hi, lo, 0, out);
+    }
+
+    /** {@link #respond(byte[], int, Transport, long, long, ByteBuf)} from the client's {@code port} (for dnstap). */
+    public boolean respond(byte[] packet, int length, Transport transport, long hi, long lo, int port, ByteBuf out) {
+        return respond(threads.get(), packet, length, transport, hi, lo, port, System.currentTimeMillis(), out);
     }
 
     /** The reusable objects for one thread that calls {@link #respond(Worker, byte[], int, Transport, long, long, long, ByteBuf)}. */
@@ -121,10 +140,27 @@ public final class Responder implements AutoCloseable {
      * {@link #respond(byte[], int, Transport, long, long, ByteBuf)} with this thread's own
      * {@link #worker()}, for a query that arrived at {@code nowMillis} (a listener reads the clock
      * once for a batch of queries: a clock read costs more than a cached answer on some hosts).
-     * The stages, in order: the guard, cookies, lookup, the rate limit, the writer.
      */
     public boolean respond(
             Worker t, byte[] packet, int length, Transport transport, long hi, long lo, long nowMillis, ByteBuf out) {
+        return respond(t, packet, length, transport, hi, lo, 0, nowMillis, out);
+    }
+
+    /**
+     * {@link #respond(Worker, byte[], int, Transport, long, long, long, ByteBuf)} from the client's
+     * {@code port}; a query the guard took as one is then logged to dnstap, when that is on and
+     * this query is in its sample.
+     */
+    public boolean respond(
+            Worker t,
+            byte[] packet,
+            int length,
+            Transport transport,
+            long hi,
+            long lo,
+            int port,
+            long nowMillis,
+            ByteBuf out) {
         int start = out.writerIndex();
         try {
             Reply r = t.reply;
@@ -154,6 +190,25 @@ public final class Responder implements AutoCloseable {
             }
             out.writerIndex(start);
             return false;
+        } finally {
+            Dnstap tap = this.tap;
+            if (tap != null) { // a query the guard took as one, answered or dropped, when in the sample
+                boolean sent = out.writerIndex() > start; // every stage that answers writes; none that drops does
+                if ((sent || t.reply.question) && tap.sampled(t.tapped++)) {
+                    tap.capture(
+                            packet,
+                            length,
+                            transport == Transport.TCP,
+                            hi,
+                            lo,
+                            port,
+                            nowMillis,
+                            sent ? out : null,
+                            start,
+                            t.reply.decided,
+                            t.scratch.result);
+                }
+            }
         }
     }
 

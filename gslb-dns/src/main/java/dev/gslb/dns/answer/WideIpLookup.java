@@ -43,6 +43,7 @@ final class WideIpLookup {
             WideIpResolver.Scratch s,
             Reply reply) {
         int type = q.qtype == Type.AAAA ? Type.AAAA : Type.A;
+        reply.decided = w;
         WideIpResolver.Result r = decide(w, type, q, hi, lo, nowMillis, s);
         if (q.qtype == Type.ANY && r.outcome() != Outcome.PICKED) {
             type = Type.AAAA;

@@ -38,6 +38,8 @@ final class BatchedUdpListener implements AutoCloseable {
 
     private static final ValueLayout.OfInt NET_INT =
             JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN).withByteAlignment(1);
+    private static final ValueLayout.OfShort NET_SHORT =
+            JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN).withByteAlignment(1);
     private static final ValueLayout.OfLong NET_LONG =
             JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN).withByteAlignment(1);
 
@@ -205,6 +207,7 @@ final class BatchedUdpListener implements AutoCloseable {
                 short family = names.get(JAVA_SHORT, name);
                 long hi;
                 long lo;
+                int clientPort = names.get(NET_SHORT, name + 2) & 0xFFFF; // sin_port and sin6_port alike
                 if (family == NativeUdp.AF_INET) { // the client as the 128-bit form, IPv4 mapped
                     hi = 0;
                     lo = 0xFFFF_0000_0000L | (names.get(NET_INT, name + 4) & 0xFFFF_FFFFL);
@@ -215,7 +218,7 @@ final class BatchedUdpListener implements AutoCloseable {
                     continue; // not an IP sender: nothing to answer
                 }
                 ByteBuf buf = answerBuf.clear();
-                if (responder.respond(worker, scratch, length, Transport.UDP, hi, lo, now, buf)) {
+                if (responder.respond(worker, scratch, length, Transport.UDP, hi, lo, clientPort, now, buf)) {
                     MemorySegment.copy(buf.array(), 0, answers, JAVA_BYTE, (long) out * ANSWER, buf.readableBytes());
                     long s = out * NativeUdp.MMSGHDR;
                     sendHeaders.set(JAVA_LONG, s + NativeUdp.MSG_NAME, names.address() + name);

@@ -21,6 +21,7 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     private long peerHi;
     private long peerLo;
+    private int peerPort;
 
     TcpQueryHandler(Responder responder, Consumer<Throwable> errors) {
         this.responder = responder;
@@ -37,12 +38,14 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
         ByteBuf out = ctx.alloc().ioBuffer(514);
         out.writeShort(0); // length prefix, set below
         if (!peerRead) {
-            InetAddress peer = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+            InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
+            InetAddress peer = remote.getAddress();
             peerHi = Cidr.hiOf(peer);
             peerLo = Cidr.loOf(peer);
+            peerPort = remote.getPort();
             peerRead = true;
         }
-        if (responder.respond(scratch, length, Transport.TCP, peerHi, peerLo, out)) {
+        if (responder.respond(scratch, length, Transport.TCP, peerHi, peerLo, peerPort, out)) {
             out.setShort(0, out.readableBytes() - 2);
             ctx.write(out, ctx.voidPromise());
         } else {

@@ -25,7 +25,8 @@ final class UdpQueryHandler extends SimpleChannelInboundHandler<DatagramPacket> 
         in.getBytes(in.readerIndex(), scratch, 0, length);
         ByteBuf out = ctx.alloc().ioBuffer(512);
         InetAddress client = packet.sender().getAddress(); // netty's own: read once into the 128-bit form
-        if (responder.respond(scratch, length, Transport.UDP, Cidr.hiOf(client), Cidr.loOf(client), out)) {
+        int port = packet.sender().getPort();
+        if (responder.respond(scratch, length, Transport.UDP, Cidr.hiOf(client), Cidr.loOf(client), port, out)) {
             ctx.write(new DatagramPacket(out, packet.sender()), ctx.voidPromise());
         } else {
             out.release();

@@ -168,6 +168,11 @@ public final class AnswerStatistics {
         this.maxWideIps = maxWideIps;
     }
 
+    /** Wide IPs counted on their own; the rest together as {@value #OTHER}. */
+    public int maxWideIps() {
+        return maxWideIps;
+    }
+
     private Tally tally(WideIp w) {
         Tally t = byWideIp.get(w.name());
         if (t == null) {

@@ -99,6 +99,7 @@ public final class WideIpResolver {
     private final AnswerStatistics statistics;
     private final PersistenceTable persistence;
     private final WideIpRuntime wideIpRuntime = new WideIpRuntime();
+    private volatile AnswerCounts answers = AnswerCounts.NOTHING;
 
     /** What decided an answer taken from the persistence table (a label for counters and traces). */
     public static final LoadBalancingMethod PERSISTENCE = new LoadBalancingMethod() {
@@ -152,6 +153,17 @@ public final class WideIpResolver {
         return persistence;
     }
 
+    /**
+     * Makes the answer counters of a configuration's wide IPs before it answers (at start and at
+     * each reload, off the query path); the counters of wide IPs it no longer has go.
+     */
+    public synchronized void countAnswersOf(java.util.Collection<WideIp> wideIps) {
+        AnswerCounts was = answers;
+        AnswerCounts next = AnswerCounts.of(wideIps, statistics.maxWideIps(), was);
+        next.register(registry, was);
+        answers = next;
+    }
+
     public Result resolve(WideIp w, Scratch s) {
         QueryContext q = s.query;
         boolean real = q.trace() == null; // an explanation is not a query: not counted, no probe
@@ -188,6 +200,7 @@ public final class WideIpResolver {
         }
         if (real) {
             statistics.record(w, r, q.nowMillis(), q.ldnsHi(), q.ldnsLo(), s.recent);
+            answers.count(w, r);
         }
         if (log) {
             decisions.info(

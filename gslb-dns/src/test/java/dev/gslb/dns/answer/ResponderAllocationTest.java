@@ -2,8 +2,11 @@ package dev.gslb.dns.answer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.dns.dnstap.Dnstap;
+import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.ExampleDeployment;
+import dev.gslb.dns.wideip.AnswerCounts;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -15,8 +18,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Rcode;
@@ -63,29 +68,80 @@ class ResponderAllocationTest {
 
         WideIp wwwIp = authority.wideIp(Name.fromString("www.example.com."));
         WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
-        long[] bytes = new long[5];
-        java.util.Arrays.fill(bytes, Long.MAX_VALUE);
-        for (int round = 0; round < 8; round++) { // the first two warm up; then the least of each is kept
-            long[] b = {
-                perQuery(() -> respond(responder, worker, api, v4, out)),
-                perQuery(() -> respond(responder, worker, api, v6Client, out)),
-                perQuery(() -> respond(responder, worker, www, v4, out)),
-                perQuery(() -> respond(responder, worker, v6Wide, v6Client, out)),
-                perQuery(() -> {
+        AnswerCounts counts = AnswerCounts.of(authority.wideIps().values(), 100, null);
+        long[] bytes = leastBytes(
+                () -> respond(responder, worker, api, v4, out),
+                () -> respond(responder, worker, api, v6Client, out),
+                () -> respond(responder, worker, www, v4, out),
+                () -> respond(responder, worker, v6Wide, v6Client, out),
+                () -> {
                     bare.query.set(v4.hi(), v4.lo(), Type.A, NOW);
                     resolver.resolve(wwwIp, bare);
-                })
-            };
-            for (int i = 0; round >= 2 && i < b.length; i++) {
-                bytes[i] = Math.min(bytes[i], b[i]);
-            }
-        }
+                },
+                () -> counts.count(wwwIp, bare.result));
         assertThat(bytes[0]).as("a cached static answer to an IPv4 client").isZero();
         assertThat(bytes[1]).as("a cached static answer to an IPv6 client").isZero();
         // The stages around the decision (guard, cookies, lookup, rate limit, writer) add nothing
         // to what the decision itself allocates (WideIpResolver; none in the server's profile).
         assertThat(bytes[2]).as("a wide IP's A answer, beyond its decision").isLessThanOrEqualTo(bytes[4] + 16);
         assertThat(bytes[3]).as("a wide IP's AAAA answer, beyond its decision").isLessThanOrEqualTo(bytes[4] + 16);
+        assertThat(bytes[5])
+                .as("counting an answer in answers{wideip,datacenter,method}")
+                .isZero();
+        assertThat(counts.cells().entrySet())
+                .filteredOn(e -> e.getKey().wideIp().equals("www.example.com"))
+                .extracting(e -> e.getValue().sum())
+                .contains((long) RUNS * ROUNDS); // every round's RUNS answers, all under one cell
+    }
+
+    /**
+     * With dnstap logging every query, a query costs a copy into the ring's slot made in advance:
+     * still nothing allocated (the writer thread encodes; a full ring drops and counts). A static
+     * answer shows it clean: a wide IP's decision allocates a little now and then of its own.
+     */
+    @Test
+    void loggingEveryQueryToDnstapAllocatesNothingOnTheQueryPath(@TempDir Path dir) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Authority authority = ExampleDeployment.authority(List.of());
+        WideIpResolver resolver = ExampleDeployment.resolver(registry);
+        Dnstap tap = Dnstap.start(DnstapSettings.DEFAULTS.toFile(dir.resolve("tap.fstrm")), "alloc", registry);
+        try {
+            Responder responder = new Responder(
+                    authority,
+                    resolver,
+                    new InstanceIdentity("alloc", "CNC"),
+                    new DnsMetrics(registry),
+                    AnswerSettings.DEFAULTS,
+                    System::nanoTime,
+                    tap);
+            Responder.Worker worker = responder.worker();
+            ByteBuf out = Unpooled.buffer(4096);
+            Address v4 = Address.parse("127.0.0.1");
+            Address v6 = Address.parse("2001:db8::1");
+            byte[] api = query("api.example.com.", Type.A);
+            long[] bytes = leastBytes(
+                    () -> respond(responder, worker, api, v4, out), () -> respond(responder, worker, api, v6, out));
+            assertThat(bytes[0])
+                    .as("a cached static answer to an IPv4 client, logged")
+                    .isZero();
+            assertThat(bytes[1])
+                    .as("a cached static answer to an IPv6 client, logged")
+                    .isZero();
+        } finally {
+            tap.close();
+        }
+        double queries = registry.get("dnstap_messages")
+                .tag("type", "auth-query")
+                .counter()
+                .count();
+        assertThat(queries).as("every query logged or counted as dropped").isEqualTo(ROUNDS * 2 * RUNS - tap.dropped());
+        assertThat(registry.get("dnstap_messages")
+                        .tag("type", "auth-response")
+                        .counter()
+                        .count())
+                .as("a response for each query answered (response-rate limiting drops some)")
+                .isPositive()
+                .isLessThanOrEqualTo(queries);
     }
 
     private static final long NOW = 1_800_000_000_000L;
@@ -94,6 +150,23 @@ class ResponderAllocationTest {
         out.clear();
         responder.respond(worker, q, q.length, Transport.UDP, client.hi(), client.lo(), NOW, out);
     }
+
+    /** The bytes per query of each of {@code runs}: the least over {@value #ROUNDS} rounds, after two that warm up. */
+    private static long[] leastBytes(Runnable... runs) {
+        long[] bytes = new long[runs.length];
+        java.util.Arrays.fill(bytes, Long.MAX_VALUE);
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int i = 0; i < runs.length; i++) {
+                long b = perQuery(runs[i]);
+                if (round >= 2) {
+                    bytes[i] = Math.min(bytes[i], b);
+                }
+            }
+        }
+        return bytes;
+    }
+
+    private static final int ROUNDS = 8;
 
     /** Bytes this thread allocates per run of {@code r}, over {@value #RUNS} runs. */
     private static long perQuery(Runnable r) {

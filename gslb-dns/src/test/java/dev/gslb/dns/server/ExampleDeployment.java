@@ -66,7 +66,13 @@ public final class ExampleDeployment implements AutoCloseable {
             throws Exception {
         DnsMetrics metrics = new DnsMetrics(registry);
         responder = new Responder(
-                authority, resolver(registry), new InstanceIdentity(INSTANCE, "CNC"), metrics, answers, rateLimitTime);
+                authority,
+                resolver(registry),
+                new InstanceIdentity(INSTANCE, "CNC"),
+                metrics,
+                answers,
+                rateLimitTime,
+                null);
         server = new DnsServer(listener, responder, metrics);
         server.start();
     }

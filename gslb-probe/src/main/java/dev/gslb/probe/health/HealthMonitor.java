@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Runs every monitor of every virtual server on its own virtual thread and keeps the states.
@@ -126,7 +127,7 @@ public final class HealthMonitor implements AutoCloseable {
                             case DOWN -> 0;
                             case UNKNOWN -> -1;
                         })
-                        .description("Virtual-server state: 1 up, 0 down, -1 unknown")
+                        .description("Virtual-server state by this instance's own monitors: 1 up, 0 down, -1 unknown")
                         .tag("server", t.name())
                         .tag("datacenter", t.dataCenter())
                         .register(registry));
@@ -229,7 +230,7 @@ public final class HealthMonitor implements AutoCloseable {
                 && was == HealthState.UP
                 && tr.state == HealthState.DOWN
                 && waiting.hold(name, tr.spec.name(), instantNow())) {
-            log.info(
+            log.warn(
                     "virtual server {} waits for resume: {} took it DOWN (gslb resume vs {})",
                     name,
                     tr.spec.name(),
@@ -265,14 +266,15 @@ public final class HealthMonitor implements AutoCloseable {
                 .increment();
         states.put(name, now);
         HealthTarget t = targets.get(name);
-        log.info(
-                "virtual server {} ({} in {}) is {} (was {}): {}",
-                name,
-                t.address().getHostAddress(),
-                t.dataCenter(),
-                now,
-                before,
-                cause);
+        log.atLevel(now == HealthState.DOWN ? Level.WARN : Level.INFO)
+                .log(
+                        "virtual server {} ({} in {}) is {} (was {}): {}",
+                        name,
+                        t.address().getHostAddress(),
+                        t.dataCenter(),
+                        now,
+                        before,
+                        cause);
         HealthState state = now;
         listeners.forEach(l -> l.accept(name, state));
     }

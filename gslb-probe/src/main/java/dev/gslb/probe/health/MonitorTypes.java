@@ -47,6 +47,11 @@ public final class MonitorTypes {
         return Collections.unmodifiableMap(CHECKS);
     }
 
+    /** The table of a monitor of {@code type} (its common keys and its check's), or null for no such type. */
+    public static SettingsTable<MonitorSpec> table(String type) {
+        return SPECS.get(type);
+    }
+
     /** "icmp, tcp, ... dns or external". */
     static String names() {
         List<String> names = new ArrayList<>(CHECKS.keySet());

@@ -44,7 +44,9 @@ public record ProtocolCheck(Protocol protocol, int port, String user, String pas
 
     static final Setting<String> USER =
             Setting.of("user", String.class, null, "the login (SMTP: the HELO name); none: no login");
-    static final Setting<String> PASSWORD = Setting.of("password", String.class, null, "the login's password");
+    static final Setting<String> PASSWORD = Setting.of(
+                    "password", String.class, null, "the login's password (or password-file:, ${env:GSLB_...})")
+            .asSecret();
     static final Setting<String> SEND =
             Setting.of("send", String.class, null, "an SMTP or FTP command sent after the login (e.g. NOOP)");
     static final Setting<Integer> EXPECT_CODE = Setting.integer(
@@ -70,7 +72,8 @@ public record ProtocolCheck(Protocol protocol, int port, String user, String pas
             throw new IllegalArgumentException("a " + protocol.key() + " monitor takes no 'send:' (login only)");
         }
         if ((user == null) != (password == null) && protocol != Protocol.SMTP) {
-            throw new IllegalArgumentException("a " + protocol.key() + " monitor needs both 'user:' and 'password:'");
+            throw new IllegalArgumentException(
+                    "a " + protocol.key() + " monitor needs both 'user:' and 'password:' (or 'password-file:')");
         }
     }
 

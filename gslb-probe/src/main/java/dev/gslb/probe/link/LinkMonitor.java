@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Measures the links of this instance's data center (the one writer of them): polls each link's
@@ -140,12 +141,13 @@ public final class LinkMonitor implements AutoCloseable {
                 error != null ? "traffic unknown: " + error : gatewayReason(l, state));
         states.put(l.name(), now);
         if (now.state() != before.state()) {
-            log.info("link {} is {} (was {}): {}", l.name(), now.state(), before.state(), now.reason());
+            log.atLevel(now.state() == HealthState.DOWN ? Level.WARN : Level.INFO)
+                    .log("link {} is {} (was {}): {}", l.name(), now.state(), before.state(), now.reason());
             count("state", now.state().name());
         }
         if (now.overLimit() != before.overLimit()) {
             if (over) {
-                log.info("{}; its servers get no new answers", now.overLimitReason());
+                log.warn("{}; its servers get no new answers", now.overLimitReason());
             } else {
                 log.info("link {} is back under its resume threshold; its servers are answered again", l.name());
             }

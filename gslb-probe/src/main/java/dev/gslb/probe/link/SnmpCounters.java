@@ -54,6 +54,20 @@ public final class SnmpCounters implements TrafficSource {
     /** A v3 user: authentication sha or sha256; privacy aes or aes256, or none. */
     public record V3User(
             String name, String authProtocol, String authPassword, String privProtocol, String privPassword) {
+        static final Setting<String> NAME = Setting.of("name", String.class, null, "the USM user");
+        static final Setting<String> AUTH_PROTOCOL =
+                Setting.of("auth-protocol", String.class, null, "sha or sha256").shown("sha");
+        static final Setting<String> AUTH_PASSWORD = Setting.of(
+                        "auth-password", String.class, null, "at least 8 characters (or auth-password-file:)")
+                .asSecret();
+        static final Setting<String> PRIV_PROTOCOL =
+                Setting.of("priv-protocol", String.class, null, "aes or aes256").shown("aes");
+        static final Setting<String> PRIV_PASSWORD = Setting.of(
+                        "priv-password", String.class, null, "at least 8 characters (or priv-password-file:)")
+                .asSecret();
+        public static final SettingsTable<V3User> SETTINGS =
+                SettingsTable.of(V3User.class, NAME, AUTH_PROTOCOL, AUTH_PASSWORD, PRIV_PROTOCOL, PRIV_PASSWORD);
+
         public V3User {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("an SNMP v3 user needs 'name:'");
@@ -72,7 +86,9 @@ public final class SnmpCounters implements TrafficSource {
                     "address", HostPort.class, null, "the router, host[:port]")
             .map(a -> a.orPort(161), null)
             .derived("required");
-    static final Setting<String> COMMUNITY = Setting.of("community", String.class, null, "v2c community");
+    static final Setting<String> COMMUNITY = Setting.of(
+                    "community", String.class, null, "v2c community (or community-file:, ${env:GSLB_...})")
+            .asSecret();
     static final Setting<V3User> USER =
             Setting.of("user", V3User.class, null, "v3 user: name, auth-protocol, auth-password, ...");
     static final Setting<String> NAME_KEY = Setting.of("if-name", String.class, null, "the interface's name");

@@ -106,9 +106,15 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                             .description("Probe requests not acted on, by reason")
                             .register(registry));
         }
-        probed = Counter.builder("probe_rounds").tag("result", "probed").register(registry);
-        unprobeable =
-                Counter.builder("probe_rounds").tag("result", "unprobeable").register(registry);
+        String rounds = "LDNS probe rounds, by result: probed (a path measured) or unprobeable (no protocol answered)";
+        probed = Counter.builder("probe_rounds")
+                .tag("result", "probed")
+                .description(rounds)
+                .register(registry);
+        unprobeable = Counter.builder("probe_rounds")
+                .tag("result", "unprobeable")
+                .description(rounds)
+                .register(registry);
         for (int i = 0; i < settings.concurrency(); i++) {
             workers.add(Thread.ofVirtual().name("probe-", i).start(this::work));
         }

@@ -73,6 +73,7 @@ public final class ProximityStore implements AutoCloseable {
         } catch (IOException e) {
             throw new SQLException("proximity store: " + e.getMessage());
         }
+        tightenOldFiles();
         try {
             Connection c = connect();
             Integer version = schemaVersion(c);
@@ -93,7 +94,7 @@ public final class ProximityStore implements AutoCloseable {
                                 + " serve with the same state folder?): stop it, or give this one its own serve --state-dir",
                         e);
             }
-            if (!Files.exists(dbFile())) {
+            if (empty(dbFile())) { // nothing to move aside: what failed is not the file's content
                 throw new SQLException(
                         "proximity store " + dbFile() + " cannot be opened: "
                                 + e.getMessage().lines().findFirst().orElse(""),
@@ -105,19 +106,47 @@ public final class ProximityStore implements AutoCloseable {
         }
     }
 
+    /**
+     * H2 makes its file with the process's umask (644 as a rule): it is made empty, mode 600,
+     * first, and H2 writes into it. H2's trace file is off: it would hold errors, readable by all.
+     */
     private Connection connect() throws SQLException {
+        try {
+            StateFile.createEmpty(dbFile());
+        } catch (IOException e) {
+            throw new SQLException("proximity store " + dbFile() + " cannot be created: " + e.getMessage(), e);
+        }
         java.util.Properties settings = new java.util.Properties();
         settings.setProperty("user", "gslb");
         settings.setProperty("password", "");
         settings.setProperty("DB_CLOSE_ON_EXIT", "FALSE");
-        Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, settings);
+        settings.setProperty("TRACE_LEVEL_FILE", "0");
+        return DriverManager.getConnection("jdbc:h2:file:" + file, settings);
+    }
+
+    private static boolean empty(java.nio.file.Path f) {
         try {
-            Files.setPosixFilePermissions(
-                    dbFile(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (IOException | UnsupportedOperationException e) {
-            log.warn("proximity store {}: could not make it private: {}", dbFile(), e.toString());
+            return !Files.exists(f) || Files.size(f) == 0;
+        } catch (IOException e) {
+            return true;
         }
-        return c;
+    }
+
+    /** What an older gslb left beside the store readable by all (its H2 trace file). */
+    private void tightenOldFiles() {
+        String prefix = file.getFileName() + ".";
+        if (!Files.isDirectory(file.getParent())) {
+            return;
+        }
+        try (var beside = Files.list(file.getParent())) {
+            for (java.nio.file.Path f : beside.filter(
+                            f -> f.getFileName().toString().startsWith(prefix))
+                    .toList()) {
+                StateFile.tighten(f);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            log.warn("proximity store {}: cannot make the files beside it private: {}", dbFile(), e.toString());
+        }
     }
 
     private void moveAside(String why) throws SQLException {

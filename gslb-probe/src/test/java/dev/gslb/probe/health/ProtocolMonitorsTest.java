@@ -162,6 +162,14 @@ class ProtocolMonitorsTest {
                         .formatted(port))
                 .run(LOOPBACK, TIMEOUT);
         assertThat(r.ok()).as(r.reason()).isTrue();
+        Path secret = Files.writeString(dir.resolve("ftp-password"), "secret123\n");
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        CheckResult fromFile = monitor(
+                        "{name: m, type: ftp, port: %d, user: monitor, password-file: ftp-password}".formatted(port))
+                .run(LOOPBACK, TIMEOUT);
+        assertThat(fromFile.ok())
+                .as("the password read from its file: " + fromFile.reason())
+                .isTrue();
         CheckResult refused = monitor("{name: m, type: ftp, port: %d, user: monitor, password: wrong}".formatted(port))
                 .run(LOOPBACK, Duration.ofSeconds(6)); // pyftpdlib answers a failed login after 3 s
         assertThat(refused.ok()).isFalse();

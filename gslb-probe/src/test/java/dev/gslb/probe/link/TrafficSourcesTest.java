@@ -145,7 +145,19 @@ class TrafficSourcesTest {
     @Test
     void snmpV3WithAuthenticationAndPrivacy() throws Exception {
         startSnmpd();
-        var user = new SnmpCounters.V3User("gslbuser", "sha", "authpass123", "aes", "privpass123");
+        // the passphrases as an operator keeps them: one in a file only gslb may read, one in a variable
+        Path auth = Files.writeString(dir.resolve("snmp-auth"), "authpass123\n");
+        Files.setPosixFilePermissions(auth, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        var user = new dev.gslb.settings.SettingsReader()
+                .read(
+                        "t.yaml",
+                        "{name: gslbuser, auth-protocol: sha, auth-password-file: snmp-auth, priv-protocol: aes,"
+                                + " priv-password: '${env:GSLB_SNMP_PRIV}'}",
+                        dir,
+                        SnmpCounters.V3User.class,
+                        dev.gslb.settings.Secrets.of(java.util.Map.of("GSLB_SNMP_PRIV", "privpass123")))
+                .value();
+        assertThat(user).isEqualTo(new SnmpCounters.V3User("gslbuser", "sha", "authpass123", "aes", "privpass123"));
         try (SnmpCounters c = new SnmpCounters(new InetSocketAddress(LOOPBACK, port), null, user, null, 1, true)) {
             TrafficSource.Counters before = c.read(TIMEOUT);
             sendOnLoopback(1_000_000);

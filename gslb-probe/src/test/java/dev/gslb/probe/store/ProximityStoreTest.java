@@ -149,4 +149,44 @@ class ProximityStoreTest {
                 .hasMessageContaining("rw-r--r--")
                 .hasMessageContaining("chmod 600");
     }
+
+    /**
+     * H2 makes its files with the umask and, on a fresh store, traced the "no table yet" error to a
+     * file readable by all: every file of a fresh store, and of one reopened and moved aside, is 600
+     * in a 700 folder, and there is no trace file. An older gslb's trace file is tightened.
+     */
+    @Test
+    void everyFileOfTheStoreIsOwnerOnlyAndNothingIsTraced() throws Exception {
+        java.nio.file.Path state = dir.resolve("var");
+        java.nio.file.Path file = state.resolve("proximity");
+        try (ProximityStore store = new ProximityStore(file, table(Clock.systemUTC()))) {
+            store.flush();
+        }
+        try (ProximityStore ignored = new ProximityStore(file, table(Clock.systemUTC()))) {
+            assertThat(modes(state)).containsOnlyKeys("proximity.mv.db").containsValue("rw-------");
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+                .isEqualTo("rwx------");
+
+        Files.writeString(dir.resolve("var/proximity.mv.db"), "not a database");
+        Files.setPosixFilePermissions(dir.resolve("var/proximity.mv.db"), PosixFilePermissions.fromString("rw-------"));
+        java.nio.file.Path trace = Files.writeString(state.resolve("proximity.trace.db"), "an older gslb's trace");
+        Files.setPosixFilePermissions(trace, PosixFilePermissions.fromString("rw-r--r--"));
+        try (ProximityStore ignored = new ProximityStore(file, table(Clock.systemUTC()))) {
+            assertThat(modes(state))
+                    .as("the unreadable file set aside, a new one made, the old trace tightened")
+                    .hasSize(3)
+                    .allSatisfy((name, mode) -> assertThat(mode).as(name).isEqualTo("rw-------"));
+        }
+    }
+
+    static java.util.Map<String, String> modes(java.nio.file.Path folder) throws Exception {
+        java.util.Map<String, String> modes = new java.util.TreeMap<>();
+        try (var files = Files.list(folder)) {
+            for (java.nio.file.Path f : files.toList()) {
+                modes.put(f.getFileName().toString(), PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+            }
+        }
+        return modes;
+    }
 }

@@ -4,26 +4,28 @@ import dev.gslb.api.Json;
 import dev.gslb.api.Role;
 import dev.gslb.api.ServiceHealth;
 import dev.gslb.dns.answer.Authority;
+import dev.gslb.server.metrics.Exposition;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * GET /health (is this instance serving: "up", or "degraded" with the listeners that cannot go
- * on) and GET /metrics (Prometheus' text format).
+ * on) and GET /metrics (Prometheus' text format; {@code ?all=1} adds the counters still at zero).
  */
 public final class ServiceApi {
     private final String instance;
     private final String dataCenter;
     private final Supplier<Authority> authority;
     private final Supplier<List<String>> failures;
-    private final Supplier<String> scrape;
+    private final Function<Boolean, String> scrape;
 
     public ServiceApi(
             String instance,
             String dataCenter,
             Supplier<Authority> authority,
             Supplier<List<String>> failures,
-            Supplier<String> scrape) {
+            Function<Boolean, String> scrape) {
         this.instance = instance;
         this.dataCenter = dataCenter;
         this.authority = authority;
@@ -38,7 +40,8 @@ public final class ServiceApi {
                         "GET",
                         "/metrics",
                         Role.VIEWER,
-                        r -> new AdminServer.Response(200, scrape.get(), "text/plain; version=0.0.4; charset=utf-8")));
+                        r -> new AdminServer.Response(
+                                200, scrape.apply("1".equals(r.param("all"))), Exposition.CONTENT_TYPE)));
     }
 
     private AdminServer.Response health() {

@@ -76,7 +76,14 @@ public final class Alerts implements AutoCloseable {
                         deliver(e, "exec " + spec.exec().getFirst(), () -> run(e, json));
                     }
                     if (spec.webhook() != null) {
-                        deliver(e, "webhook " + spec.webhook(), () -> post(json));
+                        deliver( // the host only: a webhook's user, path or query often is its token
+                                e,
+                                "webhook " + spec.webhook().getScheme() + "://"
+                                        + spec.webhook().getHost()
+                                        + (spec.webhook().getPort() < 0
+                                                ? ""
+                                                : ":" + spec.webhook().getPort()),
+                                () -> post(json));
                     }
                 }
             } catch (InterruptedException stop) {
@@ -149,12 +156,20 @@ public final class Alerts implements AutoCloseable {
     public Alerts(List<AlertSpec> specs, String instance, Clock clock, MeterRegistry registry) {
         this.instance = instance;
         this.clock = clock;
-        this.sent = Counter.builder("alerts").tag("result", "sent").register(registry);
-        this.failed = Counter.builder("alerts").tag("result", "failed").register(registry);
-        this.dropped = Counter.builder("alerts").tag("result", "dropped").register(registry);
+        this.sent = alerts("sent", registry);
+        this.failed = alerts("failed", registry);
+        this.dropped = alerts("dropped", registry);
         for (int i = 0; i < specs.size(); i++) {
             targets.add(new Target(specs.get(i), i));
         }
+    }
+
+    private static Counter alerts(String result, MeterRegistry registry) {
+        return Counter.builder("alerts")
+                .tag("result", result)
+                .description("Alert events, by result: sent to a target, failed (not retried), or dropped (the"
+                        + " target's queue full or over its max-per-minute)")
+                .register(registry);
     }
 
     /** Tells every target that listens for {@code kind}; returns at once. */

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -48,7 +47,7 @@ public final class AuditLog implements AutoCloseable {
 
     public AuditLog(AuditSettings settings) throws IOException {
         this.settings = settings;
-        Files.createDirectories(settings.file().toAbsolutePath().getParent());
+        StateFile.folder(settings.file().toAbsolutePath().getParent());
         for (int i = settings.files(); i <= MOST_FILES; i++) {
             Files.deleteIfExists(older(i));
         }
@@ -152,7 +151,7 @@ public final class AuditLog implements AutoCloseable {
         out = FileChannel.open(
                 settings.file(),
                 Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                StateFile.mode(StateFile.FILE_MODE));
         size = out.size();
     }
 

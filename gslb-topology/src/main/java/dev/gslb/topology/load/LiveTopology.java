@@ -14,9 +14,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The topology table in service. Every change (start, reload, a load through the admin API)
- * builds a complete new table off to the side and swaps it in with one volatile write; a load
- * that fails throws and leaves the table in service untouched. Readers never wait.
+ * The topology table in service. Every change (start, reload, a load, unload or revert through the
+ * admin API) builds a complete new table off to the side and swaps it in with one volatile write;
+ * a change that fails throws and leaves the table in service untouched. Readers never wait. The
+ * table is always the configured lists and records with the run-time loads over them, in order,
+ * so taking a load away rebuilds what it hid.
  */
 public final class LiveTopology {
     /** What to load: files and folders of lists, the configured records, the known data centers. */
@@ -32,11 +34,27 @@ public final class LiveTopology {
     public record LoadReport(
             Map<String, Integer> loaded, int regions, int prefixes, List<String> warnings, Duration took) {}
 
+    /** The most run-time loads kept at once: each is rebuilt into every table, and travels to the peers. */
+    public static final int MAX_LOADS = 100;
+
     private volatile Spec spec;
     private volatile TopologyTable table;
     private volatile Instant loadedAt;
-    /** Sources added at run time by `gslb topology load`; kept across reloads, not across restarts. */
-    private List<TopologySource> added = List.of();
+    /**
+     * What was loaded at run time, in order, each with its parsed sources: kept across reloads,
+     * and (through the sync group's state folder) across restarts.
+     */
+    private volatile List<Loaded> loads = List.of();
+
+    /** A change prepared over run-time loads that another change (a peer's) replaced before it was committed. */
+    public static final class Overtaken extends RuntimeException {
+        Overtaken(String message) {
+            super(message);
+        }
+    }
+
+    /** A run-time load and what its texts parsed to. */
+    private record Loaded(RuntimeLoad load, List<TopologySource> sources) {}
 
     public LiveTopology(Spec spec) throws TopologyException {
         this.spec = spec;
@@ -55,35 +73,81 @@ public final class LiveTopology {
         return spec;
     }
 
+    /** What was loaded at run time and is in service, in the order it applies. */
+    public List<RuntimeLoad> loads() {
+        return loads.stream().map(Loaded::load).toList();
+    }
+
+    /** Prefixes per region that the load named {@code name} holds, or null when none has that name. */
+    public Map<String, Integer> countsOf(String name) {
+        for (Loaded l : loads) {
+            if (l.load().name().equals(name)) {
+                return TopologyFiles.countsByRegion(l.sources());
+            }
+        }
+        return null;
+    }
+
     /** Re-reads the configured files (plus what was added at run time) and swaps the table. */
     public synchronized LoadReport reload() throws TopologyException {
         long start = System.nanoTime();
         List<TopologySource> files = configuredFiles();
-        TopologyTable t = build(files, added);
+        TopologyTable t = build(files, over(loads));
         swap(t);
         return report(files, t, start);
     }
 
-    /** What one `gslb topology load` added: file name -> content, and the region it named (or null). */
-    public record Load(Map<String, String> texts, String region) {}
-
-    /** A table built for another spec, not yet in service. */
+    /** A table built for another spec or other run-time loads, not yet in service. */
     public final class Prepared {
         private final Spec next;
-        private final List<TopologySource> loaded;
+        private final List<Loaded> loaded;
         private final TopologyTable table;
+        private final List<TopologySource> incoming;
+        /** The run-time loads it was built over; null: it replaces whatever is in service. */
+        private final List<Loaded> basis;
 
-        private Prepared(Spec next, List<TopologySource> loaded, TopologyTable table) {
+        private Prepared(
+                Spec next,
+                List<Loaded> loaded,
+                TopologyTable table,
+                List<TopologySource> incoming,
+                List<Loaded> basis) {
             this.next = next;
-            this.loaded = loaded;
+            this.loaded = List.copyOf(loaded);
             this.table = table;
+            this.incoming = incoming;
+            this.basis = basis;
         }
 
-        /** Puts the prepared table, spec and run-time loads in service. */
+        /** The table it would serve. */
+        public TopologyTable table() {
+            return table;
+        }
+
+        /** The run-time loads it would serve. */
+        public List<RuntimeLoad> loads() {
+            return loaded.stream().map(Loaded::load).toList();
+        }
+
+        /** What the change itself loaded, as a load reports it (nothing for an unload or a revert). */
+        public LoadReport report(long startNanos) {
+            return LiveTopology.report(incoming, table, startNanos);
+        }
+
+        /**
+         * Puts the prepared table, spec and run-time loads in service. One prepared from the loads
+         * in service (a load, an unload, a revert) is refused when they changed since (a peer's
+         * configuration came in between): it would drop that change.
+         */
         public void commit() {
             synchronized (LiveTopology.this) {
+                if (basis != null && basis != loads) {
+                    throw new Overtaken(
+                            "the run-time loads changed while this change was prepared (a peer's configuration"
+                                    + " came in); nothing changed, try again");
+                }
                 spec = next;
-                added = loaded;
+                loads = loaded;
                 swap(table);
             }
         }
@@ -91,30 +155,79 @@ public final class LiveTopology {
 
     /**
      * Builds the table another configuration's lists and records give, with {@code loads} (what
-     * `gslb topology load` added, in order) over them, without serving it: a configuration change
+     * was loaded at run time, in order) over them, without serving it: a configuration change
      * puts it in service together with the rest, or not at all.
      */
-    public synchronized Prepared prepare(Spec next, List<Load> loads) throws TopologyException {
-        List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(next.data()), null);
-        List<TopologySource> over = List.of();
-        for (Load l : loads) {
-            over = compose(over, TopologyFiles.parse(l.texts(), l.region()));
+    public synchronized Prepared prepare(Spec next, List<RuntimeLoad> loads) throws TopologyException {
+        if (loads.size() > MAX_LOADS) { // a peer's configuration may say anything
+            throw new TopologyException(List.of(loads.size() + " run-time loads; at most " + MAX_LOADS + " are kept"));
         }
-        return new Prepared(next, List.copyOf(over), build(next, compose(files, over)));
+        List<TopologySource> files = TopologyFiles.read(TopologyFiles.expand(next.data()), null);
+        List<Loaded> parsed = new ArrayList<>();
+        for (RuntimeLoad l : loads) {
+            parsed.add(new Loaded(l, TopologyFiles.parse(l.texts(), l.region())));
+        }
+        return new Prepared(next, parsed, build(next, compose(files, over(parsed))), List.of(), null);
     }
 
     /**
-     * Adds uploaded texts (file name -> content); a region they contain replaces the region of
-     * the same name in service. {@code region}, when given, names the region of every text.
+     * The table with {@code load} over what is in service, not yet served (a dry run shows it; a
+     * commit serves it). A load of a name in service replaces that load (and takes its place at
+     * the end); a region it holds replaces the region of that name.
      */
-    public synchronized LoadReport load(Map<String, String> texts, String region) throws TopologyException {
+    public synchronized Prepared loading(RuntimeLoad load) throws TopologyException {
+        List<TopologySource> incoming = TopologyFiles.parse(load.texts(), load.region());
+        List<Loaded> next = new ArrayList<>(
+                loads.stream().filter(l -> !l.load().name().equals(load.name())).toList());
+        if (next.size() >= MAX_LOADS) {
+            throw new TopologyException(List.of("at most " + MAX_LOADS + " loads are kept at run time: unload one"
+                    + " (gslb topology loads lists them) or revert to the configured table"));
+        }
+        next.add(new Loaded(load, incoming));
+        return rebuilt(next, incoming);
+    }
+
+    /** The table without the load named {@code name}: the configured lists and the other loads. */
+    public synchronized Prepared unloading(String name) throws TopologyException {
+        List<Loaded> next =
+                loads.stream().filter(l -> !l.load().name().equals(name)).toList();
+        if (next.size() == loads.size()) {
+            throw new IllegalArgumentException("no load named '" + RuntimeLoad.printable(name) + "'" + inService());
+        }
+        return rebuilt(next, List.of());
+    }
+
+    /** The configured table: no run-time load. */
+    public synchronized Prepared reverting() throws TopologyException {
+        return rebuilt(List.of(), List.of());
+    }
+
+    /** Adds a load and serves the table at once (no dry run): see {@link #loading}. */
+    public LoadReport load(RuntimeLoad load) throws TopologyException {
         long start = System.nanoTime();
-        List<TopologySource> incoming = TopologyFiles.parse(texts, region);
-        List<TopologySource> kept = compose(added, incoming);
-        TopologyTable t = build(configuredFiles(), kept);
-        added = List.copyOf(kept);
-        swap(t);
-        return report(incoming, t, start);
+        Prepared p = loading(load);
+        p.commit();
+        return p.report(start);
+    }
+
+    private Prepared rebuilt(List<Loaded> next, List<TopologySource> incoming) throws TopologyException {
+        return new Prepared(spec, next, build(configuredFiles(), over(next)), incoming, loads);
+    }
+
+    private String inService() {
+        List<String> names = loads.stream().map(l -> l.load().name()).toList();
+        return names.isEmpty()
+                ? ": nothing was loaded at run time"
+                : "; loaded at run time: " + String.join(", ", names);
+    }
+
+    /** The loads' sources, each load's regions replacing those of the same name before it. */
+    private static List<TopologySource> over(List<Loaded> loads) {
+        List<TopologySource> over = List.of();
+        for (Loaded l : loads) {
+            over = compose(over, l.sources());
+        }
+        return over;
     }
 
     /**

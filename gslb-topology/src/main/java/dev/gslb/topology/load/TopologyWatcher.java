@@ -80,7 +80,8 @@ public final class TopologyWatcher implements AutoCloseable {
                     r.took().toMillis());
         } catch (TopologyException e) {
             log.warn(
-                    "topology files changed but do not load; the previous table stays in service:\n{}", e.getMessage());
+                    "topology files changed but do not load; the previous table stays in service: {}",
+                    String.join("; ", e.getMessage().lines().toList()));
         }
     }
 

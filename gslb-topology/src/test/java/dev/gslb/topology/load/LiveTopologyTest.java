@@ -59,7 +59,8 @@ class LiveTopologyTest {
         Files.writeString(list, "202.106.0.0/16\n202.106.0.1/16\n");
         assertThatThrownBy(t::reload).hasMessageContaining(list + ":2:");
         assertThat(t.table()).isSameAs(before);
-        assertThatThrownBy(() -> t.load(Map.of("x.txt", "garbage\n"), null)).hasMessageContaining("x.txt:1:");
+        assertThatThrownBy(() -> t.load(load("x", Map.of("x.txt", "garbage\n"))))
+                .hasMessageContaining("x.txt:1:");
         assertThat(t.table()).isSameAs(before);
     }
 
@@ -67,7 +68,8 @@ class LiveTopologyTest {
     void loadAddsRegionsAndReplacesOnesOfTheSameName() throws Exception {
         Files.writeString(dir.resolve("unicom.txt"), "202.106.0.0/16\n");
         LiveTopology t = unicomRecordOver(dir);
-        var report = t.load(Map.of("/elsewhere/unicom.txt", "221.192.0.0/14\n", "cmcc.txt", "2409:8000::/20\n"), null);
+        var report = t.load(
+                load("lists", Map.of("/elsewhere/unicom.txt", "221.192.0.0/14\n", "cmcc.txt", "2409:8000::/20\n")));
         assertThat(report.loaded()).containsEntry("unicom", 1).containsEntry("cmcc", 1);
         assertThat(t.table().lookup(InetAddress.ofLiteral("202.106.0.1")))
                 .as("replaced")
@@ -90,12 +92,16 @@ class LiveTopologyTest {
         for (Path p : TopologyFiles.expand(List.of(SHIPPED))) {
             same.put(p.toAbsolutePath().toString(), Files.readString(p));
         }
-        assertThat(t.load(same, null).prefixes()).isEqualTo(prefixes);
+        assertThat(t.load(load("shipped", same)).prefixes()).isEqualTo(prefixes);
         var report = t.reload();
         assertThat(report.prefixes()).isEqualTo(prefixes);
         assertThat(t.table().warnings())
                 .hasSize(warnings)
                 .noneMatch(w -> w.matches(".* of region (\\w+) is also in region \\1 .*"));
+    }
+
+    static RuntimeLoad load(String name, Map<String, String> texts) {
+        return new RuntimeLoad(name, texts, null, "test", "a", null);
     }
 
     @Test

@@ -1,0 +1,83 @@
+package dev.gslb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The launchers' Java options (packaging/jvm-options.sh), run by the shells that run the
+ * launchers: dash (/usr/bin/gslb is #!/bin/sh) and bash (./gslb). `serve` gets 128 MiB + 512
+ * bytes per probe.max-ldns; GSLB_JAVA_OPTS with -Xmx replaces it; other commands a small heap.
+ */
+class JvmOptionsTest {
+    @TempDir
+    Path dir;
+
+    String options(String shell, String javaOpts, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                shell, "-c", ". ../packaging/jvm-options.sh && gslb_jvm_options \"$@\" && echo \"$GSLB_JVM\"", "sh"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().remove("GSLB_JAVA_OPTS");
+        if (javaOpts != null) {
+            pb.environment().put("GSLB_JAVA_OPTS", javaOpts);
+        }
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dash", "bash"})
+    void serveHeapFollowsMaxLdns(String shell) throws Exception {
+        Path config = dir.resolve("gslb.yaml");
+        Files.writeString(config, """
+                admin:
+                  max-ldns: 7          # not the probe block's
+                probe:
+                  rate: 200
+                  max-ldns: 3000000    # three million
+                dns:
+                  listen: ["127.0.0.1:53"]
+                """);
+        assertThat(options(shell, null, "serve", "--config", config.toString()))
+                .endsWith("-XX:+UseParallelGC -Xmx1593m"); // 128 + ceil(3e6 * 512 / 2^20)
+        assertThat(options(shell, null, "serve", "--config=" + config)).endsWith("-Xmx1593m");
+
+        Files.writeString(config, "probe:\n  rate: 200\n");
+        assertThat(options(shell, null, "serve", "--config", config.toString()))
+                .as("the default max-ldns, 1,000,000")
+                .endsWith("-Xmx617m");
+        assertThat(options(shell, null, "serve")).endsWith("-Xmx617m");
+        assertThat(options(shell, null, "--config", config.toString(), "serve"))
+                .as("gslb --config FILE serve: gslb's own option before the command")
+                .isEqualTo(options(shell, null, "serve", "--config", config.toString()));
+        assertThat(options(shell, null, "--config", "serve", "health"))
+                .as("a configuration named serve is not the command")
+                .contains("-XX:+UseSerialGC");
+        assertThat(options(shell, null, "serve", "--config"))
+                .as("no value: the launcher goes on, and serve says what is missing")
+                .endsWith("-Xmx617m");
+        assertThat(options(shell, "-Xms1g -Xmx2g", "serve", "--config", config.toString()))
+                .doesNotContain("-Xmx")
+                .contains("-XX:+UseParallelGC");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dash", "bash"})
+    void otherCommandsAreSmallClients(String shell) throws Exception {
+        assertThat(options(shell, null, "health", "--json"))
+                .contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m")
+                .doesNotContain("ParallelGC");
+    }
+}

@@ -1,0 +1,62 @@
+# The Java options of every gslb launcher (./gslb of a checkout, /usr/bin/gslb of the Debian
+# package and the container image), sourced by them (POSIX sh). gslb_jvm_options ARGS... sets
+# GSLB_JVM, the one list of options the launcher passes before $GSLB_JAVA_OPTS (whose options,
+# coming later, win).
+#
+# `serve` gets a bounded heap: without it the JVM takes a quarter of the host's memory (6 GB on
+# a 24 GB host) for a server whose table is bounded by probe.max-ldns. The maximum is
+#     128 MiB + 512 bytes x probe.max-ldns        (rounded up to a MiB; 617 MiB for the default 1,000,000)
+# 128 MiB holds an idle server with the shipped China lists (about 35 MB live after a full GC)
+# and a topology rebuilt beside the one in service; 512 bytes covers one LDNS entry with 20 data
+# centers (411 bytes, bench/scale-bench.sh; 112 with two) with room for the collector.
+# max-ldns is read from the `probe:` block of the --config file; absent, 1,000,000.
+# GSLB_JAVA_OPTS with -Xmx or -XX:MaxRAM... replaces the computed maximum.
+#
+# Every other command is a short-lived client: the serial collector, the C1 compiler only and a
+# 256 MiB ceiling start it sooner and keep it small; the JVM's warnings go to stderr, never into
+# a command's --json output, and an AOT cache that does not match the jar is ignored silently
+# (the launchers add -XX:AOTCache, recorded by `gslb aot-training` with these same options).
+gslb_jvm_options() {
+  GSLB_JVM="--enable-native-access=ALL-UNNAMED"
+  if [ "$(gslb_command "$@")" != serve ]; then
+    GSLB_JVM="$GSLB_JVM -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m"
+    GSLB_JVM="$GSLB_JVM -Xlog:disable -Xlog:all=warning:stderr -Xlog:aot*=off:stderr"
+    return
+  fi
+  GSLB_JVM="$GSLB_JVM -XX:+UseParallelGC"
+  case " ${GSLB_JAVA_OPTS:-} " in
+    *" -Xmx"* | *" -XX:MaxRAM"*) return ;;
+  esac
+  _gslb_config=
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --config) _gslb_config="${2:-}"; [ $# -lt 2 ] || shift ;; # a missing value is picocli's to report
+      --config=*) _gslb_config="${1#--config=}" ;;
+    esac
+    shift
+  done
+  _gslb_ldns=
+  if [ -n "$_gslb_config" ] && [ -r "$_gslb_config" ]; then
+    # the first `max-ldns:` indented under a top-level `probe:` line; a comment after it is ignored
+    _gslb_ldns="$(awk '/^probe:/ { p = 1; next } /^[^ #]/ { p = 0 }
+      p && $1 == "max-ldns:" { print $2; exit }' "$_gslb_config" 2>/dev/null)"
+  fi
+  case "$_gslb_ldns" in
+    '' | *[!0-9]*) _gslb_ldns=1000000 ;;
+  esac
+  # in MiB, rounded up; $(( )) is 64-bit in dash and bash, and max-ldns is at most 100,000,000
+  GSLB_JVM="$GSLB_JVM -Xmx$((128 + (_gslb_ldns * 512 + 1048575) / 1048576))m"
+}
+
+# The command gslb runs: the first word that is neither gslb's own option (--config FILE,
+# --state-dir DIR, which may come before it) nor that option's value.
+gslb_command() {
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --config | --state-dir) [ $# -lt 2 ] || shift ;;
+      -*) ;;
+      *) echo "$1"; return ;;
+    esac
+    shift
+  done
+}
