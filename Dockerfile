@@ -12,7 +12,7 @@ RUN command -v setcap >/dev/null || { apt-get update && apt-get install -y --no-
       && rm -rf /var/lib/apt/lists/*; }
 RUN groupadd --system gslb \
  && useradd --system --gid gslb --home-dir /var/lib/gslb --no-create-home --shell /usr/sbin/nologin gslb \
- && install -d -o gslb -g gslb -m 750 /var/lib/gslb
+ && install -d -o gslb -g gslb -m 700 /var/lib/gslb
 COPY gslb-cli/target/dist/runtime /opt/gslb/runtime
 COPY gslb-cli/target/gslb.jar /opt/gslb/lib/gslb.jar
 COPY packaging/gslb /opt/gslb/bin/gslb

@@ -48,7 +48,7 @@ public record DnstapSettings(
     public static final Setting<String> IDENTITY =
             Setting.of("identity", String.class, null, "the identity field").shown("the instance name");
     public static final Setting<String> VERSION =
-            Setting.of("version", String.class, null, "the version field").shown("gslb and its version");
+            Setting.of("version", String.class, null, "the version field").shown("this build's name and version");
     public static final Setting<List<String>> MESSAGES = Setting.list(
                     "messages",
                     String.class,
