@@ -2,9 +2,10 @@
 # jlink'ed Java 25 runtime in gslb-cli/target):
 #   docker build -t gslb:0.1.0 .                                          # on debian:bookworm-slim
 #   docker build --build-arg BASE=gslb-base:bookworm -t gslb:0.1.0 .      # on a base made here
-# Run it as the README's "Install" section says: config /etc/gslb/gslb.yaml, state in the
-# volume /var/lib/gslb, as user gslb with only CAP_NET_BIND_SERVICE and CAP_NET_RAW. The heap is
-# sized from probe.max-ldns (packaging/jvm-options.sh); docker run -e GSLB_JAVA_OPTS=-Xmx1g sets it.
+# Run it as docs/getting-started.md "Run the container image" says: config /etc/gslb/gslb.yaml,
+# state in the volume /var/lib/gslb, as user gslb with only CAP_NET_BIND_SERVICE and CAP_NET_RAW.
+# The heap is sized from probe.max-ldns (packaging/jvm-options.sh); docker run -e
+# GSLB_JAVA_OPTS=-Xmx1g sets it.
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 # setcap gives the runtime's java the two capabilities; a base without it installs it
@@ -19,7 +20,8 @@ COPY packaging/gslb /opt/gslb/bin/gslb
 COPY packaging/jvm-options.sh /opt/gslb/lib/jvm-options.sh
 COPY packaging/gslb.yaml /etc/gslb/gslb.yaml
 COPY zones/example.com.zone /etc/gslb/zones/example.com.zone
-# external monitors run only programs linked here (README "Health monitors"): none by default
+# external monitors run only programs linked here (docs/operator-guide.md "Programs of external
+# monitors"): none by default
 RUN install -d /etc/gslb/monitor-programs
 COPY topology-data /usr/share/gslb/topology-data
 COPY packaging/grafana/gslb-dashboard.json /usr/share/gslb/grafana/gslb-dashboard.json

@@ -8,8 +8,9 @@ import java.util.List;
  * @param inSync  every paired peer is connected and serves the same content, and none refused
  *     this instance's
  * @param refused a peer's configuration this instance refused, and why (null when none)
- * @param runtime the runtime states' generation here and as each peer last offered it (README
- *     "Maintenance"), or null where the server does not keep them
+ * @param runtime the runtime states' generation here and as each peer last offered it
+ *     (docs/operator-guide.md "Take something out of service"), or null where the server does not
+ *     keep them
  */
 public record ConfigStatus(
         String instance,

@@ -8,9 +8,9 @@ import java.util.List;
  * @param switchOverSeconds the longest time from its failure until answers change (slowest
  *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
  * @param runtime what an operator set on it, its data center or its link ("disabled by alice at
- *     TIME: REASON"), or null when enabled (README "Maintenance")
+ *     TIME: REASON"), or null when enabled (docs/operator-guide.md "Take something out of service")
  * @param waitingForResume  a manual-resume monitor took it DOWN and it stays DOWN until `gslb
- *     resume vs NAME` (README "Manual resume")
+ *     resume vs NAME` (docs/operator-guide.md "Bring a server back after a failure")
  * @param waitingSince      when that monitor took it DOWN, or null when it is not waiting
  * @param passedAgainAt     when its monitors passed again while it waits (resuming brings it UP at
  *     once), or null while they fail or when it is not waiting

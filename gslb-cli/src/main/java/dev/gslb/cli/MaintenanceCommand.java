@@ -13,9 +13,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * Maintenance at run time (README "Maintenance"): {@code gslb disable|drain|enable KIND NAME}, and
- * {@code gslb maintenance} to list what is set. The pair agrees: a change made on one instance
- * reaches its peers.
+ * Maintenance at run time (docs/operator-guide.md "Take something out of service"):
+ * {@code gslb disable|drain|enable KIND NAME}, and {@code gslb maintenance} to list what is set.
+ * The pair agrees: a change made on one instance reaches its peers.
  */
 final class MaintenanceCommand {
     private MaintenanceCommand() {}

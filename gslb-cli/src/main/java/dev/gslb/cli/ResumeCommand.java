@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(
         name = "resume",
-        description = "Resume what a manual-resume monitor took down (README \"Manual resume\").",
+        description = "Resume what a manual-resume monitor took down"
+                + " (docs/operator-guide.md \"Bring a server back after a failure\").",
         subcommands = ResumeCommand.VirtualServer.class)
 final class ResumeCommand {
     @Command(

@@ -39,6 +39,8 @@ import picocli.CommandLine.Model.CommandSpec;
 class ManualTest {
     private static final Pattern FENCE = Pattern.compile("(?m)^```(\\w*)\\n(.*?)^```", Pattern.DOTALL);
     private static final Pattern INLINE = Pattern.compile("`((?:\\./)?gslb [^`]+)`");
+    /** The reference ConfigReference generates into docs/configuration.md. */
+    private static final Pattern GENERATED = Pattern.compile("(?s)<!-- BEGIN generated .*?<!-- END generated[^>]*-->");
     /** What may stand before the command on a line: a prompt, sudo, a namespace or a container. */
     private static final Pattern PREFIX =
             Pattern.compile("^(\\$ )?(sudo )?(ip netns exec \\S+ )?(docker exec \\S+ )?(?<command>(\\./)?gslb( |$).*)");
@@ -156,7 +158,9 @@ class ManualTest {
             }
         }
         for (Path page : pages()) {
-            Matcher m = INLINE.matcher(Files.readString(page));
+            // the generated reference is the settings tables' text (ConfigReferenceTest keeps it so):
+            // its code spans are defaults, such as dnstap's `gslb and its version`, not commands
+            Matcher m = INLINE.matcher(GENERATED.matcher(Files.readString(page)).replaceAll(""));
             while (m.find()) {
                 // in a table a bar between alternatives is written \|: there it separates, it is no pipe
                 commands.add(new String[] {

@@ -16,9 +16,9 @@ import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
 
 /**
- * Reads the YAML configuration (see the README for every key and default): each top-level key is
- * bound to the type its section declares ({@link ConfigSections} lists them, each declared by the
- * module that owns it), and {@link ConfigResolver} resolves what the sections say
+ * Reads the YAML configuration (see docs/configuration.md for every key and default): each
+ * top-level key is bound to the type its section declares ({@link ConfigSections} lists them, each
+ * declared by the module that owns it), and {@link ConfigResolver} resolves what the sections say
  * of each other (a pool naming a server, a record naming a data center or region, a wide IP inside
  * a zone), pointing each error at its line and column. {@code config check}, {@code serve} and
  * {@code config reload} all load through here. Paths in the file are relative to the file's folder;

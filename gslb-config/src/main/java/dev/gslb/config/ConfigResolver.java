@@ -73,7 +73,7 @@ final class ConfigResolver extends Sections {
         List<WideIpSpec> wideIps = zoneBinder.wideIps(new Zones(zones));
         Probing probing = section(Probing.SECTION);
         SyncSettings sync = section(SyncSettings.SECTION);
-        if (!file.has("sync", "path-ttl")) { // the README: paths are sent with the proximity table's TTL
+        if (!file.has("sync", "path-ttl")) { // docs/configuration.md: paths go with the proximity table's TTL
             sync = sync.withPathTtl(probing.proximity().pathTtl());
         }
         DnsSettings dns = section(DnsSettings.SECTION);

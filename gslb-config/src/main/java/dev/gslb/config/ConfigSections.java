@@ -13,13 +13,16 @@ import dev.gslb.sync.SyncSettings;
 import java.util.List;
 
 /**
- * Every top-level section of the configuration file (README "Configuration"), each declared by
- * the module that owns it, and whether a sync group shares it: the loader knows the file by these
- * names. A new section is its declaration and one line here. The shared sections go to peers in
- * this order (the shared YAML, and so its digest, follows it).
+ * Every top-level section of the configuration file (docs/configuration.md "Every key and its
+ * default"), each declared by the module that owns it, and whether a sync group shares it: the
+ * loader knows the file by these names. A new section is its declaration and one line here. The
+ * shared sections go to peers in this order (the shared YAML, and so its digest, follows it).
  */
 public final class ConfigSections {
-    /** Whether a sync group shares a section (README "Sync group") or each instance keeps its own. */
+    /**
+     * Whether a sync group shares a section (docs/operator-guide.md "One configuration for the pair
+     * (sync group)") or each instance keeps its own.
+     */
     enum Scope {
         SHARED,
         LOCAL

@@ -50,9 +50,9 @@ public record GslbConfig(
     public record ConfigText(String label, String text, Path base) {}
 
     /**
-     * Load balancing shared by all pools (README "Load balancing"): {@code unknown-health} and the
-     * keys of every method's table, which the registry lists, so a new method's settings need no
-     * line here.
+     * Load balancing shared by all pools (docs/operator-guide.md "Choose how answers are picked"):
+     * {@code unknown-health} and the keys of every method's table, which the registry lists, so a
+     * new method's settings need no line here.
      *
      * @param methods            each method's own settings record
      * @param unknownIsAvailable a virtual server no check has judged yet may be answered

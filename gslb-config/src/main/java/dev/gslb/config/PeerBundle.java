@@ -12,14 +12,14 @@ import java.util.List;
 
 /**
  * A shared configuration this instance did not read from its own file (a peer's, or one kept
- * since a peer sent it) as this instance loads it: the sync group's trust boundary (README "A
- * compromised peer"). A peer is trusted for what describes the site, never with this host's files,
- * programs or secrets: such a configuration may hold the shared sections only (never a key this
- * instance keeps for itself, such as {@code alerts}, {@code probe} or {@code monitor-programs}),
- * and every file it names must be one it carries, under its {@code files/}, never a path of this
- * host. Anything else refuses it whole, naming the key and the name, before any file is read.
- * Secrets stay references ({@code password-file:}, {@code ${env:GSLB_...}}): each instance reads
- * its own.
+ * since a peer sent it) as this instance loads it: the sync group's trust boundary
+ * (docs/security.md "A compromised peer"). A peer is trusted for what describes the site, never
+ * with this host's files, programs or secrets: such a configuration may hold the shared sections
+ * only (never a key this instance keeps for itself, such as {@code alerts}, {@code probe} or
+ * {@code monitor-programs}), and every file it names must be one it carries, under its
+ * {@code files/}, never a path of this host. Anything else refuses it whole, naming the key and the
+ * name, before any file is read. Secrets stay references ({@code password-file:},
+ * {@code ${env:GSLB_...}}): each instance reads its own.
  *
  * @param content what the peer sent
  * @param dir     where {@link SharedConfig#writeTo} put it

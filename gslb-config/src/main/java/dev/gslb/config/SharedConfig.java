@@ -29,10 +29,11 @@ import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 
 /**
- * The part of a configuration that a sync group shares (README "Sync group"): the shared sections
- * of the YAML and the content of every file they name (zone files, topology lists), so a peer
- * needs nothing of this host's disk. Files are kept under {@code files/}, and the YAML names them
- * there; {@link PeerBundle} points those names at wherever the files were written.
+ * The part of a configuration that a sync group shares (docs/operator-guide.md "One configuration
+ * for the pair (sync group)"): the shared sections of the YAML and the content of every file they
+ * name (zone files, topology lists), so a peer needs nothing of this host's disk. Files are kept
+ * under {@code files/}, and the YAML names them there; {@link PeerBundle} points those names at
+ * wherever the files were written.
  *
  * @param yaml  the shared sections, as YAML
  * @param files path inside the bundle -> content

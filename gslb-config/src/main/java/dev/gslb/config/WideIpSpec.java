@@ -6,7 +6,7 @@ import dev.gslb.dns.wideip.WideIp;
 import java.util.List;
 import org.xbill.DNS.Name;
 
-/** A wide IP as configured (see the README for every key). */
+/** A wide IP as configured (see docs/configuration.md for every key). */
 public record WideIpSpec(
         Name name,
         List<PoolSpec> pools,

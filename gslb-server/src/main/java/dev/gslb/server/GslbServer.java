@@ -276,9 +276,9 @@ public final class GslbServer implements AutoCloseable {
 
     /**
      * Re-reads the configuration file: a change of its shared part is a change made here (the
-     * next generation, applied and sent to the peers, README "Sync group"); a configuration that
-     * does not load changes nothing. Listeners, probing and links keep their start-up settings
-     * (a restart applies those).
+     * next generation, applied and sent to the peers, docs/operator-guide.md "One configuration for
+     * the pair (sync group)"); a configuration that does not load changes nothing. Listeners,
+     * probing and links keep their start-up settings (a restart applies those).
      */
     public dev.gslb.api.Reloaded reload() throws SettingsException {
         ServiceStatus status = serviceStatus;

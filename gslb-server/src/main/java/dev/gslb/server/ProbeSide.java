@@ -34,7 +34,10 @@ import org.slf4j.LoggerFactory;
 final class ProbeSide implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 
-    /** The servers waiting for the operator's resume, in the state folder (README "Manual resume"). */
+    /**
+     * The servers waiting for the operator's resume, in the state folder (docs/operator-guide.md
+     * "Bring a server back after a failure").
+     */
     static final String WAITING_FILE = "waiting-for-resume";
 
     final ProximityTable proximity;

@@ -53,9 +53,9 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
 
     /**
      * Re-reads the configuration file: a change of its shared part is a change made here (the
-     * next generation, applied and sent to the peers, README "Sync group"); a configuration that
-     * does not load changes nothing. Listeners, probing and links keep their start-up settings
-     * (a restart applies those).
+     * next generation, applied and sent to the peers, docs/operator-guide.md "One configuration for
+     * the pair (sync group)"); a configuration that does not load changes nothing. Listeners,
+     * probing and links keep their start-up settings (a restart applies those).
      */
     Reloaded reload() throws SettingsException {
         dev.gslb.sync.ConfigVersion v = group.reloaded(source.get());

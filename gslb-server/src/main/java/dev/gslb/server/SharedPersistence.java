@@ -9,7 +9,10 @@ import org.slf4j.LoggerFactory;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
 
-/** Persistence entries made here go to the peers; theirs come in (README "Persistence"). */
+/**
+ * Persistence entries made here go to the peers; theirs come in (docs/operator-guide.md
+ * "Persistence").
+ */
 final class SharedPersistence implements PersistenceExchange {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
 

@@ -13,7 +13,8 @@ import java.util.function.BiFunction;
 /**
  * A part of a settings file as it is in service (`gslb config show`): the keys the file gives as
  * written, and every key it leaves out with its default, in the table's order. A default is
- * written as the README writes it; one derived from other keys is the value in service.
+ * written as the reference (docs/configuration.md) writes it; one derived from other keys is the
+ * value in service.
  */
 public final class FilledSection {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -96,7 +97,7 @@ public final class FilledSection {
     }
 
     /**
-     * A default as the README writes it (a key that maps what is written to another value keeps
+     * A default as the reference writes it (a key that maps what is written to another value keeps
      * the written one: {@code available}, {@code 16MiB}); a list, {@code [a, b]}, as a list.
      */
     private static JsonNode written(String shown) {
@@ -113,7 +114,10 @@ public final class FilledSection {
         return NODES.textNode(shown);
     }
 
-    /** A value as a file writes it: numbers and booleans as such, lists as lists, the rest as the README shows it. */
+    /**
+     * A value as a file writes it: numbers and booleans as such, lists as lists, the rest as the
+     * reference shows it.
+     */
     private JsonNode shown(Object value) {
         return switch (value) {
             case Boolean b -> NODES.booleanNode(b);

@@ -15,9 +15,10 @@ import java.util.function.Function;
  *
  * @param written  the type read from the file
  * @param convert  from what is read to what the record holds
- * @param shown    the default as the README writes it, when not the default's own text
+ * @param shown    the default as the reference (docs/configuration.md) writes it, when not the
+ *     default's own text
  * @param relative whether a path default is relative to the file's folder
- * @param range    the bounds as the README writes them ("" when none)
+ * @param range    the bounds as the reference writes them ("" when none)
  * @param secret   whether the value may instead come from a file ({@code KEY-file:}) or the
  *                 environment ({@code ${env:GSLB_NAME}}), see {@link Secrets}
  * @param <T>      the value the record holds
@@ -111,18 +112,24 @@ public record Setting<T>(
                 secret);
     }
 
-    /** The same key with bounds of its own, {@code range} in the README's words (an IllegalArgumentException names what is wrong). */
+    /**
+     * The same key with bounds of its own, {@code range} in the reference's words (an
+     * IllegalArgumentException names what is wrong).
+     */
     public Setting<T> check(String range, Consumer<T> more) {
         return new Setting<>(
                 key, written, convert, defaultValue, shown, rule.andThen(more), relative, range, doc, secret);
     }
 
-    /** The same key with its default shown in the README as {@code shown}. */
+    /** The same key with its default shown in the reference as {@code shown}. */
     public Setting<T> shown(String shown) {
         return new Setting<>(key, written, convert, defaultValue, shown, rule, relative, range, doc, secret);
     }
 
-    /** The same key whose default depends on others; {@code shown} says which (the README's words). */
+    /**
+     * The same key whose default depends on others; {@code shown} says which (the reference's
+     * words).
+     */
     public Setting<T> derived(String shown) {
         return new Setting<>(key, written, convert, null, shown, rule, relative, range, doc, secret);
     }
@@ -136,7 +143,7 @@ public record Setting<T>(
         return new Setting<>(key, written, convert, defaultValue, shown, rule, relative, range, doc, true);
     }
 
-    /** The default as the README writes it. */
+    /** The default as the reference writes it. */
     public String shownDefault() {
         return shown != null ? shown : show(defaultValue);
     }
@@ -169,7 +176,9 @@ public record Setting<T>(
         return value;
     }
 
-    /** A value as the README writes it: durations in their largest whole unit, lists in brackets. */
+    /**
+     * A value as the reference writes it: durations in their largest whole unit, lists in brackets.
+     */
     static String show(Object value) {
         return switch (value) {
             case null -> "none";

@@ -1,9 +1,9 @@
 package dev.gslb.site;
 
 /**
- * What an operator set at run time (README "Maintenance"), from the least to the most restrictive
- * (the order {@link RuntimeStates#on} compares): a server inherits the strictest state of what
- * contains it (its data center's, its link's).
+ * What an operator set at run time (docs/operator-guide.md "Take something out of service"), from
+ * the least to the most restrictive (the order {@link RuntimeStates#on} compares): a server
+ * inherits the strictest state of what contains it (its data center's, its link's).
  */
 public enum AdminState {
     /** The default: a candidate when its health allows. */

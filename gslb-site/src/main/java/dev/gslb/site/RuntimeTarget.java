@@ -15,7 +15,10 @@ public record RuntimeTarget(Kind kind, String name) {
         POOL("pool"),
         MEMBER("member"),
         WIDEIP("wideip"),
-        /** Not a state: an operator's manual resume of a virtual server, told to the peers (README "Manual resume"). */
+        /**
+         * Not a state: an operator's manual resume of a virtual server, told to the peers
+         * (docs/operator-guide.md "Bring a server back after a failure").
+         */
         RESUME("resume");
 
         private final String word;

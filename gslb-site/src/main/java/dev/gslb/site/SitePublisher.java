@@ -16,14 +16,14 @@ import java.util.function.Function;
  * link and peer event, applies the availability rules once, and publishes a new {@link SiteState}
  * with one volatile write; the query path reads that state and never calls back here.
  *
- * <p>The rules (README "Health", "Links"):
+ * <p>The rules (docs/operator-guide.md "Check the virtual servers", "Manage ISP links"):
  *
  * <ul>
  *   <li>health: this instance's monitors decide; where they say UNKNOWN, a peer's fresh view fills
  *       in (a peer never overrides a local UP or DOWN);
  *   <li>UP answers, DOWN does not; UNKNOWN answers when {@code unknown-health} says so;
- *   <li>a server waiting for manual resume is not answered, whatever its health says (README
- *       "Manual resume");
+ *   <li>a server waiting for manual resume is not answered, whatever its health says
+ *       (docs/operator-guide.md "Bring a server back after a failure");
  *   <li>a link DOWN takes its servers with it;
  *   <li>a link over its limit sets its servers aside (answered only when nothing else is left);
  *   <li>runtime states: a server takes the strictest of its own, its data center's and its link's

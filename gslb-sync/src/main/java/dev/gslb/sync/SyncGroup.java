@@ -17,13 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shared configuration of a sync group, as F5's sync group keeps it (README "Sync group"):
- * which generation this instance serves, where that change was made, and what its peers serve.
- * A change made here (a reload of a changed file) gets the next generation and goes to every
- * peer; a newer generation from a peer is validated and applied here exactly as a reload would
- * be, or refused and the peer told why. Whatever this instance serves is kept in its state folder
- * ({@code config/}), so a restart serves the newest configuration it has seen rather than an
- * older file; a file changed while the server was down is a change made here.
+ * The shared configuration of a sync group, as F5's sync group keeps it (docs/operator-guide.md
+ * "One configuration for the pair (sync group)"): which generation this instance serves, where that
+ * change was made, and what its peers serve. A change made here (a reload of a changed file) gets
+ * the next generation and goes to every peer; a newer generation from a peer is validated and
+ * applied here exactly as a reload would be, or refused and the peer told why. Whatever this
+ * instance serves is kept in its state folder ({@code config/}), so a restart serves the newest
+ * configuration it has seen rather than an older file; a file changed while the server was down is
+ * a change made here.
  *
  * <p>A file nobody changed while paired is generation 0 and never replaces a peer's: two
  * instances set up by hand keep serving their own files (shown as out of sync when they differ)

@@ -4,7 +4,7 @@ import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 
 /**
- * How many connections the sync port holds (README "The sync port"), each checked at accept:
+ * How many connections the sync port holds (docs/security.md "Peer sync"), each checked at accept:
  * over a limit, the connection is closed at once, before any byte is read.
  *
  * @param maxConnections         all the port's connections, authenticated ones included: far below the

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Peer sync settings (README "Peer sync" has the defaults).
+ * Peer sync settings (docs/configuration.md "sync:" has the defaults).
  *
  * @param listen           where peers connect to this instance
  * @param advertise        the addresses peers should use, one per ISP link, in preference order

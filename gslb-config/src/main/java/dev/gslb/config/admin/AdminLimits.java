@@ -6,7 +6,7 @@ import dev.gslb.settings.SettingsTable;
 import java.time.Duration;
 
 /**
- * What one client, or all of them, may hold of the admin API (README "Admin API and metrics"):
+ * What one client, or all of them, may hold of the admin API (docs/security.md "The admin port"):
  * the caps stay far below the process's descriptors, so no flood of admin connections can take
  * DNS over TCP's.
  *

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Who may use the admin API (README "The admin API").
+ * Who may use the admin API (docs/admin-api.md "Who may call it").
  *
  * @param listen         where it listens (loopback by default)
  * @param tokenFile      the bearer token every request but the open paths needs; generated at first

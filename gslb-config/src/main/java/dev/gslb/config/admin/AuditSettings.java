@@ -6,8 +6,9 @@ import dev.gslb.settings.SettingsTable;
 import java.nio.file.Path;
 
 /**
- * The audit log of the admin API (README "Users and roles"): one JSON line per call that changes
- * state, in a file that is rotated by size and never holds more than {@code files} files.
+ * The audit log of the admin API (docs/operator-guide.md "Give people access"): one JSON line per
+ * call that changes state, in a file that is rotated by size and never holds more than
+ * {@code files} files.
  *
  * @param file    the current file; the older ones are beside it as file.1 (newest) to file.N
  * @param maxSize a file is rotated before a line would take it over this many bytes

@@ -11,8 +11,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One entry of {@code alerts:} (README "Alerts"): which events, and where they go: a program run
- * with the event as JSON on its standard input, and/or a webhook the event is POSTed to.
+ * One entry of {@code alerts:} (docs/operator-guide.md "Get told when something changes"): which
+ * events, and where they go: a program run with the event as JSON on its standard input, and/or a
+ * webhook the event is POSTed to.
  *
  * @param maxPerMinute events beyond this in any minute are dropped and counted (a flapping server
  *                     cannot flood the pager)

@@ -7,7 +7,8 @@ import dev.gslb.settings.SettingsTable;
 import java.time.Duration;
 
 /**
- * How queries are answered (README "Configuration", keys under {@code dns:}).
+ * How queries are answered (docs/configuration.md "Every key and its default", keys under
+ * {@code dns:}).
  *
  * @param ednsUdpSize    the EDNS size we advertise and the cap on UDP answers (512..4096)
  * @param cookies        DNS cookies (RFC 7873/9018): answer client cookies with server cookies

@@ -12,13 +12,13 @@ import org.xbill.DNS.Section;
 import org.xbill.DNS.Type;
 
 /**
- * The response class an answer is rate-limited in (README "Response-rate limiting"), as BIND names
- * them: data per name and type, where the name is the wildcard's owner when a wildcard made the
- * answer and the type is the one the answer holds (a CNAME answers every type alike); NODATA per
- * name whatever the type (again the wildcard's owner for a wildcard); NXDOMAIN per zone; referrals
- * per zone cut; all errors in one class. So no class is keyed by anything a flood can vary without
- * end: random names fall into their zone's, wildcard's or cut's class, random types into their
- * name's NODATA or CNAME class.
+ * The response class an answer is rate-limited in (docs/security.md "Response-rate limiting"), as
+ * BIND names them: data per name and type, where the name is the wildcard's owner when a wildcard
+ * made the answer and the type is the one the answer holds (a CNAME answers every type alike);
+ * NODATA per name whatever the type (again the wildcard's owner for a wildcard); NXDOMAIN per zone;
+ * referrals per zone cut; all errors in one class. So no class is keyed by anything a flood can
+ * vary without end: random names fall into their zone's, wildcard's or cut's class, random types
+ * into their name's NODATA or CNAME class.
  */
 final class ResponseClasses {
     static final long ERRORS = ResponseRateLimiter.responseClass(Kind.ERROR, 0, 0);

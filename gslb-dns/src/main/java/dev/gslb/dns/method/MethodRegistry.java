@@ -35,8 +35,9 @@ public final class MethodRegistry {
     }
 
     /**
-     * Every method by name, in the order of the README: the only list of names. A method says
-     * itself whether it reads measured paths ({@link LoadBalancingMethod#usesPathMetrics}).
+     * Every method by name, in the order of docs/operator-guide.md "The methods": the only list of
+     * names. A method says itself whether it reads measured paths
+     * ({@link LoadBalancingMethod#usesPathMetrics}).
      */
     private static final Map<String, Function<Services, LoadBalancingMethod>> FACTORIES = new LinkedHashMap<>();
 
@@ -108,7 +109,7 @@ public final class MethodRegistry {
         return List.copyOf(SETTINGS);
     }
 
-    /** Every method's name, in the order of the README. */
+    /** Every method's name, in the order of docs/operator-guide.md "The methods". */
     public static List<String> names() {
         return List.copyOf(FACTORIES.keySet());
     }

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Response-rate limiting (README "Response-rate limiting"), as BIND, Knot and NSD do it.
+ * Response-rate limiting (docs/security.md "Response-rate limiting"), as BIND, Knot and NSD do it.
  *
  * @param responsesPerSecond answers per second to one source network for one response class; 0 = off
  * @param slip               every Nth answer that would be dropped goes out truncated (TC, or BADCOOKIE to

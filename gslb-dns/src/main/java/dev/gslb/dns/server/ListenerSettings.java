@@ -9,7 +9,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Where and how the DNS listeners run (README "Configuration", keys under {@code dns:}).
+ * Where and how the DNS listeners run (docs/configuration.md "Every key and its default", keys
+ * under {@code dns:}).
  *
  * @param addresses                  UDP and TCP listen addresses (v4 and v6)
  * @param threads                    event loops; each gets its own UDP socket (SO_REUSEPORT); 0 = one per core

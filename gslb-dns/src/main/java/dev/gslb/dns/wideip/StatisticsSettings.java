@@ -5,7 +5,7 @@ import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 
 /**
- * The {@code statistics:} section (README "Statistics").
+ * The {@code statistics:} section (docs/operator-guide.md "Read the statistics").
  *
  * @param maxWideIps wide IPs counted on their own; the rest are counted together as "other"
  */

@@ -8,9 +8,9 @@ import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
 
 /**
- * The wide IPs' runtime states (README "Maintenance") by DNS name: the published state keeps them
- * by name as text; this indexes each published set once, so a query reads one map (and none while
- * no wide IP has a state) and allocates nothing.
+ * The wide IPs' runtime states (docs/operator-guide.md "Take something out of service") by DNS
+ * name: the published state keeps them by name as text; this indexes each published set once, so a
+ * query reads one map (and none while no wide IP has a state) and allocates nothing.
  */
 final class WideIpRuntime {
     private record Index(Map<String, RuntimeState> source, Map<Name, RuntimeState> byName) {}

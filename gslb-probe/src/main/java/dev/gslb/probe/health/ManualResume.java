@@ -11,11 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 
 /**
- * The virtual servers waiting for an operator's resume (F5's "manual resume", README "Manual
- * resume"): a monitor with {@code manual-resume: true} took each from UP to DOWN, and it stays
- * DOWN, whatever its monitors say since, until `gslb resume vs NAME`. Kept in a file of the state
- * folder ({@link WaitingFile}) so that a restart does not resume them by itself; the instants
- * their monitors passed again are not kept (after a restart the checks start again).
+ * The virtual servers waiting for an operator's resume (F5's "manual resume",
+ * docs/operator-guide.md "Bring a server back after a failure"): a monitor with
+ * {@code manual-resume: true} took each from UP to DOWN, and it stays DOWN, whatever its monitors
+ * say since, until `gslb resume vs NAME`. Kept in a file of the state folder ({@link WaitingFile})
+ * so that a restart does not resume them by itself; the instants their monitors passed again are
+ * not kept (after a restart the checks start again).
  *
  * <p>Only a failure after an UP makes a server wait: a monitor's first verdict after the start
  * (or after a reload changed the server) is not one. {@link HealthMonitor} changes this under its

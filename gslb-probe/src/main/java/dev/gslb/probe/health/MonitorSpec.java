@@ -11,11 +11,12 @@ import java.util.List;
  * A configured monitor: what check, how often, and the hysteresis. From UNKNOWN the first
  * completed check decides; after that it takes {@code downThreshold} failures in a row to go
  * DOWN and {@code upThreshold} successes in a row to come back UP, so a flapping target does not
- * flap the answer. One entry of {@code monitors:} (README "Health monitors") holds the keys below
- * and those of its type's check ({@link MonitorTypes}).
+ * flap the answer. One entry of {@code monitors:} (docs/operator-guide.md "Check the virtual
+ * servers") holds the keys below and those of its type's check ({@link MonitorTypes}).
  *
  * @param manualResume a virtual server this monitor took from UP to DOWN stays DOWN until an
- *     operator resumes it (F5's "manual resume", README "Manual resume"; {@link ManualResume})
+ *     operator resumes it (F5's "manual resume", docs/operator-guide.md "Bring a server back after
+ *     a failure"; {@link ManualResume})
  */
 @JsonDeserialize(using = MonitorTypes.Binder.class)
 public record MonitorSpec(

@@ -42,7 +42,10 @@ public final class MonitorTypes {
         SPECS.put(type, MonitorSpec.table(type, check, kind));
     }
 
-    /** Each type's own keys (README "Health monitors"), in the README's order. */
+    /**
+     * Each type's own keys (docs/operator-guide.md "Check the virtual servers"), in the reference's
+     * order.
+     */
     public static Map<String, SettingsTable<? extends Check>> checks() {
         return Collections.unmodifiableMap(CHECKS);
     }

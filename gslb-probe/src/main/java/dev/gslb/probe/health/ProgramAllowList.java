@@ -6,10 +6,11 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * The folder of programs external monitors may run (README "Health monitors", key
- * {@code monitor-programs}): this instance's own, never shared. A monitor names a program by its
- * name alone, found in the folder; whether the monitor came from this host's file or from a peer,
- * nothing outside the folder runs, so a peer cannot make this host run a program of its choosing.
+ * The folder of programs external monitors may run (docs/operator-guide.md "Check the virtual
+ * servers", key {@code monitor-programs}): this instance's own, never shared. A monitor names a
+ * program by its name alone, found in the folder; whether the monitor came from this host's file or
+ * from a peer, nothing outside the folder runs, so a peer cannot make this host run a program of
+ * its choosing.
  */
 public record ProgramAllowList(Path folder) {
     /** The folder, {@code monitor-programs} beside the configuration unless it says otherwise. */

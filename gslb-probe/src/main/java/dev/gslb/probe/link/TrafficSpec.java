@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * How a link's traffic is read: the source, how often it is polled, and the window the rate is
- * averaged over (README "Links"; defaults 10 s and three polls).
+ * averaged over (docs/operator-guide.md "Manage ISP links"; defaults 10 s and three polls).
  */
 public record TrafficSpec(TrafficSource source, Duration interval, Duration window) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);

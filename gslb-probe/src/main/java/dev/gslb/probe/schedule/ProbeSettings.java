@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How this instance probes (README "Probing" lists the defaults).
+ * How this instance probes (docs/operator-guide.md "Measure resolvers" lists the defaults).
  *
  * @param source        address probes are sent from (the ISP link of this data center); any = kernel's choice
  * @param protocols     tried in this order; the first that gets any reply wins

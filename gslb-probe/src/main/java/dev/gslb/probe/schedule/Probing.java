@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * The {@code probe:} section: how LDNS are measured, the proximity table's TTLs and bounds (their
- * keys, in the same mapping), and its H2 file (README "Probing").
+ * keys, in the same mapping), and its H2 file (docs/operator-guide.md "Measure resolvers").
  *
  * @param store         the proximity table's H2 file ({@code var/proximity} beside the config)
  * @param flushInterval how often measurements are written to it

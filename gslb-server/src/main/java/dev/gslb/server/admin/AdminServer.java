@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The admin HTTP API (loopback by default), on netty: one event loop reads requests, each route
  * runs on a virtual thread. Each area (health, metrics, topology...) adds routes. What the
- * listener bounds (README "Admin API and metrics"): connections in all and per source
+ * listener bounds (docs/security.md "The admin port"): connections in all and per source
  * ({@link ConnectionLimit}: a full table closes its idlest), requests at once in all and per
  * source ({@link RequestSlots}), the request head's size and time, the body by what its route
  * takes (none, a JSON command, an upload) and time, read only after {@link AdminGate} let the

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The operator's resume of a virtual server a manual-resume monitor took DOWN (README "Manual
- * resume"): POST /vs/resume?name=NAME answers the server's status after it (200), 404 for a name
- * no server has (with the names near it), 409 for a server that is not waiting.
+ * The operator's resume of a virtual server a manual-resume monitor took DOWN
+ * (docs/operator-guide.md "Bring a server back after a failure"): POST /vs/resume?name=NAME answers
+ * the server's status after it (200), 404 for a name no server has (with the names near it), 409
+ * for a server that is not waiting.
  */
 public final class ResumeApi {
     private final HealthMonitor health;

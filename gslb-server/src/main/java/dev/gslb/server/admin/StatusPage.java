@@ -31,10 +31,10 @@ import java.util.function.Supplier;
 import org.xbill.DNS.Type;
 
 /**
- * The status page (README "Status page"): {@code GET /} serves a read-only page bundled in the jar
- * (plain HTML, CSS and JavaScript, no network), which polls the JSON under {@code /status/api/}.
- * Everything it shows is paged or summed here, never the whole proximity table: the first view of
- * a table of a million LDNS costs one pass over it.
+ * The status page (docs/operator-guide.md "The status page"): {@code GET /} serves a read-only page
+ * bundled in the jar (plain HTML, CSS and JavaScript, no network), which polls the JSON under
+ * {@code /status/api/}. Everything it shows is paged or summed here, never the whole proximity
+ * table: the first view of a table of a million LDNS costs one pass over it.
  */
 public final class StatusPage {
     public static final String PREFIX = "/status/";

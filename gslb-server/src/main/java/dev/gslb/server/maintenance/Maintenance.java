@@ -29,10 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What operators disabled, drained or enabled at run time (README "Maintenance"): the states of one
- * generation, kept in the state folder, applied through the {@link SitePublisher} and shared with
- * the peers the way the sync group shares the configuration (a generation per change, the newer
- * wins, the greater instance name of two made at once; a peer's states are validated first).
+ * What operators disabled, drained or enabled at run time (docs/operator-guide.md "Take something
+ * out of service"): the states of one generation, kept in the state folder, applied through the
+ * {@link SitePublisher} and shared with the peers the way the sync group shares the configuration
+ * (a generation per change, the newer wins, the greater instance name of two made at once; a peer's
+ * states are validated first).
  */
 public final class Maintenance implements RuntimeStateExchange {
     private static final Logger log = LoggerFactory.getLogger(Maintenance.class);
@@ -98,8 +99,9 @@ public final class Maintenance implements RuntimeStateExchange {
     }
 
     /**
-     * The operator resumed {@code server} here (README "Manual resume"): the peers resume it too,
-     * where it waits since before now. Kept as a state of kind resume for a while, then dropped.
+     * The operator resumed {@code server} here (docs/operator-guide.md "Bring a server back after a
+     * failure"): the peers resume it too, where it waits since before now. Kept as a state of kind
+     * resume for a while, then dropped.
      */
     public synchronized void resumed(String server, String by) throws IOException {
         long now = clock.millis();
@@ -127,7 +129,7 @@ public final class Maintenance implements RuntimeStateExchange {
                 Gauge.builder("runtime_states", () -> count(k, s))
                         .tag("state", s.word())
                         .tag("kind", k.word())
-                        .description("Targets an operator disabled or drained (README \"Maintenance\")")
+                        .description("Targets an operator disabled or drained (gslb maintenance)")
                         .register(registry);
             }
         }
