@@ -4,13 +4,16 @@ import static dev.gslb.it.ContainersIT.quiet;
 import static dev.gslb.it.ContainersIT.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.dockerjava.api.model.Capability;
 import dev.gslb.probe.Awaits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.MountableFile;
@@ -52,7 +55,8 @@ class DebianPackageIT {
                     .contains("User=gslb", "AmbientCapabilities=CAP_NET_BIND_SERVICE CAP_NET_RAW")
                     .contains("StateDirectory=gslb", "ProtectSystem=strict", "NoNewPrivileges=yes")
                     .contains("Type=notify", "NotifyAccess=main", "Restart=on-failure")
-                    .contains("ExecReload=/usr/bin/gslb config reload");
+                    .contains(
+                            "ExecReload=/usr/bin/gslb --config /etc/gslb/gslb.yaml --state-dir /var/lib/gslb config reload");
             assertThat(run(root, "man", "-w", "gslb")).contains("/usr/share/man/man1/gslb.1.gz");
             assertThat(run(root, "env", "MANPAGER=cat", "MANWIDTH=100", "man", "gslb-serve"))
                     .contains("gslb-serve", "--state-dir");
@@ -87,8 +91,9 @@ class DebianPackageIT {
     }
 
     /**
-     * systemd runs as the container's first process (privileged, /run on tmpfs, as systemd wants
-     * in a container); the tools image's unbound would take port 53, so its units are masked
+     * systemd runs as the container's first process (every capability the host may give, the
+     * host's cgroups writable, /run on tmpfs, as systemd wants in a container: --privileged asks
+     * for CAP_SYS_RESOURCE, which this host's own bounding set lacks); the tools image's unbound would take port 53, so its units are masked
      * before systemd starts. dpkg's postinst enables and starts gslb.service as on a host.
      */
     @Test
@@ -97,8 +102,14 @@ class DebianPackageIT {
         try (Network alone = ContainersIT.network("198.19.55.0/24");
                 GenericContainer<?> host = new GenericContainer<>(ContainersIT.TOOLS)
                         .withNetwork(alone)
-                        .withCreateContainerCmdModifier(cmd -> cmd.withName("gslb-it-deb-systemd"))
-                        .withPrivilegedMode(true)
+                        .withCreateContainerCmdModifier(cmd -> {
+                            cmd.withName("gslb-it-deb-systemd");
+                            cmd.getHostConfig()
+                                    .withCapAdd(Capability.ALL)
+                                    .withCapDrop(Capability.SYS_RESOURCE)
+                                    .withSecurityOpts(List.of("seccomp=unconfined", "apparmor=unconfined"));
+                        })
+                        .withFileSystemBind("/sys/fs/cgroup", "/sys/fs/cgroup", BindMode.READ_WRITE)
                         .withTmpFs(java.util.Map.of("/run", "rw", "/run/lock", "rw", "/tmp", "rw"))
                         .withEnv("container", "docker")
                         .withCopyFileToContainer(MountableFile.forHostPath(deb), "/root/gslb.deb")
