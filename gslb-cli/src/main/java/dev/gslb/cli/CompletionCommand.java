@@ -97,6 +97,11 @@ final class CompletionCommand implements Callable<Integer> {
               local kind="$1" dir fwd=() i key
               dir="${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}/gslb-completion-$UID}"
               mkdir -p -m 700 "$dir" 2>/dev/null || return 0
+              # /tmp is shared: a folder someone else made or may write in (or a link) would let them
+              # plant names or point the cache's writes at another file, so only our own is used
+              local mode
+              mode="$(stat -c %a "$dir" 2>/dev/null)" || return 0
+              [[ -O "$dir" && ! -L "$dir" ]] && (( (8#$mode & 8#022) == 0 )) || return 0
               for ((i = 1; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
                   --config|--admin|--token-file|--state-dir) fwd+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
