@@ -1,5 +1,6 @@
 package dev.gslb.dns.dnstap;
 
+import dev.gslb.probe.store.StateFile;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,6 +30,7 @@ final class FrameFile extends FrameStream {
             if (Files.isRegularFile(path) && Files.size(path) > 0) {
                 Files.move(path, path.resolveSibling(path.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
             }
+            StateFile.createEmpty(path); // a query log holds client addresses: owner-only from creation
             FrameFile f = new FrameFile(new BufferedOutputStream(Files.newOutputStream(path), 64 << 10));
             f.writeControl(START, true);
             return f;

@@ -60,6 +60,9 @@ class DnstapTest {
 
         tap.startWriter();
         tap.close();
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file))
+                .as("a query log holds client addresses: owner-only")
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         String yaml = DnstapRead.yaml(file);
         assertThat(count(yaml, "type: AUTH_QUERY")).isEqualTo(16);
         assertThat(count(yaml, "type: AUTH_RESPONSE")).isEqualTo(16);
