@@ -2,6 +2,7 @@ package dev.gslb.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Ulimit;
@@ -42,11 +43,36 @@ class ContainersIT {
         network = network("198.19.53.0/24");
     }
 
-    /** A user-defined network in the test range (198.18.0.0/15), as dockerd's own bridge is in CI. */
+    /**
+     * A user-defined network in the test range (198.18.0.0/15), as dockerd's own bridge is in CI. What
+     * an interrupted earlier run left (Ryuk is off, so nothing else removes it) goes first: its
+     * containers hold our names and its network our subnet, and the new ones could not be made.
+     */
     static Network network(String subnet) {
+        removeLeftovers(subnet);
         return Network.builder()
                 .createNetworkCmdModifier(c -> c.withIpam(new Ipam().withConfig(new Ipam.Config().withSubnet(subnet))))
                 .build();
+    }
+
+    static void removeLeftovers(String subnet) {
+        DockerClient docker = DockerClientFactory.instance().client();
+        for (var c : docker.listContainersCmd()
+                .withShowAll(true)
+                .withNameFilter(List.of("gslb-it-"))
+                .exec()) {
+            System.out.println("removing container " + String.join(",", c.getNames()) + " left by an earlier run");
+            docker.removeContainerCmd(c.getId()).withForce(true).exec();
+        }
+        for (var n : docker.listNetworksCmd().exec()) {
+            boolean ours = n.getIpam() != null
+                    && n.getIpam().getConfig() != null
+                    && n.getIpam().getConfig().stream().anyMatch(c -> subnet.equals(c.getSubnet()));
+            if (ours) {
+                System.out.println("removing network " + n.getName() + " (" + subnet + ") left by an earlier run");
+                docker.removeNetworkCmd(n.getId()).exec();
+            }
+        }
     }
 
     @AfterAll
