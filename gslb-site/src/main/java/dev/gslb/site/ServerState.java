@@ -15,6 +15,7 @@ package dev.gslb.site;
  *                    waiting for manual resume"), a precomputed text, or null
  * @param admin       the strictest runtime state of the server, its data center and its link
  * @param set         the runtime state that decided {@code admin} (who, when, why), or null when enabled
+ * @param load        its load as measured in its data center ({@link ServerLoad#UNKNOWN} when nothing is)
  */
 public record ServerState(
         HealthState health,
@@ -23,7 +24,8 @@ public record ServerState(
         long headroomBps,
         String heldReason,
         AdminState admin,
-        RuntimeState set) {
+        RuntimeState set,
+        ServerLoad load) {
     /** Answerable and nothing measured: what a server outside any configuration gets when unknown health is answered. */
     public static final ServerState UNKNOWN_AVAILABLE = new ServerState(HealthState.UNKNOWN, true, null, -1);
 
@@ -32,7 +34,7 @@ public record ServerState(
 
     /** Enabled, and no operator's rule holds it: what a state decided from health and links alone is. */
     public ServerState(HealthState health, boolean available, String spillReason, long headroomBps) {
-        this(health, available, spillReason, headroomBps, null, AdminState.ENABLED, null);
+        this(health, available, spillReason, headroomBps, null, AdminState.ENABLED, null, ServerLoad.UNKNOWN);
     }
 
     /** A monitor (this instance's or a peer's) saw it UP, not merely unknown. */

@@ -26,6 +26,9 @@ import java.util.function.Function;
  *       (docs/operator-guide.md "Bring a server back after a failure");
  *   <li>a link DOWN takes its servers with it;
  *   <li>a link over its limit sets its servers aside (answered only when nothing else is left);
+ *   <li>a server over one of its own limits (connections, traffic, packets, CPU) is set aside the
+ *       same way; its load is this instance's measurement when its data center is this one's,
+ *       else the fresh one of the peer in its data center;
  *   <li>runtime states: a server takes the strictest of its own, its data center's and its link's
  *       (disabled: never; drained: only where persistence already sends a network); a state set
  *       for a while ends by itself (the expiry timer publishes again then);
@@ -57,6 +60,8 @@ public final class SitePublisher implements AutoCloseable {
     private final Map<String, Expiring<HealthState>> peerHealth = new HashMap<>();
     private final Map<String, LinkState> localLinks = new HashMap<>();
     private final Map<String, Expiring<LinkState>> peerLinks = new HashMap<>();
+    private final Map<String, ServerLoad> localLoad = new HashMap<>();
+    private final Map<String, Expiring<ServerLoad>> peerLoad = new HashMap<>();
     private final Set<String> waitingForResume = new HashSet<>();
     private Site site;
     private RuntimeStates runtime = RuntimeStates.NONE;
@@ -115,6 +120,23 @@ public final class SitePublisher implements AutoCloseable {
         publish();
     }
 
+    /** This instance measured the load of {@code server} (a server of its data center). */
+    public synchronized void localLoad(String server, ServerLoad load) {
+        if (!load.equals(localLoad.put(server, load))) {
+            publish();
+        }
+    }
+
+    /** The peer in {@code server}'s data center measured its load; fresh until {@code expiresAt}. */
+    public synchronized void peerLoad(String server, ServerLoad load, long expiresAt) {
+        Expiring<ServerLoad> old = peerLoad.put(server, new Expiring<>(load, expiresAt));
+        if (old == null || !old.value().equals(load) || old.expiresAt() < clock.millis()) {
+            publishForPeer();
+        } else if (expiresAt < expiryAt) {
+            scheduleExpiry(expiresAt);
+        }
+    }
+
     /** This instance measured a link of its data center. */
     public synchronized void localLink(LinkState s) {
         localLinks.put(s.name(), s);
@@ -136,6 +158,9 @@ public final class SitePublisher implements AutoCloseable {
         this.site = next;
         localHealth.clear();
         localLinks.clear();
+        localLoad
+                .keySet()
+                .retainAll(next.servers().stream().map(VirtualServer::name).toList());
         for (VirtualServer vs : next.servers()) {
             HealthState h = health.apply(vs.name());
             if (h != null) {
@@ -196,6 +221,7 @@ public final class SitePublisher implements AutoCloseable {
         long now = clock.millis();
         peerHealth.values().removeIf(v -> v.expiresAt() < now);
         peerLinks.values().removeIf(v -> v.expiresAt() < now);
+        peerLoad.values().removeIf(v -> v.expiresAt() < now);
         Map<String, LinkState> links = new HashMap<>();
         for (Link l : site.links()) {
             LinkState s = localLinks.get(l.name());
@@ -215,7 +241,7 @@ public final class SitePublisher implements AutoCloseable {
             HealthState h = local != HealthState.UNKNOWN ? local : peers.getOrDefault(vs.name(), HealthState.UNKNOWN);
             merged.put(vs.name(), h);
             RuntimeState set = runtime.on(vs, now);
-            servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()), set);
+            servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()), set, load(vs));
         }
         state = new SiteState(site, servers, unknown(), merged, peers, links).withRuntime(runtime, now);
         long next = runtime.nextEnd(now); // a state set --for a while ends by itself
@@ -223,6 +249,9 @@ public final class SitePublisher implements AutoCloseable {
             next = Math.min(next, v.expiresAt());
         }
         for (Expiring<?> v : peerLinks.values()) {
+            next = Math.min(next, v.expiresAt());
+        }
+        for (Expiring<?> v : peerLoad.values()) {
             next = Math.min(next, v.expiresAt());
         }
         expiryAt = Long.MAX_VALUE;
@@ -233,8 +262,18 @@ public final class SitePublisher implements AutoCloseable {
         return unknownIsAvailable ? ServerState.UNKNOWN_AVAILABLE : ServerState.UNKNOWN_UNAVAILABLE;
     }
 
+    /** This instance's measurement of a server's load, else a peer's fresh one, else unknown. */
+    private ServerLoad load(VirtualServer vs) {
+        ServerLoad own = localLoad.get(vs.name());
+        if (own != null) {
+            return own;
+        }
+        Expiring<ServerLoad> peer = peerLoad.get(vs.name());
+        return peer == null ? ServerLoad.UNKNOWN : peer.value();
+    }
+
     /** Every availability rule, in one place. */
-    private ServerState decide(VirtualServer vs, HealthState h, LinkState link, RuntimeState set) {
+    private ServerState decide(VirtualServer vs, HealthState h, LinkState link, RuntimeState set, ServerLoad load) {
         boolean available = h == HealthState.UP || h == HealthState.UNKNOWN && unknownIsAvailable;
         if (link != null && link.state() == HealthState.DOWN) {
             available = false; // a link DOWN takes its servers with it
@@ -244,13 +283,16 @@ public final class SitePublisher implements AutoCloseable {
             available = false; // what an operator holds back, no measurement brings back
         }
         String spill = available && link != null ? link.overLimitReason() : null;
+        if (spill == null && available) {
+            spill = load.overLimitReason(); // a server past its own limit spills as a full link does
+        }
         long headroom = -1;
         Link l = vs.link() == null ? null : site.link(vs.link());
         if (l != null && l.capacityBps() >= 0 && link != null && link.inBps() >= 0 && link.outBps() >= 0) {
             headroom = Math.max(0, l.capacityBps() - Math.max(link.inBps(), link.outBps()));
         }
         return new ServerState(
-                h, available, spill, headroom, held, set == null ? AdminState.ENABLED : set.state(), set);
+                h, available, spill, headroom, held, set == null ? AdminState.ENABLED : set.state(), set, load);
     }
 
     private void scheduleExpiry(long at) {

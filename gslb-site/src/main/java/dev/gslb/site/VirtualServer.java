@@ -17,6 +17,8 @@ import java.net.InetAddress;
  * @param ordinal its index in the configuration's list of virtual servers, given when the
  *                configuration is built: where the query path finds its state in {@link SiteState};
  *                -1 for a server outside any configuration (its state is then the unknown one)
+ * @param score   the operator's score of it (F5's virtual-server score, 0-100): what vs-score and
+ *                quality-of-service read; 0 when not given
  */
 public record VirtualServer(
         String name,
@@ -27,10 +29,14 @@ public record VirtualServer(
         int ratio,
         int order,
         String link,
-        int ordinal) {
+        int ordinal,
+        int score) {
     public VirtualServer {
         if (ratio < 0) {
             throw new IllegalArgumentException("virtual server " + name + ": ratio must not be negative");
+        }
+        if (score < 0 || score > 100) {
+            throw new IllegalArgumentException("virtual server " + name + ": score must be 0-100");
         }
         if (hi != Cidr.hiOf(address) || lo != Cidr.loOf(address)) {
             throw new IllegalArgumentException("virtual server " + name + ": hi and lo are not its address");
@@ -39,7 +45,7 @@ public record VirtualServer(
 
     public VirtualServer(
             String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link, int ordinal) {
-        this(name, address, Cidr.hiOf(address), Cidr.loOf(address), dataCenter, ratio, order, link, ordinal);
+        this(name, address, Cidr.hiOf(address), Cidr.loOf(address), dataCenter, ratio, order, link, ordinal, 0);
     }
 
     public VirtualServer(String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link) {
@@ -56,7 +62,12 @@ public record VirtualServer(
 
     /** This server at position {@code i} of its configuration. */
     public VirtualServer at(int i) {
-        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, i);
+        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, i, score);
+    }
+
+    /** This server with the operator's score. */
+    public VirtualServer withScore(int s) {
+        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, ordinal, s);
     }
 
     public boolean isIpv4() {
