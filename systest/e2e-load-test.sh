@@ -197,11 +197,22 @@ moves_to "$cnc_vip" lc.example.com "story 2: under resume (10%): both instances 
 
 # ---- story 3: dynamic-ratio splits answers by its weights ----
 say "story 3: dynamic-ratio (dr.example.com) with dc-cnc holding 6 downloads and dc-tel 12"
-# TODO(methods): the expected share follows the method's formula, filled in below once it exists.
-expected_cnc=67
-if split "dynamic-ratio, dc-cnc 6 held, dc-tel 12" "$expected_cnc" 5 dr.example.com 200; then
-  pass "story 3: dynamic-ratio's split of 400 answers is within 5 points of its weights"
-else fail "story 3: dynamic-ratio's split of 400 answers is within 5 points of its weights"; fi
+# The method's formula (load-balancing.dynamic-ratio; a = b = r1 = 1, r2 = 0, ratios DW = 1, capacity
+# C = 20 in cnc.yaml): AL = connections / C, spare = max(0, 1 - AL), LOAD = 2 * spare / (sum of
+# spare), W = max(0, 1 + cbrt(LOAD - 1)). The connections are what the balancers count now (nginx's
+# count includes its reader, as it does when the instance reads it).
+dynamic_ratio() { # CNC's connections, TEL's: prints "CNC's weight, TEL's, CNC's expected share"
+  awk -v c="$1" -v t="$2" -v C=20 'function cbrt(x) { return x < 0 ? -((-x) ^ (1 / 3)) : x ^ (1 / 3) }
+    function w(spare, sum) { load = sum > 0 ? 2 * spare / sum : 1; x = 1 + cbrt(load - 1); return x < 0 ? 0 : x }
+    BEGIN { sc = 1 - c / C; if (sc < 0) sc = 0; st = 1 - t / C; if (st < 0) st = 0
+            wc = w(sc, sc + st); wt = w(st, sc + st); printf "%.2f %.2f %.1f\n", wc, wt, 100 * wc / (wc + wt) }'
+}
+conn_cnc="$(stub_active)"; conn_tel="$(csv_scur)"
+read -r weight_cnc weight_tel expected_cnc < <(dynamic_ratio "$conn_cnc" "$conn_tel")
+echo "connections: dc-cnc $conn_cnc (stub_status), dc-tel $conn_tel (CSV scur); weights: dc-cnc $weight_cnc, dc-tel $weight_tel"
+if split "dynamic-ratio, dc-cnc $conn_cnc conn. (W $weight_cnc), dc-tel $conn_tel (W $weight_tel)" "$expected_cnc" 5 dr.example.com 200; then
+  pass "story 3: dynamic-ratio's split of 400 answers is within 5 points of its weights' share"
+else fail "story 3: dynamic-ratio's split of 400 answers is within 5 points of its weights' share"; fi
 explain cnc dr.example.com
 
 say "cleanup: nothing left running"
