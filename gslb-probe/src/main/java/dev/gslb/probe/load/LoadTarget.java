@@ -10,21 +10,23 @@ import java.util.Set;
 public record LoadTarget(String server, String dataCenter, LoadSpec load, ServerLimits limits) {
     public LoadTarget {
         limits = limits == null ? ServerLimits.NONE : limits;
-        Set<Metric> missing = EnumSet.noneOf(Metric.class);
-        missing.addAll(limits.metrics());
-        if (load != null) {
-            missing.removeAll(load.metrics());
-        }
-        if (!missing.isEmpty()) { // a limit nothing measures would never spill: refused rather than ignored
-            Metric m = missing.iterator().next();
+        Metric m = unmeasured(load, limits);
+        if (m != null) { // a limit nothing measures would never spill: refused rather than ignored
             throw new IllegalArgumentException("virtual server " + server + ": a limit on " + ServerLimits.key(m)
-                    + " but no source under 'load:' reads " + m.key()
-                    + (load == null ? " (it has no 'load:')" : " (its sources read " + keys(load.metrics()) + ")"));
+                    + " but no source under 'load:' reads " + m.key());
         }
     }
 
-    private static String keys(Set<Metric> metrics) {
-        return metrics.stream().map(Metric::key).toList().toString();
+    /** The first metric {@code limits} limits that no source of {@code load} reads, or null. */
+    public static Metric unmeasured(LoadSpec load, ServerLimits limits) {
+        Set<Metric> missing = EnumSet.noneOf(Metric.class);
+        if (limits != null) {
+            missing.addAll(limits.metrics());
+        }
+        if (load != null) {
+            missing.removeAll(load.metrics());
+        }
+        return missing.isEmpty() ? null : missing.iterator().next();
     }
 
     /** Whether it has limits to check. */
