@@ -303,19 +303,8 @@ public final class LoadMonitor implements AutoCloseable {
                     clock.millis(),
                     dataCenter);
             boolean nowOver = t.limits().overLimit(measured, over);
-            ServerLoad load = nowOver
-                    ? new ServerLoad(
-                            measured.connections(),
-                            measured.cpuPercent(),
-                            measured.memoryPercent(),
-                            measured.loadAverage(),
-                            measured.bytesPerSecond(),
-                            measured.packetsPerSecond(),
-                            measured.serversUp(),
-                            t.limits().overLimitReason(t.server(), measured),
-                            measured.measuredAt(),
-                            measured.measuredBy())
-                    : measured;
+            ServerLoad load =
+                    measured.withOverLimitReason(nowOver ? t.limits().overLimitReason(t.server(), measured) : null);
             if (nowOver != over) {
                 if (nowOver) {
                     log.warn("{}; it gets new answers only when no other server is left", load.overLimitReason());
