@@ -163,10 +163,10 @@ class ConfigLoaderTest {
                         "  - {name: www, members: [vs1, vs2], preferred: quality-of-service, qos: {topology: 10}}")
                 + "load-balancing:\n  qos: {rtt: 40, link-capacity: 0}\n"));
         assertThat(c.loadBalancing().methods().orDefault(QualityOfService.Settings.DEFAULTS))
-                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 0, 0, 0));
+                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 0, 0, 0, 1, 3, 0));
         assertThat(c.wideIps().getFirst().pools().getFirst().settings().orDefault(QualityOfService.Settings.DEFAULTS))
                 .as("the pool's key over the global ones")
-                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 10, 0, 0));
+                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 10, 0, 0, 1, 3, 0));
         Path alternate = config(GOOD.replace(
                 "  - {name: www, members: [vs1, vs2]}",
                 "  - {name: www, members: [vs1, vs2], alternate: quality-of-service}"));
