@@ -154,10 +154,11 @@ class TrafficSourcesTest {
                         "{name: gslbuser, auth-protocol: sha, auth-password-file: snmp-auth, priv-protocol: aes,"
                                 + " priv-password: '${env:GSLB_SNMP_PRIV}'}",
                         dir,
-                        SnmpCounters.V3User.class,
+                        dev.gslb.probe.snmp.SnmpV3User.class,
                         dev.gslb.settings.Secrets.of(java.util.Map.of("GSLB_SNMP_PRIV", "privpass123")))
                 .value();
-        assertThat(user).isEqualTo(new SnmpCounters.V3User("gslbuser", "sha", "authpass123", "aes", "privpass123"));
+        assertThat(user)
+                .isEqualTo(new dev.gslb.probe.snmp.SnmpV3User("gslbuser", "sha", "authpass123", "aes", "privpass123"));
         try (SnmpCounters c = new SnmpCounters(new InetSocketAddress(LOOPBACK, port), null, user, null, 1, true)) {
             TrafficSource.Counters before = c.read(TIMEOUT);
             sendOnLoopback(1_000_000);
@@ -165,7 +166,7 @@ class TrafficSourcesTest {
                     .as("facing the site: the interface's out is the site's in")
                     .isGreaterThanOrEqualTo(1_000_000);
         }
-        var wrong = new SnmpCounters.V3User("gslbuser", "sha", "wrongpass123", "aes", "privpass123");
+        var wrong = new dev.gslb.probe.snmp.SnmpV3User("gslbuser", "sha", "wrongpass123", "aes", "privpass123");
         try (SnmpCounters c = new SnmpCounters(new InetSocketAddress(LOOPBACK, port), null, wrong, null, 1, false)) {
             assertThatThrownBy(() -> c.read(Duration.ofMillis(600))).isInstanceOf(IOException.class);
         }
