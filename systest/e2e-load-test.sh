@@ -93,10 +93,12 @@ fi
 say "starting the two GSLB instances"
 bg cnc.log lt-cnc env -C "$bed" "$G" serve --config "$bed/cnc.yaml"
 bg tel.log lt-tel env -C "$bed" "$G" serve --config "$bed/tel.yaml"
-for dc in cnc tel; do # each instance answers /health within a minute, or the test says why not (its log)
+for dc in cnc tel; do # each instance answers /health within a minute, or the test says why not and stops
   if ! until_true 60 in_ns "lt-$dc" curl -sf http://127.0.0.1:8053/health -o /dev/null; then
-    fail "start: the $dc instance does not answer /health after 60 s; its log:"
+    fail "start: the $dc instance answers /health within 60 s; its log:"
     tail -n 40 "$work/$dc.log"
+    summary "end-to-end load test"
+    exit 1
   fi
 done
 token="$(gslb_in cnc peer pair | awk '/^Join token/ {getline; getline; print $1; exit}')"
@@ -163,8 +165,11 @@ hold() { # dc, count: real downloads held open through that data center's balanc
     shows "HAProxy's CSV stats count the $2 held downloads on backend web" csv_scur "$2" 15
   fi
 }
-explain() { # instance, name: how it decided, for the log
-  gslb_in "$1" resolve "$2" --ldns 198.18.24.2 | tail -n 8
+decided_by() { # instance, name, method, story: its explanation shows the method decided (no fallback)
+  local why; why="$(gslb_in "$1" resolve "$2" --ldns 198.18.24.2)"
+  echo "$why" | tail -n 6
+  if [[ "$why" == *"decided by $3 "* ]]; then pass "$4: gslb-$1's resolve --explain says decided by $3"
+  else fail "$4: gslb-$1's resolve --explain says decided by $3 (got '$(echo "$why" | grep -m1 "decided by")')"; fi
 }
 
 # ---- story 1: least-connections follows the connections the balancers count ----
@@ -172,13 +177,13 @@ say "story 1: least-connections (lc.example.com): 6 downloads held through dc-cn
 hold cnc 6
 moves_to "$tel_vip" lc.example.com "story 1: both instances answer dc-tel (0 connections) over dc-cnc (6)"
 all_to "story 1: dc-tel" 0 "least-connections, dc-cnc 6 held, dc-tel 0" lc.example.com
-explain cnc lc.example.com
+decided_by cnc lc.example.com least-connections "story 1"
 
 say "story 1: 12 downloads held through dc-tel's HAProxy: dc-tel now holds more"
 hold tel 12
 moves_to "$cnc_vip" lc.example.com "story 1: least-connections flips: both instances answer dc-cnc (6) over dc-tel (12)"
 all_to "story 1: dc-cnc" 100 "least-connections, dc-cnc 6 held, dc-tel 12" lc.example.com
-explain tel lc.example.com
+decided_by tel lc.example.com least-connections "story 1"
 
 # ---- story 2: a CPU limit spills dc-cnc's answers to dc-tel, and they come back under resume ----
 say "story 2: CPU limit 20% on vs-cnc (resume under 50% of it): ab drives dc-cnc's application through nginx"
@@ -189,7 +194,7 @@ shows "snmpget of dc-cnc's snmpd shows the application's CPU over 20% under ab" 
 busy_cpu="$(cpu_snmp)"
 moves_to "$tel_vip" lc.example.com "story 2: vs-cnc over its CPU limit (read by gslb-cnc only): both instances answer dc-tel, though it holds more connections,"
 all_to "story 2: dc-tel while dc-cnc is over its limit" 0 "CPU limit: dc-cnc over 20% (${busy_cpu}%), least-connections" lc.example.com
-explain tel lc.example.com
+decided_by tel lc.example.com least-connections "story 2"
 stop "$ab_pid"
 if until_true 30 at_most cpu_snmp 9; then pass "test bed: ab stopped, snmpd shows the application's CPU under resume (cpu_snmp = $(cpu_snmp))"
 else fail "test bed: ab stopped, the application's CPU under resume (cpu_snmp = '$(cpu_snmp)')"; fi
@@ -213,7 +218,8 @@ echo "connections: dc-cnc $conn_cnc (stub_status), dc-tel $conn_tel (CSV scur); 
 if split "dynamic-ratio, dc-cnc $conn_cnc conn. (W $weight_cnc), dc-tel $conn_tel (W $weight_tel)" "$expected_cnc" 5 dr.example.com 200; then
   pass "story 3: dynamic-ratio's split of 400 answers is within 5 points of its weights' share"
 else fail "story 3: dynamic-ratio's split of 400 answers is within 5 points of its weights' share"; fi
-explain cnc dr.example.com
+decided_by cnc dr.example.com dynamic-ratio "story 3"
+decided_by tel dr.example.com dynamic-ratio "story 3"
 
 say "cleanup: nothing left running"
 stop_all
