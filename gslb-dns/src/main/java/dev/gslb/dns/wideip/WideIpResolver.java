@@ -8,14 +8,10 @@ import dev.gslb.dns.method.Trace;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.site.AdminState;
 import dev.gslb.site.RuntimeState;
-import dev.gslb.site.ServerState;
 import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,9 +89,9 @@ public final class WideIpResolver {
     private final Supplier<SiteState> site;
     private final ProbeRequests probes;
     private final MeterRegistry registry;
-    private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<WideIp, AtomicLong> poolRotation = new ConcurrentHashMap<>();
-    private final Counter allOverLimit;
+    private final DecisionCounters counters;
+    private final PoolOrder poolOrder = new PoolOrder();
+    private final PoolCandidates candidates;
     private final AnswerStatistics statistics;
     private final PersistenceTable persistence;
     private final WideIpRuntime wideIpRuntime = new WideIpRuntime();
@@ -139,10 +135,8 @@ public final class WideIpResolver {
         this.probes = probes;
         this.registry = registry;
         this.statistics = statistics;
-        this.allOverLimit = Counter.builder("link_all_over_limit")
-                .description(
-                        "Pool decisions where every available candidate's link was over its limit (answered anyway)")
-                .register(registry);
+        this.counters = new DecisionCounters(registry);
+        this.candidates = new PoolCandidates(registry);
     }
 
     public AnswerStatistics statistics() {
@@ -246,7 +240,7 @@ public final class WideIpResolver {
                     r.failure = null;
                     r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
                     q.scopeAtLeast(v4, v6);
-                    counter(PERSISTENCE, 0).increment();
+                    counters.of(PERSISTENCE, 0).increment();
                     if (q.trace() != null) {
                         q.trace()
                                 .note(
@@ -279,10 +273,6 @@ public final class WideIpResolver {
         r.ttl = w.failure().ttl();
     }
 
-    private static String unavailable(ServerState st) {
-        return st.heldReason() == null ? "unavailable" : "unavailable: " + st.heldReason();
-    }
-
     private Result decide(WideIp w, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
         r.outcome = null;
         r.pool = null;
@@ -291,12 +281,9 @@ public final class WideIpResolver {
         r.fallback = null;
         r.failure = null;
         int n = w.pools().size();
-        int start = w.poolMethod() == WideIp.PoolMethod.ROUND_ROBIN
-                ? (int) Math.floorMod(
-                        poolRotation.computeIfAbsent(w, k -> new AtomicLong()).getAndIncrement(), n)
-                : 0;
+        int first = poolOrder.first(w);
         for (int k = 0; k < n; k++) {
-            Pool pool = w.pools().get((start + k) % n);
+            Pool pool = w.pools().get(PoolOrder.at(w, first, k));
             RuntimeState poolSet = state.pool(pool.name());
             if (poolSet != null) { // disabled or drained: no new answers from it
                 if (q.trace() != null) {
@@ -305,80 +292,47 @@ public final class WideIpResolver {
                 continue;
             }
             q.pool(pool.name());
-            c.reset();
-            spilled.reset();
-            for (VirtualServer vs : pool.members()) {
-                if (vs.recordType() == q.recordType()) {
-                    ServerState st = state.at(vs);
-                    RuntimeState memberSet = state.member(pool.name(), vs.name());
-                    RuntimeState set = memberSet != null ? memberSet : st.set();
-                    boolean up = st.available() && set == null;
-                    String over = st.spillReason();
-                    if (set != null) {
-                        // disabled or drained: not a candidate for a new answer
-                    } else if (over != null) {
-                        spilled.add(vs, st);
-                    } else if (up) {
-                        c.add(vs, st);
-                    }
-                    if (q.trace() != null) {
-                        q.trace()
-                                .note(
-                                        "candidates",
-                                        pool.name() + ": " + vs.name() + " "
-                                                + vs.address().getHostAddress() + " ("
-                                                + vs.dataCenter().name() + ") "
-                                                + (set != null
-                                                        ? set.describe()
-                                                        : over != null ? over : up ? "available" : unavailable(st)));
-                    }
-                }
-            }
-            if (c.isEmpty() && !spilled.isEmpty()) { // a full link is better than no answer
-                for (int i = 0; i < spilled.size(); i++) {
-                    c.add(spilled.get(i), spilled.state(i));
-                }
-                allOverLimit.increment();
-                if (q.trace() != null) {
-                    q.trace()
-                            .note(
-                                    "candidates",
-                                    pool.name() + ": every available candidate's link is over its limit;"
-                                            + " answering as if none were");
-                }
-            }
-            for (int t = 0; t < pool.tiers().size(); t++) {
-                LoadBalancingMethod m = pool.tiers().get(t);
-                if (q.trace() != null) {
-                    q.trace().note("tier", pool.name() + " " + Pool.TIER_NAMES.get(t) + ": " + m.name());
-                }
-                Outcome o = m.decide(c, q);
-                if (o == Outcome.PASS) {
-                    continue;
-                }
-                if (o == Outcome.FALLBACK_IP) {
-                    r.fallback = fallbackOf(pool, q.recordType());
-                    if (r.fallback == null) {
-                        continue; // no fallback address of this family
-                    }
-                }
-                r.outcome = o;
-                r.pool = pool;
-                r.tier = t;
-                r.method = m;
-                r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
-                if (o == Outcome.PICKED) {
-                    r.count = Math.min(pool.maxAnswers(), c.size());
-                    for (int i = 0; i < r.count; i++) {
-                        r.answers[i] = c.get(i);
-                    }
-                }
-                counter(m, t).increment();
+            candidates.gather(pool, state, q, c, spilled);
+            if (decideIn(w, pool, q, c, r)) {
                 return r;
             }
         }
         fail(w, r);
         return r;
+    }
+
+    /** Asks the pool's tiers in turn; true when one decided (then {@code r} holds the decision). */
+    private boolean decideIn(WideIp w, Pool pool, QueryContext q, Candidates c, Result r) {
+        for (int t = 0; t < pool.tiers().size(); t++) {
+            LoadBalancingMethod m = pool.tiers().get(t);
+            if (q.trace() != null) {
+                q.trace().note("tier", pool.name() + " " + Pool.TIER_NAMES.get(t) + ": " + m.name());
+            }
+            Outcome o = m.decide(c, q);
+            if (o == Outcome.PASS) {
+                continue;
+            }
+            if (o == Outcome.FALLBACK_IP) {
+                r.fallback = fallbackOf(pool, q.recordType());
+                if (r.fallback == null) {
+                    continue; // no fallback address of this family
+                }
+            }
+            r.outcome = o;
+            r.pool = pool;
+            r.tier = t;
+            r.method = m;
+            r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
+            if (o == Outcome.PICKED) {
+                r.count = Math.min(pool.maxAnswers(), c.size());
+                for (int i = 0; i < r.count; i++) {
+                    r.answers[i] = c.get(i);
+                }
+            }
+            counters.of(m, t).increment();
+            return true;
+        }
+        return false;
     }
 
     private static InetAddress fallbackOf(Pool pool, int recordType) {
@@ -388,21 +342,5 @@ public final class WideIpResolver {
             }
         }
         return null;
-    }
-
-    private Counter counter(LoadBalancingMethod m, int tier) {
-        Counter[] byTier = counters.get(m);
-        if (byTier == null) {
-            byTier = new Counter[3];
-            for (int t = 0; t < 3; t++) {
-                byTier[t] = Counter.builder("lb_decisions")
-                        .tag("method", m.name())
-                        .tag("tier", Pool.TIER_NAMES.get(t))
-                        .description("Wide-IP decisions, by the method and tier that decided")
-                        .register(registry);
-            }
-            counters.putIfAbsent(m, byTier);
-        }
-        return byTier[tier];
     }
 }
