@@ -77,6 +77,19 @@ class PoolRulesConfigTest {
         assertThat(plain.lastResortPool()).isNull();
     }
 
+    @Test
+    void aPeerLoadsTheSameRulesFromTheSharedConfiguration() throws Exception {
+        GslbConfig c = ConfigLoader.load(config(RULES));
+        SharedConfig shared = SharedConfig.of(c.source());
+        shared.writeTo(dir.resolve("peer"));
+        GslbConfig peer = ConfigLoader.parse(
+                "peer",
+                new PeerBundle(shared, dir.resolve("peer")).mergedInto(c.source()),
+                c.source().base());
+        assertThat(peer.wideIps()).isEqualTo(c.wideIps());
+        assertThat(peer.wideIps().getFirst().ratios()).containsExactly(3, 1, 0);
+    }
+
     /** The rules with {@code from} written as {@code to} are refused with {@code error} (line:column: message). */
     private void refused(String from, String to, String error) throws Exception {
         assertThat(RULES).contains(from);
