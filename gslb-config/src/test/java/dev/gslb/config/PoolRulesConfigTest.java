@@ -80,12 +80,7 @@ class PoolRulesConfigTest {
     @Test
     void aPeerLoadsTheSameRulesFromTheSharedConfiguration() throws Exception {
         GslbConfig c = ConfigLoader.load(config(RULES));
-        SharedConfig shared = SharedConfig.of(c.source());
-        shared.writeTo(dir.resolve("peer"));
-        GslbConfig peer = ConfigLoader.parse(
-                "peer",
-                new PeerBundle(shared, dir.resolve("peer")).mergedInto(c.source()),
-                c.source().base());
+        GslbConfig peer = SharedConfigTest.asPeerLoads(c, dir.resolve("peer"));
         assertThat(peer.wideIps()).isEqualTo(c.wideIps());
         assertThat(peer.wideIps().getFirst().ratios()).containsExactly(3, 1, 0);
     }
