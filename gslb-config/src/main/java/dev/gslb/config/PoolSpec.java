@@ -18,7 +18,9 @@ public record PoolSpec(
         int maxAnswers,
         long ttl,
         List<InetAddress> fallbackIps,
-        MethodSettings settings) {
+        MethodSettings settings,
+        int minUpMembers,
+        Pool.MinUpAction minUpAction) {
     public Pool build(MethodRegistry registry) {
         return new Pool(
                 name,
@@ -26,6 +28,8 @@ public record PoolSpec(
                 methods.stream().map(m -> registry.create(m, settings)).toList(),
                 maxAnswers,
                 ttl,
-                fallbackIps);
+                fallbackIps,
+                minUpMembers,
+                minUpAction);
     }
 }

@@ -46,7 +46,9 @@ final class ServerBinder extends Sections {
             Integer maxAnswers,
             Duration ttl,
             List<InetAddress> fallbackIp,
-            SettingsOverlay<QualityOfService.Settings> qos) {
+            SettingsOverlay<QualityOfService.Settings> qos,
+            Integer minUpMembers,
+            Pool.MinUpAction minUpAction) {
         static final Section<List<PoolEntry>> SECTION = Section.list("pools", PoolEntry.class);
     }
 
@@ -168,13 +170,29 @@ final class ServerBinder extends Sections {
         List<InetAddress> fallback = orEmpty(p.fallbackIp());
         long ttl = p.ttl() == null ? -1 : p.ttl().toSeconds();
         int maxAnswers;
+        int minUp;
+        Pool.MinUpAction action = requireNonNullElse(p.minUpAction(), Pool.MinUpAction.NEXT_POOL);
         try { // the pool's own rules (the alternate tier reads no path metrics), checked where they live
             maxAnswers = Bounds.within("max-answers", requireNonNullElse(p.maxAnswers(), 1), 1, 16);
-            new Pool(p.name(), members, trial, maxAnswers, ttl, fallback);
+        } catch (IllegalArgumentException e) {
+            throw file.error(e.getMessage(), "pools", i, "max-answers");
+        }
+        try {
+            minUp = Bounds.within("min-up-members", requireNonNullElse(p.minUpMembers(), 0), 0, members.size());
+        } catch (IllegalArgumentException e) {
+            throw file.error(
+                    "pool " + p.name() + " has " + members.size() + " members: " + e.getMessage(),
+                    "pools",
+                    i,
+                    "min-up-members");
+        }
+        try {
+            new Pool(p.name(), members, trial, maxAnswers, ttl, fallback, minUp, action);
         } catch (IllegalArgumentException e) {
             throw file.error(e.getMessage(), "pools", i);
         }
-        if (pools.put(p.name(), new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own)) != null) {
+        if (pools.put(p.name(), new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own, minUp, action))
+                != null) {
             throw file.error("pool " + p.name() + " is defined twice", "pools", i);
         }
     }
