@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * What `gslb health` shows for one virtual server (GET /health/servers, a list of these).
  *
+ * @param checked           where its monitors check it when that is not its address (its
+ *     {@code translation:}, "10.0.0.10:8080"; answers still give {@code address}), or null
  * @param switchOverSeconds the longest time from its failure until answers change (slowest
  *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
  * @param runtime what an operator set on it, its data center or its link ("disabled by alice at
@@ -18,6 +20,7 @@ import java.util.List;
 public record ServerStatus(
         String name,
         String address,
+        String checked,
         String dataCenter,
         State state,
         String lastCheck,

@@ -29,7 +29,7 @@ final class HealthCommand implements Callable<Integer> {
                         System.out.printf(
                                 "%-16s %-40s %-6s %-8s %-25s %-11s %s%n",
                                 s.name(),
-                                s.address(),
+                                s.checked() == null ? s.address() : s.address() + " checked at " + s.checked(),
                                 s.dataCenter(),
                                 s.state(),
                                 s.lastCheck() == null ? "-" : s.lastCheck(),

@@ -10,10 +10,12 @@ import dev.gslb.dns.wideip.Pool;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
 import dev.gslb.settings.Bounds;
+import dev.gslb.settings.HostPort;
 import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.settings.SettingsOverlay;
 import dev.gslb.site.DataCenter;
+import dev.gslb.site.Dependencies;
 import dev.gslb.site.VirtualServer;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -31,7 +33,9 @@ final class ServerBinder extends Sections {
             String link,
             List<String> monitors,
             Integer ratio,
-            Integer order) {
+            Integer order,
+            List<String> dependsOn,
+            String translation) {
         static final Section<List<VirtualServerEntry>> SECTION =
                 Section.list("virtual-servers", VirtualServerEntry.class);
     }
@@ -60,6 +64,43 @@ final class ServerBinder extends Sections {
         List<VirtualServerEntry> given = section(VirtualServerEntry.SECTION);
         for (int i = 0; i < given.size(); i++) {
             virtualServer(given.get(i), i);
+        }
+        dependencies(given);
+    }
+
+    /** After every server is bound (a server may depend on one listed after it): names known, none itself, no cycle. */
+    private void dependencies(List<VirtualServerEntry> given) throws SettingsException {
+        for (int i = 0; i < given.size(); i++) {
+            List<String> on = orEmpty(given.get(i).dependsOn());
+            for (int k = 0; k < on.size(); k++) {
+                if (on.get(k).equals(given.get(i).name())) {
+                    throw file.error(
+                            "virtual server " + on.get(k) + " depends on itself",
+                            "virtual-servers",
+                            i,
+                            "depends-on",
+                            k);
+                }
+                if (!virtualServers.containsKey(on.get(k))) {
+                    throw file.error(
+                            "virtual server " + given.get(i).name() + " depends on " + on.get(k)
+                                    + ", which is not defined; defined: " + virtualServers.keySet(),
+                            "virtual-servers",
+                            i,
+                            "depends-on",
+                            k);
+                }
+            }
+        }
+        List<String> cycle = Dependencies.cycle(List.copyOf(virtualServers.values()));
+        if (!cycle.isEmpty()) { // pointed at where the first server of the cycle names the second
+            int i = List.copyOf(virtualServers.keySet()).indexOf(cycle.getFirst());
+            throw file.error(
+                    "virtual servers depend on each other in a cycle: " + String.join(" -> ", cycle),
+                    "virtual-servers",
+                    i,
+                    "depends-on",
+                    given.get(i).dependsOn().indexOf(cycle.get(1)));
         }
     }
 
@@ -90,10 +131,34 @@ final class ServerBinder extends Sections {
         } catch (IllegalArgumentException e) {
             throw file.error(e.getMessage(), "virtual-servers", i);
         }
+        vs = vs.withDependsOn(orEmpty(v.dependsOn()));
         if (virtualServers.put(v.name(), vs) != null) {
             throw file.error("virtual server " + v.name() + " is defined twice", "virtual-servers", i);
         }
-        healthTargets.add(new HealthTarget(vs, monitorsNamed(v.monitors(), "virtual-servers", i)));
+        healthTargets.add(new HealthTarget(vs, monitorsNamed(v.monitors(), "virtual-servers", i), translation(v, i)));
+    }
+
+    /** {@code translation: "ADDR:PORT"}, {@code "[ADDR]:PORT"} or an address alone: where monitors check it. */
+    private HostPort translation(VirtualServerEntry v, int i) throws SettingsException {
+        if (v.translation() == null) {
+            return null;
+        }
+        HostPort t;
+        try {
+            t = HostPort.parse(v.translation());
+        } catch (IllegalArgumentException e) {
+            t = null;
+        }
+        if (t == null || t.port() == 0) {
+            throw file.error(
+                    "virtual server " + v.name() + ": translation '" + v.translation()
+                            + "' is not an address, ADDR:PORT or [ADDR]:PORT with a port 1-65535"
+                            + " (10.0.0.10, 10.0.0.10:8080, [fd00::10]:8080)",
+                    "virtual-servers",
+                    i,
+                    "translation");
+        }
+        return t;
     }
 
     /** The link a server names, or else the only link of its data center, or null. */

@@ -23,6 +23,11 @@ class ConfigLoaderTest {
     Path dir;
 
     private Path config(String yaml) throws Exception {
+        return config(dir, yaml);
+    }
+
+    /** {@code yaml} as gslb.yaml in {@code dir}, beside the example zone it serves. */
+    static Path config(Path dir, String yaml) throws Exception {
         Files.copy(
                 Path.of("../zones/example.com.zone"),
                 dir.resolve("example.com.zone"),

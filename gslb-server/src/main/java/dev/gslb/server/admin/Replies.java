@@ -22,6 +22,7 @@ public final class Replies {
         return new ServerStatus(
                 s.name(),
                 s.address(),
+                s.checked(),
                 s.dataCenter(),
                 state(s.state()),
                 s.lastCheck(),
