@@ -13,6 +13,7 @@ import java.util.List;
  * @param maxAnswers  addresses in one answer (the chosen one first)
  * @param ttl         answer TTL overriding the wide IP's, or -1
  * @param fallbackIps what the fallback-ip method answers (one per family at most)
+ * @param cnames      a CNAME pool's names (then {@code members} is empty), or null for a pool of servers
  */
 public record Pool(
         String name,
@@ -20,7 +21,8 @@ public record Pool(
         List<LoadBalancingMethod> tiers,
         int maxAnswers,
         long ttl,
-        List<InetAddress> fallbackIps) {
+        List<InetAddress> fallbackIps,
+        CnameMembers cnames) {
     public static final List<String> TIER_NAMES = List.of("preferred", "alternate", "fallback");
 
     public Pool {
@@ -29,7 +31,12 @@ public record Pool(
                 .toList();
         tiers = List.copyOf(tiers);
         fallbackIps = List.copyOf(fallbackIps);
-        if (members.isEmpty()) {
+        if (cnames != null) {
+            if (cnames.targets().isEmpty() || !members.isEmpty()) {
+                throw new IllegalArgumentException("CNAME pool " + name + " needs names as members, and only names");
+            }
+            tiers.forEach(m -> CnameMembers.check(name, m.name()));
+        } else if (members.isEmpty()) {
             throw new IllegalArgumentException("pool " + name + " has no members");
         }
         if (maxAnswers < 1) {
@@ -41,6 +48,22 @@ public record Pool(
                             + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule): use topology,"
                             + " global-availability, round-robin, ...");
         }
+    }
+
+    /** A pool of virtual servers. */
+    public Pool(
+            String name,
+            List<VirtualServer> members,
+            List<LoadBalancingMethod> tiers,
+            int maxAnswers,
+            long ttl,
+            List<InetAddress> fallbackIps) {
+        this(name, members, tiers, maxAnswers, ttl, fallbackIps, null);
+    }
+
+    /** A CNAME pool's members (empty for a pool of virtual servers): what {@code Authority} checks. */
+    public List<CnameTarget> targets() {
+        return cnames == null ? List.of() : cnames.targets();
     }
 
     /** True when a tier reads measured paths: only then are this pool's LDNS worth probing. */

@@ -48,6 +48,16 @@ public record WideIp(
         this(name, pools, PoolMethod.GLOBAL_AVAILABILITY, ttl, Failure.DEFAULT, false, 0);
     }
 
+    /** True when a CNAME pool may answer: then every question for the name waits for the decision. */
+    public boolean answersCname() {
+        for (int i = 0; i < pools.size(); i++) {
+            if (pools.get(i).cnames() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** True when a pool reads measured paths (RTT, completion rate, hops, QoS): only then is the LDNS probed. */
     public boolean usesPathMetrics() {
         for (int i = 0; i < pools.size(); i++) { // indexed: asked per query, and an iterator is an object
