@@ -20,6 +20,11 @@ class ConfigLoaderTest {
     Path dir;
 
     private Path config(String yaml) throws Exception {
+        return write(dir, yaml);
+    }
+
+    /** {@code yaml} as gslb.yaml in {@code dir}, beside a copy of the example zone it serves. */
+    static Path write(Path dir, String yaml) throws Exception {
         Files.copy(
                 Path.of("../zones/example.com.zone"),
                 dir.resolve("example.com.zone"),
