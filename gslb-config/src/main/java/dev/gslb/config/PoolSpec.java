@@ -22,6 +22,8 @@ public record PoolSpec(
         long ttl,
         List<InetAddress> fallbackIps,
         MethodSettings settings,
+        int minUpMembers,
+        Pool.MinUpAction minUpAction,
         List<CnameTarget> cnames) {
     public Pool build(MethodRegistry registry) {
         return new Pool(
@@ -31,6 +33,8 @@ public record PoolSpec(
                 maxAnswers,
                 ttl,
                 fallbackIps,
+                minUpMembers,
+                minUpAction,
                 cnames == null ? null : new CnameMembers(cnames));
     }
 }

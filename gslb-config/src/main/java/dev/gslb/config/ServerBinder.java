@@ -52,7 +52,9 @@ final class ServerBinder extends Sections {
             Integer maxAnswers,
             Duration ttl,
             List<InetAddress> fallbackIp,
-            SettingsOverlay<QualityOfService.Settings> qos) {
+            SettingsOverlay<QualityOfService.Settings> qos,
+            Integer minUpMembers,
+            Pool.MinUpAction minUpAction) {
         static final Section<List<PoolEntry>> SECTION = Section.list("pools", PoolEntry.class);
     }
 
@@ -203,13 +205,30 @@ final class ServerBinder extends Sections {
         List<InetAddress> fallback = orEmpty(p.fallbackIp());
         long ttl = p.ttl() == null ? -1 : p.ttl().toSeconds();
         int maxAnswers;
+        int minUp;
+        Pool.MinUpAction action = requireNonNullElse(p.minUpAction(), Pool.MinUpAction.NEXT_POOL);
         try { // the pool's own rules (the alternate tier reads no path metrics), checked where they live
             maxAnswers = Bounds.within("max-answers", requireNonNullElse(p.maxAnswers(), 1), 1, 16);
-            new Pool(p.name(), members, trial, maxAnswers, ttl, fallback);
+        } catch (IllegalArgumentException e) {
+            throw file.error(e.getMessage(), "pools", i, "max-answers");
+        }
+        try {
+            minUp = Bounds.within("min-up-members", requireNonNullElse(p.minUpMembers(), 0), 0, members.size());
+        } catch (IllegalArgumentException e) {
+            throw file.error(
+                    "pool " + p.name() + " has " + members.size() + " members: " + e.getMessage(),
+                    "pools",
+                    i,
+                    "min-up-members");
+        }
+        try {
+            new Pool(p.name(), members, trial, maxAnswers, ttl, fallback, minUp, action);
         } catch (IllegalArgumentException e) {
             throw file.error(e.getMessage(), "pools", i);
         }
-        if (pools.put(p.name(), new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own, null))
+        if (pools.put(
+                        p.name(),
+                        new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own, minUp, action, null))
                 != null) {
             throw file.error("pool " + p.name() + " is defined twice", "pools", i);
         }
@@ -218,10 +237,10 @@ final class ServerBinder extends Sections {
     /**
      * A CNAME pool ({@code type: cname}): its members are names, answered as a CNAME; only the
      * methods that need no server state may choose ({@link CnameMembers#METHODS}), and keys about
-     * addresses (fallback-ip, max-answers, qos) have no meaning here.
+     * addresses or members up (fallback-ip, max-answers, qos, min-up-*) have no meaning here.
      */
     private void cnamePool(PoolEntry p, int i) throws SettingsException {
-        for (String key : List.of("fallback-ip", "max-answers", "qos")) {
+        for (String key : List.of("fallback-ip", "max-answers", "qos", "min-up-members", "min-up-action")) {
             if (file.has("pools", i, key)) {
                 throw file.error(
                         "pool " + p.name() + " is a CNAME pool: " + key + " is for a pool of virtual servers",
@@ -261,11 +280,21 @@ final class ServerBinder extends Sections {
         }
         long ttl = p.ttl() == null ? -1 : p.ttl().toSeconds();
         try {
-            new Pool(p.name(), List.of(), trial, 1, ttl, List.of(), new CnameMembers(targets));
+            Pool.cname(p.name(), trial, ttl, new CnameMembers(targets));
         } catch (IllegalArgumentException e) {
             throw file.error(e.getMessage(), "pools", i);
         }
-        PoolSpec spec = new PoolSpec(p.name(), List.of(), methods, 1, ttl, List.of(), MethodSettings.DEFAULTS, targets);
+        PoolSpec spec = new PoolSpec(
+                p.name(),
+                List.of(),
+                methods,
+                1,
+                ttl,
+                List.of(),
+                MethodSettings.DEFAULTS,
+                0,
+                Pool.MinUpAction.NEXT_POOL,
+                targets);
         if (pools.put(p.name(), spec) != null) {
             throw file.error("pool " + p.name() + " is defined twice", "pools", i);
         }

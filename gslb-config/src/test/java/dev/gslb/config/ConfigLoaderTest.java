@@ -34,7 +34,7 @@ class ConfigLoaderTest {
         return p;
     }
 
-    private static final String GOOD = """
+    static final String GOOD = """
             instance:
               name: gslb-tel-1
               datacenter: TEL

@@ -129,7 +129,8 @@ public final class GslbServer implements AutoCloseable {
                 probes.scheduler,
                 registry,
                 new AnswerStatistics(config.statistics().maxWideIps()),
-                new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
+                new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)),
+                topology::table);
         SharedPersistence.share(resolver.persistence(), sync);
         DnsMetrics metrics = new DnsMetrics(registry);
         this.dnstap = Dnstap.start(config.dnstap(), config.instance().name(), registry);

@@ -10,6 +10,7 @@ import dev.gslb.site.AdminState;
 import dev.gslb.site.RuntimeState;
 import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
+import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.util.function.Supplier;
@@ -96,7 +97,7 @@ public final class WideIpResolver {
     private final ProbeRequests probes;
     private final MeterRegistry registry;
     private final DecisionCounters counters;
-    private final PoolOrder poolOrder = new PoolOrder();
+    private final PoolOrder poolOrder;
     private final PoolCandidates candidates;
     private final AnswerStatistics statistics;
     private final PersistenceTable persistence;
@@ -136,6 +137,18 @@ public final class WideIpResolver {
             MeterRegistry registry,
             AnswerStatistics statistics,
             PersistenceTable persistence) {
+        this(site, probes, registry, statistics, persistence, TopologyTable::empty);
+    }
+
+    /** @param topology the topology in service: what {@code pool-method: topology} reads (the methods' own, {@link dev.gslb.dns.method.MethodRegistry.Services#topology}) */
+    public WideIpResolver(
+            Supplier<SiteState> site,
+            ProbeRequests probes,
+            MeterRegistry registry,
+            AnswerStatistics statistics,
+            PersistenceTable persistence,
+            Supplier<TopologyTable> topology) {
+        this.poolOrder = new PoolOrder(topology);
         this.persistence = persistence;
         this.site = site;
         this.probes = probes;
@@ -187,7 +200,11 @@ public final class WideIpResolver {
             fail(w, r);
         } else {
             decide(w, q, state, s.candidates, s.spilled, r);
-            if (w.persistTtl() > 0 && real && r.outcome == Outcome.PICKED && r.count > 0) {
+            if (w.persistTtl() > 0
+                    && real
+                    && r.outcome == Outcome.PICKED
+                    && r.count > 0
+                    && r.pool != w.lastResortPool()) {
                 int v4 = persistence.prefix(true);
                 int v6 = persistence.prefix(false);
                 persistence.record(
@@ -227,8 +244,8 @@ public final class WideIpResolver {
         }
         for (int p = 0; p < w.pools().size(); p++) {
             Pool pool = w.pools().get(p);
-            if (disabled(state.pool(pool.name()))) {
-                continue;
+            if (p == w.lastResort() || disabled(state.pool(pool.name()))) {
+                continue; // the last resort answers only when nothing else can: never persisted
             }
             for (int i = 0; i < pool.members().size(); i++) {
                 VirtualServer vs = pool.members().get(i);
@@ -290,24 +307,58 @@ public final class WideIpResolver {
         r.failure = null;
         r.cname = null;
         int n = w.pools().size();
-        int first = poolOrder.first(w);
+        int first = poolOrder.first(w, q);
         for (int k = 0; k < n; k++) {
-            Pool pool = w.pools().get(PoolOrder.at(w, first, k));
-            RuntimeState poolSet = state.pool(pool.name());
-            if (poolSet != null) { // disabled or drained: no new answers from it
-                if (q.trace() != null) {
-                    q.trace().note("candidates", pool.name() + ": the pool is " + poolSet.describe());
-                }
-                continue;
+            int p = PoolOrder.at(w, first, k);
+            if (p != w.lastResort() && tried(w, w.pools().get(p), q, state, c, spilled, r)) {
+                return r;
             }
-            q.pool(pool.name());
-            candidates.gather(pool, state, q, c, spilled);
-            if (decideIn(w, pool, q, c, r)) {
+        }
+        Pool last = w.lastResortPool();
+        if (last != null) {
+            if (q.trace() != null) {
+                q.trace().note("last-resort", "every other pool gave nothing: " + last.name() + " is tried");
+            }
+            if (tried(w, last, q, state, c, spilled, r)) {
                 return r;
             }
         }
         fail(w, r);
         return r;
+    }
+
+    /**
+     * Tries one pool: true when it decided, or when its minimum of members up was not met and its
+     * action is to fail (then {@code r} holds the wide IP's failure behaviour).
+     */
+    private boolean tried(
+            WideIp w, Pool pool, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
+        RuntimeState poolSet = state.pool(pool.name());
+        if (poolSet != null) { // disabled or drained: no new answers from it
+            if (q.trace() != null) {
+                q.trace().note("candidates", pool.name() + ": the pool is " + poolSet.describe());
+            }
+            return false;
+        }
+        q.pool(pool.name());
+        int up = candidates.gather(pool, state, q, c, spilled);
+        if (up < pool.minUpMembers()) {
+            boolean failing = pool.minUpAction() == Pool.MinUpAction.FAIL;
+            if (q.trace() != null) {
+                q.trace()
+                        .note(
+                                "min-up-members",
+                                pool.name() + ": " + up + " up, fewer than its min-up-members " + pool.minUpMembers()
+                                        + (failing
+                                                ? ": the wide IP's failure behaviour answers"
+                                                : ": the next pool is tried"));
+            }
+            if (failing) {
+                fail(w, r);
+            }
+            return failing;
+        }
+        return decideIn(w, pool, q, c, r);
     }
 
     /** Asks the pool's tiers in turn; true when one decided (then {@code r} holds the decision). */
@@ -325,7 +376,7 @@ public final class WideIpResolver {
                 continue;
             }
             if (o == Outcome.FALLBACK_IP) {
-                r.fallback = fallbackOf(pool, q.recordType());
+                r.fallback = pool.fallbackFor(q.recordType());
                 if (r.fallback == null) {
                     continue; // no fallback address of this family
                 }
@@ -351,14 +402,5 @@ public final class WideIpResolver {
             return true;
         }
         return false;
-    }
-
-    private static InetAddress fallbackOf(Pool pool, int recordType) {
-        for (InetAddress a : pool.fallbackIps()) {
-            if ((a instanceof java.net.Inet4Address) == (recordType == org.xbill.DNS.Type.A)) {
-                return a;
-            }
-        }
-        return null;
     }
 }

@@ -116,13 +116,10 @@ class CnamePoolAndWildcardTest {
         for (var e : targets.entrySet()) {
             list.add(new CnameTarget(Name.fromString(e.getKey()), e.getValue()));
         }
-        return new Pool(
+        return Pool.cname(
                 "cname-" + method,
-                List.of(),
                 List.of(methods.create(method), methods.create("none"), methods.create("none")),
-                1,
                 20,
-                List.of(),
                 new CnameMembers(list));
     }
 
