@@ -28,6 +28,8 @@ public final class Authority {
     private final Map<Name, WideIp> wildcards;
 
     private final NameTable<WideIp> wildcardsByWire;
+    /** The hash of each wildcard wide IP's own name: every name it answers is rate-limited under it. */
+    private final java.util.IdentityHashMap<WideIp, Long> wildcardHashes = new java.util.IdentityHashMap<>();
     /**
      * Every name that exists at or below a wildcard's parent (zone names, wide IPs, the empty
      * non-terminals above them): walking up from a query name, the first one met is its closest
@@ -52,6 +54,7 @@ public final class Authority {
             }
             if (w.name().isWild()) {
                 wild.put(parent(w.name()), w);
+                wildcardHashes.put(w, WireName.hash(w.name()));
             }
         }
         this.wideIps = Map.copyOf(byName);
@@ -152,6 +155,15 @@ public final class Authority {
             }
         }
         return null;
+    }
+
+    /**
+     * The name {@code w}'s answer to {@code q} is rate-limited under ({@link WireName#hash}): the
+     * question's, or a wildcard wide IP's own, as a zone's wildcard answers are.
+     */
+    long rateName(WideIp w, QueryView q) {
+        Long wildcard = wildcardHashes.isEmpty() ? null : wildcardHashes.get(w);
+        return wildcard == null ? q.qnameHash : wildcard;
     }
 
     /** True when {@code name} exists only as an ancestor of wide IPs: asked, it is NODATA. */

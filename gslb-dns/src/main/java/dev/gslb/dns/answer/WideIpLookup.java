@@ -57,10 +57,12 @@ final class WideIpLookup {
             int scope = q.ecsFamily != 0 ? s.query.scope() : 0;
             CnameTarget target = r.outcome() == Outcome.PICKED ? r.cname() : null;
             if (target != null && !authority.serves(target)) {
-                cname(target, r.ttl(), q, pending, scope, reply);
+                cname(target, r.ttl(), q, pending, scope, authority.rateName(w, q), reply);
                 return true;
             }
-            if (target == null && MessageAnswerer.addressQuestion(q) && addresses(r, type, q, pending, scope, reply)) {
+            if (target == null
+                    && MessageAnswerer.addressQuestion(q)
+                    && addresses(r, type, q, pending, scope, authority.rateName(w, q), reply)) {
                 return true;
             }
             MessageAnswerer.Result m = built(authority, r, target, type, pending, q, scope);
@@ -113,16 +115,23 @@ final class WideIpLookup {
     /**
      * A CNAME pool's answer to a name outside every zone served here: one CNAME record, after the
      * chain that led to the wide IP if any, its target copied from the bytes made when the pool
-     * was built. Allocates nothing.
+     * was built; rate-limited under {@code rateName}. Allocates nothing.
      */
-    private void cname(CnameTarget target, long ttl, QueryView q, MessageAnswerer.Pending p, int scope, Reply reply) {
+    private void cname(
+            CnameTarget target,
+            long ttl,
+            QueryView q,
+            MessageAnswerer.Pending p,
+            int scope,
+            long rateName,
+            Reply reply) {
         AnswerBody chain = p == null ? null : full.chain(p, q, scope);
         int ownerAt = ownerAt(chain, q);
         reply.cname(ttl, chain, ownerAt, ownerAt < 0 ? p.owner().toWire() : null, target.wire());
         reply.ecsScope = scope;
         reply.rateClass = chain != null
                 ? chain.rateClass
-                : ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, q.qnameHash, Type.CNAME);
+                : ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, rateName, Type.CNAME);
     }
 
     /** Runs {@code w}'s decision for {@code q} (its client subnet, if any, too) as the query's one decision. */
@@ -135,9 +144,18 @@ final class WideIpLookup {
         return resolver.resolve(w, s);
     }
 
-    /** Puts the decision's addresses in the reply; false when it has none of {@code type}. */
+    /**
+     * Puts the decision's addresses in the reply, rate-limited under {@code rateName} unless a chain
+     * led here; false when it has none of {@code type}.
+     */
     private boolean addresses(
-            WideIpResolver.Result r, int type, QueryView q, MessageAnswerer.Pending p, int scope, Reply reply) {
+            WideIpResolver.Result r,
+            int type,
+            QueryView q,
+            MessageAnswerer.Pending p,
+            int scope,
+            long rateName,
+            Reply reply) {
         Outcome o = r.outcome();
         Failure f = o == Outcome.PICKED || o == Outcome.FALLBACK_IP || o == Outcome.DROP || o == Outcome.RETURN_TO_DNS
                 ? null
@@ -172,7 +190,7 @@ final class WideIpLookup {
         reply.ecsScope = scope;
         reply.rateClass = chain != null
                 ? chain.rateClass
-                : ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, q.qnameHash, type);
+                : ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, rateName, type);
         return true;
     }
 
