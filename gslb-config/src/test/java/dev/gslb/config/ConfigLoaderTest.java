@@ -3,6 +3,9 @@ package dev.gslb.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gslb.dns.method.DynamicRatio;
+import dev.gslb.dns.method.LoadBandRandom;
+import dev.gslb.dns.method.LoadMetric;
 import dev.gslb.dns.method.LowestRoundTripTime;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.method.StaticPersistence;
@@ -168,10 +171,10 @@ class ConfigLoaderTest {
                         "  - {name: www, members: [vs1, vs2], preferred: quality-of-service, qos: {topology: 10}}")
                 + "load-balancing:\n  qos: {rtt: 40, link-capacity: 0}\n"));
         assertThat(c.loadBalancing().methods().orDefault(QualityOfService.Settings.DEFAULTS))
-                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 0, 0, 0));
+                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 0, 0, 0, 1, 3, 0));
         assertThat(c.wideIps().getFirst().pools().getFirst().settings().orDefault(QualityOfService.Settings.DEFAULTS))
                 .as("the pool's key over the global ones")
-                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 10, 0, 0));
+                .isEqualTo(new QualityOfService.Settings(40, 5, 0, 10, 0, 0, 1, 3, 0));
         Path alternate = config(GOOD.replace(
                 "  - {name: www, members: [vs1, vs2]}",
                 "  - {name: www, members: [vs1, vs2], alternate: quality-of-service}"));
@@ -180,6 +183,27 @@ class ConfigLoaderTest {
         Path bad = config(GOOD.replace(
                 "  - {name: www, members: [vs1, vs2]}", "  - {name: www, members: [vs1, vs2], qos: {rt: 5}}"));
         assertThatThrownBy(() -> ConfigLoader.load(bad)).hasMessageContaining("unknown key 'rt'");
+    }
+
+    @Test
+    void loadMethodSettingsBindUnderLoadBalancing() throws Exception {
+        GslbConfig c = ConfigLoader.load(config(GOOD.replace(
+                        "  - {name: www, members: [vs1, vs2]}",
+                        "  - {name: www, members: [vs1, vs2], preferred: dynamic-ratio, alternate: least-connections}")
+                + "load-balancing:\n  load-band: {metric: cpu, band-percent: 30}\n"
+                + "  dynamic-ratio: {b: 2, r2: 0.5, r2-metric: cpu, capacity: 5000}\n"));
+        assertThat(c.loadBalancing().methods().orDefault(LoadBandRandom.Settings.DEFAULTS))
+                .isEqualTo(new LoadBandRandom.Settings(LoadMetric.CPU, 30));
+        assertThat(c.loadBalancing().methods().orDefault(DynamicRatio.Settings.DEFAULTS))
+                .as("the keys not given keep their defaults")
+                .isEqualTo(new DynamicRatio.Settings(1, 2, 1, 0.5, LoadMetric.CPU, 5000, 10));
+        Path metric = config(GOOD + "load-balancing:\n  load-band: {metric: sessions}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(metric))
+                .hasMessageContaining("unknown load metric 'sessions'; known: connections, packet-rate");
+        Path r2 = config(GOOD + "load-balancing:\n  dynamic-ratio: {r2-metric: connections}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(r2)).hasMessageContaining("r2-metric must be memory or cpu");
+        Path nothing = config(GOOD + "load-balancing:\n  dynamic-ratio: {r1: 0}\n");
+        assertThatThrownBy(() -> ConfigLoader.load(nothing)).hasMessageContaining("r1 and r2 are both 0");
     }
 
     @Test
@@ -325,7 +349,8 @@ class ConfigLoaderTest {
         Path unknown = config(GOOD + "load-balancing:\n  unknown-health: unavailable\n  rtt-margin-pct: 5\n");
         assertThatThrownBy(() -> ConfigLoader.load(unknown))
                 .hasMessage(unknown + ":19:3: unknown key 'rtt-margin-pct' in load-balancing; expected one of"
-                        + " [persistence-prefix-v4, persistence-prefix-v6, qos, rtt-margin, rtt-margin-percent,"
+                        + " [dynamic-ratio, load-band, persistence-prefix-v4, persistence-prefix-v6, qos, rtt-margin,"
+                        + " rtt-margin-percent,"
                         + " unknown-health]");
         Files.delete(dir.resolve("example.com.zone"));
         Path health = config(GOOD + "load-balancing:\n  unknown-health: maybe\n");

@@ -59,6 +59,15 @@ public final class MethodRegistry {
         add("global-availability", s -> new GlobalAvailability());
         add("round-robin", s -> new RoundRobin());
         add("ratio", s -> new Ratio());
+        add("least-connections", s -> new LeastConnections());
+        add("packet-rate", s -> new PacketRate());
+        add("kilobytes-per-second", s -> new KilobytesPerSecond());
+        add("cpu", s -> new Cpu());
+        add("vs-capacity", s -> new VsCapacity());
+        add("vs-score", s -> new VsScore());
+        add("dynamic-ratio", DynamicRatio.SETTINGS, (s, settings) -> new DynamicRatio(settings));
+        add("random", s -> new RandomChoice());
+        add("load-band-random", LoadBandRandom.SETTINGS, (s, settings) -> new LoadBandRandom(settings));
         add(
                 "static-persistence",
                 StaticPersistence.Settings.SETTINGS,

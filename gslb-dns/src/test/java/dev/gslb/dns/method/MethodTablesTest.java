@@ -9,6 +9,7 @@ import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.site.DataCenter;
 import dev.gslb.site.HealthState;
+import dev.gslb.site.ServerLoad;
 import dev.gslb.site.ServerState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.Address;
@@ -232,23 +233,17 @@ class MethodTablesTest {
                 true,
                 null,
                 vs == BGP1 ? 900_000_000 : vs == CNC1 ? 100_000_000 : -1);
-        MethodRegistry r = new MethodRegistry(
-                new MethodRegistry.Services(PROXIMITY, () -> TOPOLOGY, 2_400_000, MethodSettings.DEFAULTS));
-        var only = (java.util.function.Function<QualityOfService.Settings, String>) k -> run(
-                r.create("quality-of-service", MethodSettings.of(k)),
-                Row.of("61.136.178.229", "?"),
-                new QueryContext(),
-                states);
-        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 10, 0, 0)))
+        var only = (java.util.function.Function<QualityOfService.Settings, String>) k -> qos(k, states);
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 10, 0, 0, 0, 0, 0)))
                 .as("topology: chinanet scores TEL 100, CNC 50")
                 .isEqualTo("tel1");
-        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 30, 0)))
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 30, 0, 0, 0, 0)))
                 .as("link headroom: BGP's 900 Mbit/s")
                 .isEqualTo("bgp1");
-        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 0, 5)))
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 0, 5, 0, 0, 0)))
                 .as("confirmed up: only CNC's monitor said so")
                 .isEqualTo("cnc1");
-        assertThat(only.apply(new QualityOfService.Settings(1, 0, 0, 0, 30, 0)))
+        assertThat(only.apply(new QualityOfService.Settings(1, 0, 0, 0, 30, 0, 0, 0, 0)))
                 .as("RTT weighs 1 against headroom 30: headroom wins")
                 .isEqualTo("bgp1");
         Trace trace = new Trace();
@@ -260,10 +255,56 @@ class MethodTablesTest {
                 .trace(trace);
         Candidates c = new Candidates();
         MEMBERS.forEach(c::add);
-        r.create("quality-of-service").decide(c, q);
+        REGISTRY.create("quality-of-service").decide(c, q);
         assertThat(trace.steps())
                 .anySatisfy(st ->
                         assertThat(st.detail()).startsWith("TEL: qos ").contains("rtt 57209 us, completion 10000"));
+    }
+
+    /** What quality-of-service with coefficients {@code k} answers the source's LDNS, the members' states as given. */
+    static String qos(QualityOfService.Settings k, java.util.function.Function<VirtualServer, ServerState> states) {
+        return run(
+                REGISTRY.create("quality-of-service", MethodSettings.of(k)),
+                Row.of("61.136.178.229", "?"),
+                new QueryContext(),
+                states);
+    }
+
+    /** Packet rate, kB/s, servers up and score, each alone; an unknown metric adds nothing. */
+    @org.junit.jupiter.api.Test
+    void qualityOfServiceWeighsServerLoadAndScore() {
+        java.util.function.Function<VirtualServer, ServerState> states = vs -> new ServerState(
+                vs == CNC1 ? HealthState.UP : HealthState.UNKNOWN,
+                true,
+                null,
+                -1,
+                null,
+                dev.gslb.site.AdminState.ENABLED,
+                null,
+                vs == CNC1
+                        ? new ServerLoad(-1, -1, -1, -1, 9_000_000, 600, -1, null, 1, "CNC")
+                        : vs == TEL1
+                                ? new ServerLoad(-1, -1, -1, -1, 2_000_000, -1, 4, null, 1, "TEL")
+                                : new ServerLoad(-1, -1, -1, -1, -1, 100, 2, null, 1, "BGP"));
+        var only = (java.util.function.Function<QualityOfService.Settings, String>) k -> qos(k, states);
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 0, 0, 1, 0, 0)))
+                .as("packet rate: BGP's 100/s; TEL's unknown counts nothing")
+                .isEqualTo("bgp1");
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 0, 0, 0, 3, 0)))
+                .as("kB/s: TEL's 2,000 beats CNC's 9,000; BGP's unknown counts nothing")
+                .isEqualTo("tel1");
+        assertThat(only.apply(new QualityOfService.Settings(0, 0, 0, 0, 0, 5, 0, 0, 0)))
+                .as("servers up: TEL's 4 beat BGP's 2 and CNC's confirmed UP (1)")
+                .isEqualTo("tel1");
+        MethodSettings scored = MethodSettings.of(new QualityOfService.Settings(0, 0, 0, 0, 0, 0, 0, 0, 10));
+        Candidates c = new Candidates();
+        c.add(CNC1.withScore(30));
+        c.add(TEL1);
+        c.add(BGP1.withScore(90));
+        QueryContext q = new QueryContext();
+        q.set(dev.gslb.topology.Address.parse("61.136.178.229"), org.xbill.DNS.Type.A, NOW.toEpochMilli());
+        assertThat(REGISTRY.create("quality-of-service", scored).decide(c, q)).isEqualTo(Outcome.PICKED);
+        assertThat(c.get(0).name()).as("score: BGP's 90").isEqualTo("bgp1");
     }
 
     static Stream<Row> globalAvailability() {
