@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param minUpMembers fewer candidates than this (available, of the asked type, not set aside
  *     over a limit) and the pool does not answer (F5's minimum up members); 0: no minimum
  * @param minUpAction what then: the next pool, or the wide IP's failure behaviour at once
+ * @param cnames      a CNAME pool's names (then {@code members} is empty), or null for a pool of servers
  */
 public record Pool(
         String name,
@@ -27,7 +28,8 @@ public record Pool(
         long ttl,
         List<InetAddress> fallbackIps,
         int minUpMembers,
-        MinUpAction minUpAction) {
+        MinUpAction minUpAction,
+        CnameMembers cnames) {
     public static final List<String> TIER_NAMES = List.of("preferred", "alternate", "fallback");
 
     /** What a pool with fewer members up than its minimum does. */
@@ -62,7 +64,7 @@ public record Pool(
             int maxAnswers,
             long ttl,
             List<InetAddress> fallbackIps) {
-        this(name, members, tiers, maxAnswers, ttl, fallbackIps, 0, MinUpAction.NEXT_POOL);
+        this(name, members, tiers, maxAnswers, ttl, fallbackIps, 0, MinUpAction.NEXT_POOL, null);
     }
 
     public Pool {
@@ -71,7 +73,12 @@ public record Pool(
                 .toList();
         tiers = List.copyOf(tiers);
         fallbackIps = List.copyOf(fallbackIps);
-        if (members.isEmpty()) {
+        if (cnames != null) {
+            if (cnames.targets().isEmpty() || !members.isEmpty()) {
+                throw new IllegalArgumentException("CNAME pool " + name + " needs names as members, and only names");
+            }
+            tiers.forEach(m -> CnameMembers.check(name, m.name()));
+        } else if (members.isEmpty()) {
             throw new IllegalArgumentException("pool " + name + " has no members");
         }
         if (maxAnswers < 1) {
@@ -88,6 +95,29 @@ public record Pool(
                             + " uses path metrics; an alternate answers LDNS with no metrics yet (F5's rule): use topology,"
                             + " global-availability, round-robin, ...");
         }
+    }
+
+    /** A pool of virtual servers with a minimum of members up. */
+    public Pool(
+            String name,
+            List<VirtualServer> members,
+            List<LoadBalancingMethod> tiers,
+            int maxAnswers,
+            long ttl,
+            List<InetAddress> fallbackIps,
+            int minUpMembers,
+            MinUpAction minUpAction) {
+        this(name, members, tiers, maxAnswers, ttl, fallbackIps, minUpMembers, minUpAction, null);
+    }
+
+    /** A CNAME pool: {@code names} chosen by {@code tiers}, answered with {@code ttl} (-1: the wide IP's). */
+    public static Pool cname(String name, List<LoadBalancingMethod> tiers, long ttl, CnameMembers names) {
+        return new Pool(name, List.of(), tiers, 1, ttl, List.of(), 0, MinUpAction.NEXT_POOL, names);
+    }
+
+    /** A CNAME pool's members (empty for a pool of virtual servers): what {@code Authority} checks. */
+    public List<CnameTarget> targets() {
+        return cnames == null ? List.of() : cnames.targets();
     }
 
     /** What the fallback-ip method answers to a query of {@code recordType} (A or AAAA), or null. */

@@ -99,6 +99,16 @@ public record WideIp(
         this(name, pools, PoolMethod.GLOBAL_AVAILABILITY, ttl, Failure.DEFAULT, false, 0);
     }
 
+    /** True when a CNAME pool may answer: then every question for the name waits for the decision. */
+    public boolean answersCname() {
+        for (int i = 0; i < pools.size(); i++) {
+            if (pools.get(i).cnames() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The pool tried only when every other gave nothing, or null. */
     public Pool lastResortPool() {
         return lastResort < 0 ? null : pools.get(lastResort);

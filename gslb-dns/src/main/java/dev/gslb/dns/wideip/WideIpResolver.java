@@ -37,6 +37,7 @@ public final class WideIpResolver {
         long ttl;
         InetAddress fallback;
         Failure failure;
+        CnameTarget cname;
 
         /** Null when every pool passed: then {@link #failure()} applies. */
         public Outcome outcome() {
@@ -73,6 +74,11 @@ public final class WideIpResolver {
 
         public Failure failure() {
             return failure;
+        }
+
+        /** The name a CNAME pool chose (outcome PICKED, no addresses), or null. */
+        public CnameTarget cname() {
+            return cname;
         }
     }
 
@@ -255,6 +261,7 @@ public final class WideIpResolver {
                     r.answers[0] = vs;
                     r.fallback = null;
                     r.failure = null;
+                    r.cname = null;
                     r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
                     q.scopeAtLeast(v4, v6);
                     counters.of(PERSISTENCE, 0).increment();
@@ -282,6 +289,7 @@ public final class WideIpResolver {
     /** Nothing decided: the wide IP's failure behaviour answers. */
     private static void fail(WideIp w, Result r) {
         r.outcome = null;
+        r.cname = null;
         r.pool = null;
         r.method = null;
         r.count = 0;
@@ -297,6 +305,7 @@ public final class WideIpResolver {
         r.count = 0;
         r.fallback = null;
         r.failure = null;
+        r.cname = null;
         int n = w.pools().size();
         int first = poolOrder.first(w, q);
         for (int k = 0; k < n; k++) {
@@ -359,7 +368,10 @@ public final class WideIpResolver {
             if (q.trace() != null) {
                 q.trace().note("tier", pool.name() + " " + Pool.TIER_NAMES.get(t) + ": " + m.name());
             }
-            Outcome o = m.decide(c, q);
+            CnameMembers names = pool.cnames();
+            int chosen =
+                    names == null ? -1 : names.choose(m, t, q, persistence.prefix(true), persistence.prefix(false));
+            Outcome o = chosen >= 0 ? Outcome.PICKED : m.decide(c, q); // a CNAME pool's c is empty
             if (o == Outcome.PASS) {
                 continue;
             }
@@ -374,7 +386,13 @@ public final class WideIpResolver {
             r.tier = t;
             r.method = m;
             r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
-            if (o == Outcome.PICKED) {
+            if (chosen >= 0) {
+                r.count = 0;
+                r.cname = names.targets().get(chosen);
+                if (q.trace() != null) {
+                    q.trace().note("cname", pool.name() + ": a CNAME to " + r.cname.name());
+                }
+            } else if (o == Outcome.PICKED) {
                 r.count = Math.min(pool.maxAnswers(), c.size());
                 for (int i = 0; i < r.count; i++) {
                     r.answers[i] = c.get(i);

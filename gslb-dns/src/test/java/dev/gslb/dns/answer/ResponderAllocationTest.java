@@ -7,6 +7,8 @@ import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.ExampleDeployment;
 import dev.gslb.dns.wideip.AnswerCounts;
+import dev.gslb.dns.wideip.CnameMembers;
+import dev.gslb.dns.wideip.CnameTarget;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -49,12 +51,7 @@ class ResponderAllocationTest {
         WideIp v6 = new WideIp(Name.fromString("v6.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
         Authority authority = ExampleDeployment.authority(List.of(v6));
         WideIpResolver resolver = ExampleDeployment.resolver(registry);
-        Responder responder = new Responder(
-                authority,
-                resolver,
-                new InstanceIdentity("alloc", "CNC"),
-                new DnsMetrics(registry),
-                AnswerSettings.DEFAULTS);
+        Responder responder = responder(authority, resolver, registry);
         Responder.Worker worker = responder.worker();
         ByteBuf out = Unpooled.buffer(4096);
         Address v4 = Address.parse("127.0.0.1");
@@ -92,6 +89,59 @@ class ResponderAllocationTest {
                 .filteredOn(e -> e.getKey().wideIp().equals("www.example.com"))
                 .extracting(e -> e.getValue().sum())
                 .contains((long) RUNS * ROUNDS); // every round's RUNS answers, all under one cell
+    }
+
+    /**
+     * A wildcard wide IP is found from the packet's bytes (its suffixes looked up in place), and a
+     * CNAME pool's answer copies the chosen name's bytes made when the pool was built: neither
+     * adds to what the decision allocates.
+     */
+    @Test
+    void aWildcardMatchAndACnamePoolsAnswerAllocateNoMoreThanTheirDecision() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MethodRegistry methods = ExampleDeployment.methods();
+        Pool servers = new Pool(
+                "edge",
+                List.of(new VirtualServer("vs-edge", InetAddress.ofLiteral("198.51.100.10"), new DataCenter("CNC"))),
+                List.of(methods.create("global-availability")),
+                1,
+                -1,
+                List.of());
+        Pool names = Pool.cname(
+                "cdn",
+                List.of(methods.create("round-robin")),
+                -1,
+                new CnameMembers(List.of(
+                        new CnameTarget(Name.fromString("a.cdn-provider.example."), 1),
+                        new CnameTarget(Name.fromString("b.cdn-provider.example."), 1))));
+        WideIp wild = new WideIp(Name.fromString("*.edge.example.com."), List.of(servers), WideIp.DEFAULT_TTL);
+        WideIp alias = new WideIp(Name.fromString("cdn.example.com."), List.of(names), WideIp.DEFAULT_TTL);
+        Authority authority = ExampleDeployment.authority(List.of(wild, alias));
+        WideIpResolver resolver = ExampleDeployment.resolver(registry);
+        Responder responder = responder(authority, resolver, registry);
+        Responder.Worker worker = responder.worker();
+        ByteBuf out = Unpooled.buffer(4096);
+        Address v4 = Address.parse("127.0.0.1");
+        byte[] below = query("some.host.edge.example.com.", Type.A);
+        byte[] cname = query("cdn.example.com.", Type.AAAA);
+        assertThat(answerTypes(responder, worker, below, out)).containsOnly(Type.A);
+        assertThat(answerTypes(responder, worker, cname, out)).containsOnly(Type.CNAME);
+        WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
+        long[] bytes = leastBytes(
+                () -> respond(responder, worker, below, v4, out),
+                () -> respond(responder, worker, cname, v4, out),
+                () -> {
+                    bare.query.set(v4.hi(), v4.lo(), Type.A, NOW);
+                    resolver.resolve(wild, bare);
+                },
+                () -> {
+                    bare.query.set(v4.hi(), v4.lo(), Type.AAAA, NOW);
+                    resolver.resolve(alias, bare);
+                });
+        assertThat(bytes[0])
+                .as("a wildcard wide IP's answer, beyond its decision")
+                .isLessThanOrEqualTo(bytes[2] + 16);
+        assertThat(bytes[1]).as("a CNAME pool's answer, beyond its decision").isLessThanOrEqualTo(bytes[3] + 16);
     }
 
     /**
@@ -227,6 +277,15 @@ class ResponderAllocationTest {
     }
 
     private static final long NOW = 1_800_000_000_000L;
+
+    private static Responder responder(Authority authority, WideIpResolver resolver, SimpleMeterRegistry registry) {
+        return new Responder(
+                authority,
+                resolver,
+                new InstanceIdentity("alloc", "CNC"),
+                new DnsMetrics(registry),
+                AnswerSettings.DEFAULTS);
+    }
 
     private static void respond(Responder responder, Responder.Worker worker, byte[] q, Address client, ByteBuf out) {
         out.clear();
