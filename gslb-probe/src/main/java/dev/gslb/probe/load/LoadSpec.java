@@ -57,9 +57,13 @@ public record LoadSpec(List<LoadSource> sources, Duration interval, Duration win
                     "load 'window:' (" + window + ") must be at least one interval (" + interval + ")");
         }
         if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(interval) > 0) {
-            throw new IllegalArgumentException(
-                    "load 'timeout:' (" + timeout + ") must be above 0 and at most the interval (" + interval + ")");
+            throw new IllegalArgumentException("load 'timeout:' (" + show(timeout)
+                    + ") must be above 0 and at most the interval (" + show(interval) + ")");
         }
+    }
+
+    private static String show(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /** Every metric some source reads. */
