@@ -54,7 +54,7 @@ public record LoadSpec(List<LoadSource> sources, Duration interval, Duration win
         }
         if (window.compareTo(interval) < 0) {
             throw new IllegalArgumentException(
-                    "load 'window:' (" + window + ") must be at least one interval (" + interval + ")");
+                    "load 'window:' (" + show(window) + ") must be at least one interval (" + show(interval) + ")");
         }
         if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(interval) > 0) {
             throw new IllegalArgumentException("load 'timeout:' (" + show(timeout)
