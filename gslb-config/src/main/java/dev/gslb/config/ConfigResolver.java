@@ -90,6 +90,7 @@ final class ConfigResolver extends Sections {
                 probing,
                 List.copyOf(healthTargets),
                 List.copyOf(links.values()),
+                List.copyOf(loadTargets),
                 sync,
                 section(AlertSpec.SECTION),
                 section(StatisticsSettings.SECTION),

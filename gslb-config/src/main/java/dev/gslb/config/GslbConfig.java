@@ -13,6 +13,7 @@ import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.load.LoadTarget;
 import dev.gslb.probe.schedule.Probing;
 import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
@@ -39,6 +40,7 @@ public record GslbConfig(
         Probing probing,
         List<HealthTarget> health,
         List<LinkSpec> links,
+        List<LoadTarget> loads,
         SyncSettings sync,
         List<AlertSpec> alerts,
         StatisticsSettings statistics,
@@ -177,6 +179,7 @@ public record GslbConfig(
                 probing,
                 health,
                 links,
+                loads,
                 sync,
                 alerts,
                 statistics,
@@ -204,6 +207,7 @@ public record GslbConfig(
                 probing,
                 shared.health,
                 shared.links,
+                shared.loads,
                 sync,
                 alerts,
                 statistics,

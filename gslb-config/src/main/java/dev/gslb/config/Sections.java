@@ -3,6 +3,7 @@ package dev.gslb.config;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.load.LoadTarget;
 import dev.gslb.settings.Section;
 import dev.gslb.settings.SectionValues;
 import dev.gslb.settings.SettingsException;
@@ -26,6 +27,7 @@ class Sections {
     final Map<String, VirtualServer> virtualServers;
     final Map<String, PoolSpec> pools;
     final List<HealthTarget> healthTargets;
+    final List<LoadTarget> loadTargets;
 
     Sections(SettingsFile<SectionValues> file) {
         this.file = file;
@@ -35,6 +37,7 @@ class Sections {
         this.virtualServers = new LinkedHashMap<>();
         this.pools = new LinkedHashMap<>();
         this.healthTargets = new ArrayList<>();
+        this.loadTargets = new ArrayList<>();
     }
 
     /** A binder of one section over the same file and the names defined so far. */
@@ -46,6 +49,7 @@ class Sections {
         this.virtualServers = shared.virtualServers;
         this.pools = shared.pools;
         this.healthTargets = shared.healthTargets;
+        this.loadTargets = shared.loadTargets;
     }
 
     /** What the file gives for {@code section}, else its default. */

@@ -12,6 +12,10 @@ import dev.gslb.dns.wideip.CnameTarget;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.load.LoadSpec;
+import dev.gslb.probe.load.LoadTarget;
+import dev.gslb.probe.load.Metric;
+import dev.gslb.probe.load.ServerLimits;
 import dev.gslb.settings.Bounds;
 import dev.gslb.settings.HostPort;
 import dev.gslb.settings.Section;
@@ -40,7 +44,10 @@ final class ServerBinder extends Sections {
             Integer ratio,
             Integer order,
             List<String> dependsOn,
-            String translation) {
+            String translation,
+            Integer score,
+            LoadSpec load,
+            ServerLimits limits) {
         static final Section<List<VirtualServerEntry>> SECTION =
                 Section.list("virtual-servers", VirtualServerEntry.class);
     }
@@ -148,10 +155,18 @@ final class ServerBinder extends Sections {
         } catch (IllegalArgumentException e) {
             throw file.error(e.getMessage(), "virtual-servers", i);
         }
+        if (v.score() != null) {
+            try {
+                vs = vs.withScore(Bounds.within("score", v.score(), 0, 100));
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage(), "virtual-servers", i, "score");
+            }
+        }
         vs = vs.withDependsOn(orEmpty(v.dependsOn()));
         if (virtualServers.put(v.name(), vs) != null) {
             throw file.error("virtual server " + v.name() + " is defined twice", "virtual-servers", i);
         }
+        load(v, i);
         healthTargets.add(new HealthTarget(vs, monitorsNamed(v.monitors(), "virtual-servers", i), translation(v, i)));
     }
 
@@ -176,6 +191,32 @@ final class ServerBinder extends Sections {
                     "translation");
         }
         return t;
+    }
+
+    /** A server's {@code load:} and {@code limits:}: a limit needs a source that reads its metric. */
+    private void load(VirtualServerEntry v, int i) throws SettingsException {
+        if (v.load() == null && v.limits() == null) {
+            return;
+        }
+        Metric unread = LoadTarget.unmeasured(v.load(), v.limits());
+        if (unread != null) {
+            throw file.error(
+                    "virtual server " + v.name() + " has a limit on " + ServerLimits.key(unread)
+                            + " but no source under 'load:' reads " + unread.key()
+                            + (v.load() == null
+                                    ? " (it has no 'load:')"
+                                    : " (its sources read "
+                                            + v.load().metrics().stream()
+                                                    .map(Metric::key)
+                                                    .toList() + ")"),
+                    "virtual-servers",
+                    i,
+                    "limits",
+                    ServerLimits.key(unread));
+        }
+        if (v.load() != null) {
+            loadTargets.add(new LoadTarget(v.name(), v.datacenter(), v.load(), v.limits()));
+        }
     }
 
     /** The link a server names, or else the only link of its data center, or null. */

@@ -169,6 +169,7 @@ public final class GslbServer implements AutoCloseable {
         probes.health.onChange(site::localHealth);
         probes.health.onWaitingChange(site::waitingForResume);
         probes.links.onChange(site::localLink);
+        probes.loads.onChange(site::localLoad);
         probes.health.waitingForResume().forEach(server -> site.waitingForResume(server, true)); // kept from before
         site.resite(config.site(), probes.health::state, probes.links::local);
         return site;
@@ -197,6 +198,7 @@ public final class GslbServer implements AutoCloseable {
                 () -> dataCenterNames(group.running()), // a reload may change them
                 Clock.systemUTC(),
                 registry);
+        peers.shareLoads(probes.loads);
         peers.exchangeConfig(group);
         peers.exchangeRuntimeStates(maintenance);
         return peers;
@@ -347,6 +349,7 @@ public final class GslbServer implements AutoCloseable {
                 Duration.ofSeconds(1));
         probes.health.start();
         probes.links.start();
+        probes.loads.start();
         sync.start();
         dns.start();
         admin.start();
@@ -444,6 +447,7 @@ public final class GslbServer implements AutoCloseable {
         responder.close();
         probes.health.close();
         probes.links.close();
+        probes.loads.close();
         sync.close();
         site.close();
         if (alertSources != null) {

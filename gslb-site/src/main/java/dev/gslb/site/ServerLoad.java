@@ -31,6 +31,21 @@ public record ServerLoad(
     /** Nothing measured. */
     public static final ServerLoad UNKNOWN = new ServerLoad(-1, -1, -1, -1, -1, -1, -1, null, 0, null);
 
+    /** The same measurement with why it is over a limit (null: it is not). */
+    public ServerLoad withOverLimitReason(String reason) {
+        return new ServerLoad(
+                connections,
+                cpuPercent,
+                memoryPercent,
+                loadAverage,
+                bytesPerSecond,
+                packetsPerSecond,
+                serversUp,
+                reason,
+                measuredAt,
+                measuredBy);
+    }
+
     public boolean overLimit() {
         return overLimitReason != null;
     }

@@ -123,9 +123,14 @@ public final class SitePublisher implements AutoCloseable {
         publish();
     }
 
-    /** This instance measured the load of {@code server} (a server of its data center). */
+    /**
+     * This instance measured the load of {@code server} (a server of its data center); one never
+     * measured ({@code measuredAt} 0: it stopped polling it) leaves the server to its peers' views.
+     */
     public synchronized void localLoad(String server, ServerLoad load) {
-        if (!load.equals(localLoad.put(server, load))) {
+        boolean changed =
+                load.measuredAt() == 0 ? localLoad.remove(server) != null : !load.equals(localLoad.put(server, load));
+        if (changed) {
             publish();
         }
     }

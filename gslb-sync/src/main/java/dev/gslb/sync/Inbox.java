@@ -3,11 +3,14 @@ package dev.gslb.sync;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.load.LoadMonitor;
+import dev.gslb.probe.load.LoadTarget;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.site.HealthState;
 import dev.gslb.site.LinkState;
+import dev.gslb.site.ServerLoad;
 import dev.gslb.site.SitePublisher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -65,6 +68,8 @@ final class Inbox {
     volatile ConfigExchange config = ConfigExchange.NONE;
     /** Set once, before the first connection. */
     volatile PersistenceExchange persistence = PersistenceExchange.NONE;
+    /** Which data center owns each server's load (set once, before the first connection; none: loads are dropped). */
+    volatile LoadMonitor loads;
     /** The peers' runtime states on their way to the owner (set once, before the first connection). */
     final RuntimeStatePacer runtime;
 
@@ -91,7 +96,7 @@ final class Inbox {
                 .register(registry);
         this.dropped = Counter.builder("sync_items_dropped")
                 .description("Items from peers dropped: over the peer's rate or new-LDNS cap, about an unknown server,"
-                        + " or about a link not in the peer's data center")
+                        + " or about a link or a server's load not in the peer's data center")
                 .register(registry);
         this.runtime = new RuntimeStatePacer(registry);
         this.clamped = Counter.builder("sync_items_clamped")
@@ -148,6 +153,7 @@ final class Inbox {
                 case Item.PathItem p -> mergePath(p, guard, now);
                 case Item.HealthItem h -> mergeHealth(h, guard, now);
                 case Item.LinkItem l -> mergeLink(l, peer, guard, now);
+                case Item.LoadItem l -> mergeLoad(l, peer, guard, now);
                 case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
                 case Item.ConfigItem c -> config.received(peer.name(), c.offer());
                 case Item.RuntimeItem r -> runtime.received(peer.name(), r.offer());
@@ -197,11 +203,7 @@ final class Inbox {
             dropped.increment(); // unknown, or not the sender's to measure
             return;
         }
-        long at = guard.clamp(l.at(), now);
-        if (at != l.at()) {
-            clamped.increment();
-        }
-        long ttl = Math.min(l.ttlMillis(), settings.healthTtl().toMillis());
+        long at = clampedAt(l, guard, now);
         LinkState state = new LinkState(
                 spec.name(),
                 l.state(),
@@ -211,7 +213,37 @@ final class Inbox {
                 at,
                 peer.name(),
                 l.reason().isEmpty() ? "as measured by " + peer.name() : l.reason());
-        site.peerLink(state, at + ttl);
+        site.peerLink(state, expiry(l, at));
+    }
+
+    /** A server's load, from the peer of its data center only (like a link, it has one writer). */
+    private void mergeLoad(Item.LoadItem l, Peer peer, PeerGuard guard, long now) {
+        LoadMonitor m = loads;
+        LoadTarget target = m == null ? null : m.target(l.server());
+        if (target == null || !target.dataCenter().equals(peer.dataCenter())) {
+            dropped.increment(); // unknown, or not the sender's to measure
+            return;
+        }
+        long at = clampedAt(l, guard, now);
+        ServerLoad load = l.load();
+        if (load.overLimit() && target.limited()) { // worded from the shared limits: a peer's text is not shown
+            load = load.withOverLimitReason(target.limits().overLimitReason(target.server(), load));
+        }
+        site.peerLoad(target.server(), load, expiry(l, at));
+    }
+
+    /** The item's measurement time, no later than now plus the allowed skew. */
+    private long clampedAt(Item it, PeerGuard guard, long now) {
+        long at = guard.clamp(it.at(), now);
+        if (at != it.at()) {
+            clamped.increment();
+        }
+        return at;
+    }
+
+    /** When a peer's view measured at {@code at} stops counting: its TTL, at most the health TTL. */
+    private long expiry(Item it, long at) {
+        return at + Math.min(it.ttlMillis(), settings.healthTtl().toMillis());
     }
 
     private void heartbeats(Socket s, DataOutputStream out) {

@@ -3,6 +3,7 @@ package dev.gslb.sync;
 import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.site.HealthState;
+import dev.gslb.site.ServerLoad;
 import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -59,6 +60,18 @@ sealed interface Item {
         @Override
         public Wire.Type type() {
             return Wire.Type.LINKS;
+        }
+    }
+
+    /**
+     * The load of a virtual server of the sender's data center as the sender measured it (-1
+     * unknown). Only whether it is over a limit travels: the receiver words the reason from its own
+     * limits, as it does a link's, and stamps the sender's data center.
+     */
+    record LoadItem(String server, ServerLoad load, long at, long ttlMillis) implements Item {
+        @Override
+        public Wire.Type type() {
+            return Wire.Type.LOADS;
         }
     }
 
@@ -172,6 +185,12 @@ sealed interface Item {
     /** No link carries more (1 Pbit/s): a larger rate is not a measurement. */
     long MAX_BPS = 1_000_000_000_000_000L;
 
+    /** No server holds more connections, sends more packets a second or has more servers behind it. */
+    long MAX_COUNT = 1_000_000_000_000L;
+
+    /** A one-minute load average above this is not a measurement. */
+    double MAX_LOAD_AVERAGE = 1_000_000;
+
     /**
      * One frame's body of items of one kind. Paths carry no data center or instance: the receiver
      * takes both from the pairing, so a peer cannot write another data center's paths.
@@ -203,6 +222,20 @@ sealed interface Item {
                         out.writeLong(l.outBps());
                         out.writeBoolean(l.overLimit());
                         Wire.writeName(out, truncated(l.reason()));
+                        out.writeLong(l.at());
+                        out.writeInt((int) (l.ttlMillis() / 1000));
+                    }
+                    case LoadItem l -> {
+                        Wire.writeName(out, truncated(l.server()));
+                        ServerLoad v = l.load();
+                        out.writeLong(v.connections());
+                        out.writeDouble(v.cpuPercent());
+                        out.writeDouble(v.memoryPercent());
+                        out.writeDouble(v.loadAverage());
+                        out.writeLong(v.bytesPerSecond());
+                        out.writeLong(v.packetsPerSecond());
+                        out.writeInt(v.serversUp());
+                        out.writeBoolean(v.overLimit());
                         out.writeLong(l.at());
                         out.writeInt((int) (l.ttlMillis() / 1000));
                     }
@@ -273,6 +306,40 @@ sealed interface Item {
         }
     }
 
+    /**
+     * One server's load from {@code peer}: each value unknown (-1) or in its range, else the frame
+     * is refused; stamped with the peer's data center, its reason a placeholder the receiver words.
+     */
+    private static LoadItem readLoad(DataInputStream in, Peer peer) throws IOException {
+        String server = Wire.readName(in, MAX_SERVER_NAME);
+        long connections = inRange(in.readLong(), MAX_COUNT, "connections");
+        double cpu = inRange(in.readDouble(), 100, "cpu");
+        double memory = inRange(in.readDouble(), 100, "memory");
+        double loadAverage = inRange(in.readDouble(), MAX_LOAD_AVERAGE, "load average");
+        long bytes = inRange(in.readLong(), MAX_BPS / 8, "bytes per second");
+        long packets = inRange(in.readLong(), MAX_COUNT, "packets per second");
+        int serversUp = (int) inRange(in.readInt(), Integer.MAX_VALUE, "servers up");
+        String over = in.readBoolean() ? server + " over limit, as measured by " + peer.name() : null;
+        long at = in.readLong();
+        ServerLoad load = new ServerLoad(
+                connections, cpu, memory, loadAverage, bytes, packets, serversUp, over, at, peer.dataCenter());
+        return new LoadItem(server, load, at, in.readInt() * 1000L);
+    }
+
+    private static long inRange(long v, long max, String what) throws Wire.ProtocolException {
+        if (v < -1 || v > max) {
+            throw new Wire.ProtocolException("a server's " + what + " out of range: " + v);
+        }
+        return v;
+    }
+
+    private static double inRange(double v, double max, String what) throws Wire.ProtocolException {
+        if (!(v == -1 || (v >= 0 && v <= max))) { // NaN is neither
+            throw new Wire.ProtocolException("a server's " + what + " out of range: " + v);
+        }
+        return v;
+    }
+
     /** The items of a frame from {@code peer}: its paths are stamped with its data center and name. */
     static java.util.List<Item> decode(Wire.Type type, byte[] body, Peer peer) throws IOException {
         java.util.List<Item> items = new java.util.ArrayList<>();
@@ -320,6 +387,7 @@ sealed interface Item {
                         items.add(new LinkItem(
                                 link, state, inBps, outBps, over, reason, in.readLong(), in.readInt() * 1000L));
                     }
+                    case LOADS -> items.add(readLoad(in, peer));
                     case PROBE -> items.add(new ProbeItem(readAddress(in), in.readLong(), in.readInt() * 1000L));
                     case PERSIST -> {
                         String w = Wire.readName(in, MAX_SERVER_NAME);

@@ -3,9 +3,11 @@ package dev.gslb.sync;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.load.LoadMonitor;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.site.HealthState;
 import dev.gslb.site.LinkState;
+import dev.gslb.site.ServerLoad;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.function.Consumer;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The sending side of peer sync, the mirror of {@link Inbox}: what this instance tells its peers.
  * The paths its own data center measures, its monitors' view of every virtual server and its own
- * links' measurements go out as they change and again every heartbeat (so views stay fresh);
+ * links' and servers' load measurements go out as they change and again every heartbeat (so
+ * views stay fresh);
  * a (re)connected peer first gets all of it ({@link #snapshot}), with the shared configuration,
  * the runtime states and the live persistence entries.
  */
@@ -35,6 +38,8 @@ final class Outbox {
     volatile PersistenceExchange persistence = PersistenceExchange.NONE;
     /** Set once, before the first connection. */
     volatile RuntimeStateExchange runtime = RuntimeStateExchange.NONE;
+    /** The loads of this data center's servers, measured here; set once before {@link #start}, or none. */
+    volatile LoadMonitor loads;
 
     private final LoggedOnce logged = new LoggedOnce();
 
@@ -64,6 +69,9 @@ final class Outbox {
         });
         health.onChange((server, state) -> broadcast(healthItem(server, state)));
         ispLinks.onChange(state -> broadcast(linkItem(state)));
+        if (loads != null) {
+            loads.onChange((server, load) -> broadcast(loadItem(server, load)));
+        }
     }
 
     /** Every heartbeat: health and links again, so the peers' views do not expire, and which configuration is served. */
@@ -72,6 +80,7 @@ final class Outbox {
             broadcast(healthItem(server, health.state(server)));
         }
         forEachLocalLink(this::broadcast);
+        forEachLocalLoad(this::broadcast);
         config(true);
     }
 
@@ -136,6 +145,7 @@ final class Outbox {
             out.accept(healthItem(server, health.state(server)));
         }
         forEachLocalLink(out);
+        forEachLocalLoad(out);
         ConfigExchange.Offer o = config.current();
         if (o != null) {
             out.accept(new Item.ConfigItem(o, clock.millis()));
@@ -170,6 +180,25 @@ final class Outbox {
                 s.reason(),
                 s.measuredAt() == 0 ? clock.millis() : s.measuredAt(),
                 settings.healthTtl().toMillis());
+    }
+
+    private Item.LoadItem loadItem(String server, ServerLoad l) {
+        long at = l.measuredAt() == 0 ? clock.millis() : l.measuredAt();
+        return new Item.LoadItem(server, l, at, settings.healthTtl().toMillis());
+    }
+
+    /** This instance's measurements of its own data center's servers' load. */
+    private void forEachLocalLoad(Consumer<Item> out) {
+        LoadMonitor m = loads;
+        if (m == null) {
+            return;
+        }
+        for (String server : m.polled()) {
+            ServerLoad l = m.local(server);
+            if (l != null) {
+                out.accept(loadItem(server, l));
+            }
+        }
     }
 
     /** This instance's measurements of its own data center's links. */

@@ -271,9 +271,9 @@ final class PeerLink {
     /** Items of a batch go out grouped by kind, at most {@value #BATCH} to a frame; expired ones are dropped. */
     private void sendBatch(DataOutputStream out, List<Item> batch) throws IOException {
         long now = System.currentTimeMillis();
-        for (Wire.Type type :
-                new Wire.Type[] {Wire.Type.PATHS, Wire.Type.HEALTH, Wire.Type.LINKS, Wire.Type.PROBE, Wire.Type.PERSIST
-                }) {
+        for (Wire.Type type : new Wire.Type[] {
+            Wire.Type.PATHS, Wire.Type.HEALTH, Wire.Type.LINKS, Wire.Type.LOADS, Wire.Type.PROBE, Wire.Type.PERSIST
+        }) {
             List<Item> ofType = new ArrayList<>();
             for (Item it : batch) {
                 if (it.type() == type && !it.expired(now)) {

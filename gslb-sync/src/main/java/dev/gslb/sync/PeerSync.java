@@ -3,6 +3,7 @@ package dev.gslb.sync;
 import dev.gslb.api.PeerStatus;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.load.LoadMonitor;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.probe.schedule.ProbeScheduler;
 import dev.gslb.site.SitePublisher;
@@ -92,6 +93,16 @@ public final class PeerSync implements AutoCloseable {
         scheduler.onAsked(probeRequests); // off the query path's structure: the scheduler tells, this side asks peers
         this.outbox = new Outbox(settings, dataCenter, table, health, ispLinks, clock, roster::all);
         this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, site, clock, registry);
+    }
+
+    /**
+     * Shares the loads of this data center's servers, measured by {@code loads}, and takes the
+     * peers' measurements of theirs (each server's from the peer of its data center only). Set
+     * before {@link #start()}.
+     */
+    public void shareLoads(LoadMonitor loads) {
+        outbox.loads = loads;
+        inbox.loads = loads;
     }
 
     public void start() throws IOException {

@@ -11,8 +11,11 @@ import java.io.IOException;
  * own; the length is checked before anything is allocated.
  */
 final class Wire {
-    /** 3: link items; 4: the shared configuration, persistence; 5: runtime states (RUNTIME frames). */
-    static final int PROTOCOL_VERSION = 5;
+    /**
+     * 3: link items; 4: the shared configuration, persistence; 5: runtime states (RUNTIME frames);
+     * 6: server loads (LOADS frames).
+     */
+    static final int PROTOCOL_VERSION = 6;
     /** A batch of 1,000 paths is about 30 KB; nothing legitimate comes near this. */
     static final int MAX_FRAME = 1 << 20;
     /** A shared configuration travels in one frame: zone files and topology lists, zipped. */
@@ -34,7 +37,8 @@ final class Wire {
         LINKS,
         CONFIG,
         PERSIST,
-        RUNTIME;
+        RUNTIME,
+        LOADS;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {

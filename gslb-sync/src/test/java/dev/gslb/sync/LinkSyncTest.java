@@ -106,12 +106,8 @@ class LinkSyncTest {
         try (Node a = node("a", "CNC", "127.0.0.2", dir, links);
                 Node b = node("b", "TEL", "127.0.0.3", dir, links)) {
             Node.pair(a, b);
-            b.sync.close(); // the test speaks as b from here on
-            SyncIdentity bId = SyncIdentity.loadOrCreate(b.identityFile, "b");
             long now = System.currentTimeMillis();
-            try (PeerSyncTest.Session s =
-                    PeerSyncTest.Session.open(a, bId, new Hello(Wire.PROTOCOL_VERSION, "b", "TEL", List.of(), null))) {
-                s.reply();
+            try (PeerSyncTest.Session s = a.speakAs(b)) { // the test speaks as b from here on
                 double dropped = a.registry.get("sync_items_dropped").counter().count();
                 s.send(
                         Wire.Type.LINKS,

@@ -8,6 +8,8 @@ import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.HealthTarget;
 import dev.gslb.probe.link.LinkMonitor;
 import dev.gslb.probe.link.LinkSpec;
+import dev.gslb.probe.load.LoadMonitor;
+import dev.gslb.probe.load.LoadTarget;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.ProximitySettings;
@@ -37,6 +39,7 @@ final class Node implements AutoCloseable {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final HealthMonitor health;
     final LinkMonitor links;
+    final LoadMonitor loads;
     final ProbeScheduler scheduler;
     final SitePublisher site;
     final PeerSync sync;
@@ -93,12 +96,13 @@ final class Node implements AutoCloseable {
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak)
             throws Exception {
-        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of(), NONE);
+        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of(), NONE, List.of());
     }
 
     /**
      * {@code maxLdns}: the table's cap (the scale figures hold millions); {@code links}: every
-     * configured link; {@code runtime}: the owner of this node's runtime states, set before its sync starts.
+     * configured link; {@code runtime}: the owner of this node's runtime states, set before its sync starts;
+     * {@code loadTargets}: every server with a load (this node polls its own data center's).
      */
     Node(
             String name,
@@ -112,7 +116,8 @@ final class Node implements AutoCloseable {
             java.util.function.UnaryOperator<SyncSettings> tweak,
             int maxLdns,
             List<LinkSpec> links,
-            RuntimeStateExchange runtime)
+            RuntimeStateExchange runtime,
+            List<LoadTarget> loadTargets)
             throws Exception {
         this.table = new ProximityTable(
                 ProximitySettings.DEFAULTS
@@ -134,6 +139,8 @@ final class Node implements AutoCloseable {
         health.onChange(site::localHealth);
         this.links.onChange(site::localLink);
         site.resite(site.state().site(), health::state, this.links::local);
+        this.loads = new LoadMonitor(loadTargets, dc, Clock.systemUTC(), registry);
+        loads.onChange(site::localLoad);
         ProbeSettings ps = new ProbeSettings(
                 this.source,
                 List.of(ProbeProtocol.DNS_DOT),
@@ -170,8 +177,10 @@ final class Node implements AutoCloseable {
         this.sync = new PeerSync(
                 settings, name, dc, table, health, this.links, scheduler, site, () -> DATA_CENTERS, clock, registry);
         sync.exchangeRuntimeStates(runtime);
+        sync.shareLoads(loads);
         sync.start();
         this.links.start();
+        loads.start();
     }
 
     /** A node listening on its source address alone, with {@code tweak} applied to its sync settings. */
@@ -198,19 +207,55 @@ final class Node implements AutoCloseable {
             List<LinkSpec> links,
             RuntimeStateExchange runtime)
             throws Exception {
+        return on(name, dc, source, dir, List.of(), tweak, maxLdns, links, runtime, List.of());
+    }
+
+    /** A node with these servers (no monitors) and their loads, polling its own data center's. */
+    static Node withLoads(
+            String name, String dc, String source, Path dir, List<HealthTarget> servers, List<LoadTarget> loads)
+            throws Exception {
+        return on(name, dc, source, dir, servers, s -> s, 1_000_000, List.of(), NONE, loads);
+    }
+
+    private static Node on(
+            String name,
+            String dc,
+            String source,
+            Path dir,
+            List<HealthTarget> servers,
+            java.util.function.UnaryOperator<SyncSettings> tweak,
+            int maxLdns,
+            List<LinkSpec> links,
+            RuntimeStateExchange runtime,
+            List<LoadTarget> loads)
+            throws Exception {
         return new Node(
                 name,
                 dc,
                 source,
                 9,
                 dir,
-                List.of(),
+                servers,
                 List.of(new InetSocketAddress(InetAddress.ofLiteral(source), 0)),
                 Duration.ofSeconds(2400),
                 tweak,
                 maxLdns,
                 links,
-                runtime);
+                runtime,
+                loads);
+    }
+
+    /**
+     * A session to this node speaking as {@code peer} (paired with it), whose own sync is closed:
+     * the test sends what it likes in the peer's name.
+     */
+    PeerSyncTest.Session speakAs(Node peer) throws Exception {
+        peer.sync.close();
+        SyncIdentity id = SyncIdentity.loadOrCreate(peer.identityFile, peer.name);
+        PeerSyncTest.Session s = PeerSyncTest.Session.open(
+                this, id, new Hello(Wire.PROTOCOL_VERSION, peer.name, peer.dc, List.of(), null));
+        s.reply();
+        return s;
     }
 
     LdnsEntry entry(String ldns) {
@@ -233,6 +278,7 @@ final class Node implements AutoCloseable {
         scheduler.close();
         health.close();
         links.close();
+        loads.close();
         site.close();
     }
 

@@ -73,12 +73,12 @@ class RuntimeItemTest {
     @Test
     void aPeerSpeakingTheProtocolBeforeRuntimeStatesIsRefusedNamingBothVersions() {
         assertThat(Wire.PROTOCOL_VERSION)
-                .as("runtime states came with version 5")
-                .isEqualTo(5);
-        Hello old = new Hello(Wire.PROTOCOL_VERSION - 1, "b", "TEL", List.of(), null);
+                .as("runtime states came with version 5, server loads with 6")
+                .isEqualTo(6);
+        Hello old = new Hello(4, "b", "TEL", List.of(), null);
         assertThatThrownBy(() -> Hello.decode(new Wire.Frame(Wire.Type.HELLO, old.encode())))
                 .isInstanceOf(Wire.ProtocolException.class)
-                .hasMessage("it speaks sync protocol v4, this instance v5; upgrade one side");
+                .hasMessage("it speaks sync protocol v4, this instance v6; upgrade one side");
     }
 
     private static void assertRefused(byte[] body, String why) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.Awaits;
+import dev.gslb.probe.Nginx;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -85,41 +86,17 @@ class BalancerPagesTest {
 
     @Test
     void nginxStubStatusGivesItsActiveConnections() throws Exception {
-        int port = freePort();
-        Path conf = dir.resolve("nginx.conf");
-        Files.writeString(conf, """
-                master_process off;
-                daemon off;
-                pid %1$s/nginx.pid;
-                error_log %1$s/error.log;
-                events { worker_connections 64; }
-                http {
-                    access_log off;
-                    client_body_temp_path %1$s/body;
-                    proxy_temp_path %1$s/proxy;
-                    fastcgi_temp_path %1$s/fastcgi;
-                    uwsgi_temp_path %1$s/uwsgi;
-                    scgi_temp_path %1$s/scgi;
-                    server {
-                        listen 127.0.0.1:%2$d;
-                        location = /stub_status { stub_status; }
-                        location = /moved { return 302 /stub_status; }
-                    }
-                }
-                """.formatted(dir, port));
-        start(
-                "nginx",
-                "nginx",
-                "-p",
-                dir.toString(),
-                "-c",
-                conf.toString(),
-                "-e",
-                dir.resolve("error.log").toString());
+        try (Nginx server = new Nginx(dir)) {
+            nginxPages(server);
+        }
+    }
+
+    private void nginxPages(Nginx server) throws Exception {
+        int port = server.port;
         try (LoadSource nginx = new NginxStatus(URI.create("http://127.0.0.1:" + port + "/stub_status"))) {
             assertThat(nginx.metrics()).containsExactly(Metric.CONNECTIONS);
             double idle = readWhen(nginx, Metric.CONNECTIONS, v -> v >= 1); // the read itself is one
-            hold(port, 5);
+            server.hold(5);
             double busy = readWhen(nginx, Metric.CONNECTIONS, v -> v >= idle + 5);
             assertThat(busy).isGreaterThanOrEqualTo(idle + 5);
             assertThat(nginx.describe()).isEqualTo("nginx http://127.0.0.1:" + port + "/stub_status");
