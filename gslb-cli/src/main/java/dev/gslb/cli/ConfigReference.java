@@ -5,6 +5,8 @@ import dev.gslb.config.SharedConfig;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.dnstap.DnstapSettings;
+import dev.gslb.dns.method.DynamicRatio;
+import dev.gslb.dns.method.LoadBandRandom;
 import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.DnsSettings;
@@ -142,6 +144,11 @@ public final class ConfigReference {
                 "load-balancing.qos:",
                 "A pool's `qos:` takes the same keys; those it gives replace the global ones for that pool.",
                 QualityOfService.Settings.SETTINGS.settings()));
+        tables.add(new Table(
+                "load-balancing.dynamic-ratio:",
+                "W = max(0, A * DW + B * cbrt(LOAD - DW)), DW the member's ratio; see the operator's guide.",
+                DynamicRatio.Settings.SETTINGS.settings()));
+        tables.add(new Table("load-balancing.load-band:", "", LoadBandRandom.Settings.SETTINGS.settings()));
         tables.add(new Table(
                 "alerts:",
                 "Each entry needs `on` and at least one of `exec` and `webhook`.",

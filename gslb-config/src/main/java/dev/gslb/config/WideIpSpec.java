@@ -6,7 +6,10 @@ import dev.gslb.dns.wideip.WideIp;
 import java.util.List;
 import org.xbill.DNS.Name;
 
-/** A wide IP as configured (see docs/configuration.md for every key). */
+/**
+ * A wide IP as configured (see docs/configuration.md for every key): its pools as listed, each
+ * with its ratio, the last-resort pool among them (index, or -1).
+ */
 public record WideIpSpec(
         Name name,
         List<PoolSpec> pools,
@@ -14,7 +17,9 @@ public record WideIpSpec(
         long ttl,
         Failure failure,
         boolean decisionLog,
-        long persistTtl) {
+        long persistTtl,
+        List<Integer> ratios,
+        int lastResort) {
     public WideIp build(MethodRegistry registry) {
         return new WideIp(
                 name,
@@ -23,6 +28,8 @@ public record WideIpSpec(
                 ttl,
                 failure,
                 decisionLog,
-                persistTtl);
+                persistTtl,
+                ratios,
+                lastResort);
     }
 }

@@ -2,6 +2,7 @@ package dev.gslb.config;
 
 import static java.util.Objects.requireNonNullElse;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
@@ -31,13 +32,25 @@ final class ZoneBinder extends Sections {
     /** One entry of {@code wide-ips:} as written: its pools by name. */
     record WideIpEntry(
             Name name,
-            List<String> pools,
+            List<PoolChoiceEntry> pools,
             Duration ttl,
             WideIp.PoolMethod poolMethod,
             Failure failure,
             Boolean decisionLog,
-            Duration persistenceTtl) {
+            Duration persistenceTtl,
+            String lastResort) {
         static final Section<List<WideIpEntry>> SECTION = Section.list("wide-ips", WideIpEntry.class);
+    }
+
+    /** One of a wide IP's {@code pools:}: a pool's name, or {@code {name: web, ratio: 3}} (ratio 1 when not given). */
+    record PoolChoiceEntry(String name, Integer ratio) {
+        @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+        PoolChoiceEntry {}
+
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        static PoolChoiceEntry named(String name) {
+            return new PoolChoiceEntry(name, null);
+        }
     }
 
     ZoneBinder(Sections shared) {
@@ -79,18 +92,32 @@ final class ZoneBinder extends Sections {
             required(w.name(), "wide IP", "name", "wide-ips", i);
             required(w.pools(), "wide IP", "pools", "wide-ips", i);
             List<PoolSpec> wipPools = new ArrayList<>();
+            List<Integer> ratios = new ArrayList<>();
             for (int p = 0; p < w.pools().size(); p++) {
-                PoolSpec pool = pools.get(w.pools().get(p));
-                if (pool == null) {
+                PoolChoiceEntry choice = w.pools().get(p);
+                required(choice.name(), "wide IP's pool", "name", "wide-ips", i, "pools", p);
+                wipPools.add(pool(w, choice.name(), "wide-ips", i, "pools", p));
+                try {
+                    ratios.add(Bounds.within("ratio", requireNonNullElse(choice.ratio(), 1), 0, WideIp.MAX_RATIO));
+                } catch (IllegalArgumentException e) {
                     throw file.error(
-                            "wide IP " + w.name() + " names pool " + w.pools().get(p)
-                                    + ", which is not defined; defined: " + pools.keySet(),
+                            "wide IP " + w.name() + ", pool " + choice.name() + ": " + e.getMessage(),
                             "wide-ips",
                             i,
                             "pools",
-                            p);
+                            p,
+                            "ratio");
                 }
-                wipPools.add(pool);
+            }
+            int lastResort = -1;
+            if (w.lastResort() != null) { // any defined pool; listed or not, it is tried only after every other
+                PoolSpec last = pool(w, w.lastResort(), "wide-ips", i, "last-resort");
+                lastResort = wipPools.indexOf(last);
+                if (lastResort < 0) {
+                    lastResort = wipPools.size();
+                    wipPools.add(last);
+                    ratios.add(0);
+                }
             }
             try {
                 Authority.checkPlacement(served, w.name());
@@ -112,11 +139,25 @@ final class ZoneBinder extends Sections {
                                                 Integer.MAX_VALUE,
                                                 w.persistenceTtl().toSeconds()),
                                         0,
-                                        7 * 86_400)));
+                                        7 * 86_400),
+                        ratios,
+                        lastResort));
             } catch (IllegalArgumentException e) {
                 throw file.error(e.getMessage(), "wide-ips", i);
             }
         }
         return List.copyOf(wideIps);
+    }
+
+    /** The pool a wide IP names at {@code path}, or an error there naming the defined ones. */
+    private PoolSpec pool(WideIpEntry w, String name, Object... path) throws SettingsException {
+        PoolSpec pool = pools.get(name);
+        if (pool == null) {
+            throw file.error(
+                    "wide IP " + w.name() + " names pool " + name + ", which is not defined; defined: "
+                            + pools.keySet(),
+                    path);
+        }
+        return pool;
     }
 }

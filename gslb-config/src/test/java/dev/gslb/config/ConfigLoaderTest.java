@@ -23,6 +23,11 @@ class ConfigLoaderTest {
     Path dir;
 
     private Path config(String yaml) throws Exception {
+        return config(dir, yaml);
+    }
+
+    /** {@code yaml} as gslb.yaml in {@code dir}, beside the example zone it serves. */
+    static Path config(Path dir, String yaml) throws Exception {
         Files.copy(
                 Path.of("../zones/example.com.zone"),
                 dir.resolve("example.com.zone"),
@@ -32,7 +37,7 @@ class ConfigLoaderTest {
         return p;
     }
 
-    private static final String GOOD = """
+    static final String GOOD = """
             instance:
               name: gslb-tel-1
               datacenter: TEL

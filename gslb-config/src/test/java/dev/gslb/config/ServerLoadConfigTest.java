@@ -82,4 +82,27 @@ class ServerLoadConfigTest {
         Path none = config(", load: {interval: 5s}");
         assertThatThrownBy(() -> ConfigLoader.load(none)).hasMessageContaining("load needs at least one of");
     }
+
+    @Test
+    void aLoadWithItsSourceBindsAndItsLimitsMustBeReadByIt() throws Exception {
+        GslbConfig c =
+                ConfigLoader.load(config(", load: {nginx: \"http://198.18.10.10:8080/stub_status\", interval: 5s},"
+                        + " limits: {connections: 5000}"));
+        var target = c.loads().getFirst();
+        assertThat(target.server()).isEqualTo("vs-cnc");
+        assertThat(target.dataCenter()).isEqualTo("CNC");
+        assertThat(target.load().window()).as("three intervals").hasSeconds(15);
+        assertThat(target.load().timeout()).as("half the interval").hasMillis(2500);
+        assertThat(target.limits().connections()).isEqualTo(5000);
+        assertThat(target.limits().resumePercent()).isEqualTo(90);
+        String onlyNginx = ", load: {nginx: \"http://198.18.10.10:8080/stub_status\"}, limits: {cpu: 90}";
+        Path cpu = config(onlyNginx);
+        assertThatThrownBy(() -> ConfigLoader.load(cpu))
+                .hasMessageStartingWith(at(cpu, onlyNginx, "cpu") + "virtual server vs-cnc has a limit on cpu but no"
+                        + " source under 'load:' reads cpu (its sources read [connections])");
+        String narrow = ", load: {nginx: \"http://198.18.10.10/s\", interval: 10s, window: 5s}";
+        Path window = config(narrow);
+        assertThatThrownBy(() -> ConfigLoader.load(window))
+                .hasMessageContaining("load 'window:' (5s) must be at least one interval (10s)");
+    }
 }

@@ -76,15 +76,20 @@ class SharedConfigTest {
                 """;
         java.nio.file.Files.writeString(dir.resolve("gslb.yaml"), text);
         GslbConfig c = ConfigLoader.load(dir.resolve("gslb.yaml"));
-        SharedConfig shared = SharedConfig.of(c.source());
-        shared.writeTo(dir.resolve("peer"));
-        GslbConfig peer = ConfigLoader.parse(
-                "peer",
-                new PeerBundle(shared, dir.resolve("peer")).mergedInto(c.source()),
-                c.source().base());
+        GslbConfig peer = asPeerLoads(c, dir.resolve("peer"));
         assertThat(peer.dataCenters()).isEqualTo(c.dataCenters());
         assertThat(peer.wideIps()).isEqualTo(c.wideIps());
         assertThat(peer.instance()).isEqualTo(c.instance());
         assertThat(peer.dns()).isEqualTo(c.dns());
+    }
+
+    /** {@code c} as a peer loads it: its shared part written to {@code folder} and merged into its local part. */
+    static GslbConfig asPeerLoads(GslbConfig c, Path folder) throws Exception {
+        SharedConfig shared = SharedConfig.of(c.source());
+        shared.writeTo(folder);
+        return ConfigLoader.parse(
+                "peer",
+                new PeerBundle(shared, folder).mergedInto(c.source()),
+                c.source().base());
     }
 }

@@ -129,7 +129,8 @@ public final class GslbServer implements AutoCloseable {
                 probes.scheduler,
                 registry,
                 new AnswerStatistics(config.statistics().maxWideIps()),
-                new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)));
+                new PersistenceTable(lb.methods().orDefault(StaticPersistence.Settings.DEFAULTS)),
+                topology::table);
         SharedPersistence.share(resolver.persistence(), sync);
         DnsMetrics metrics = new DnsMetrics(registry);
         this.dnstap = Dnstap.start(config.dnstap(), config.instance().name(), registry);
@@ -168,6 +169,7 @@ public final class GslbServer implements AutoCloseable {
         probes.health.onChange(site::localHealth);
         probes.health.onWaitingChange(site::waitingForResume);
         probes.links.onChange(site::localLink);
+        probes.loads.onChange(site::localLoad);
         probes.health.waitingForResume().forEach(server -> site.waitingForResume(server, true)); // kept from before
         site.resite(config.site(), probes.health::state, probes.links::local);
         return site;
@@ -196,6 +198,7 @@ public final class GslbServer implements AutoCloseable {
                 () -> dataCenterNames(group.running()), // a reload may change them
                 Clock.systemUTC(),
                 registry);
+        peers.shareLoads(probes.loads);
         peers.exchangeConfig(group);
         peers.exchangeRuntimeStates(maintenance);
         return peers;
@@ -346,6 +349,7 @@ public final class GslbServer implements AutoCloseable {
                 Duration.ofSeconds(1));
         probes.health.start();
         probes.links.start();
+        probes.loads.start();
         sync.start();
         dns.start();
         admin.start();
@@ -443,6 +447,7 @@ public final class GslbServer implements AutoCloseable {
         responder.close();
         probes.health.close();
         probes.links.close();
+        probes.loads.close();
         sync.close();
         site.close();
         if (alertSources != null) {

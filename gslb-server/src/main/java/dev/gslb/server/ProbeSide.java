@@ -5,6 +5,7 @@ import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.ManualResume;
 import dev.gslb.probe.link.LinkMonitor;
+import dev.gslb.probe.load.LoadMonitor;
 import dev.gslb.probe.probers.DnsProber;
 import dev.gslb.probe.probers.IcmpProber;
 import dev.gslb.probe.probers.TcpProber;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What this instance measures, built from the configuration: the LDNS proximity table with its
- * probers, scheduler and H2 store, the virtual servers' health monitors and the ISP links.
+ * probers, scheduler and H2 store, the virtual servers' health monitors, the ISP links and the
+ * load of this data center's servers.
  */
 final class ProbeSide implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GslbServer.class);
@@ -46,6 +48,7 @@ final class ProbeSide implements AutoCloseable {
     final ProbeScheduler scheduler;
     final HealthMonitor health;
     final LinkMonitor links;
+    final LoadMonitor loads;
     private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("housekeeping").factory());
 
@@ -74,6 +77,7 @@ final class ProbeSide implements AutoCloseable {
                 config.instance().name(),
                 Clock.systemUTC(),
                 registry);
+        this.loads = new LoadMonitor(config.loads(), config.instance().dataCenter(), Clock.systemUTC(), registry);
     }
 
     /** The proximity table's admissions, evictions and refusals as counters. */

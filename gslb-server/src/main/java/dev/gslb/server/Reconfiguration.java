@@ -65,7 +65,8 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
 
     /**
      * Swaps in a configuration's zones, wide IPs, pools, methods and topology at once, and
-     * applies the virtual servers' monitors (unchanged servers keep their state): everything is
+     * applies the virtual servers' monitors and load polling (unchanged servers keep their state
+     * and window): everything is
      * built first, so a configuration that does not load changes nothing.
      */
     @Override
@@ -85,11 +86,13 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
         t.commit();
         int monitors = probes.health.reconfigure(next.health());
         site.resite(next.site(), probes.health::state, probes.links::local); // before the wide IPs naming its servers
+        int polled = probes.loads.reconfigure(next.loads()); // after: a server no longer polled is told unknown
         responder.replace(a);
         log.info(
-                "configuration applied: {} zone(s), {} wide IP(s), monitors of {} server(s) changed",
+                "configuration applied: {} zone(s), {} wide IP(s), monitors of {} server(s) changed, load polling of {}",
                 a.zones().all().size(),
                 a.wideIps().size(),
-                monitors);
+                monitors,
+                polled);
     }
 }

@@ -37,17 +37,13 @@ public record Setting<T>(
         implements SettingsPart {
     /** A key of type {@code type}, as written. */
     public static <T> Setting<T> of(String key, Class<T> type, T defaultValue, String doc) {
-        return new Setting<>(
-                key,
-                TypeFactory.defaultInstance().constructType(type),
-                type::cast,
-                defaultValue,
-                null,
-                v -> {},
-                false,
-                "",
-                doc,
-                false);
+        return plain(key, TypeFactory.defaultInstance().constructType(type), type::cast, defaultValue, doc);
+    }
+
+    /** A key read as {@code written}, converted by {@code convert}, with no bounds of its own. */
+    private static <T> Setting<T> plain(
+            String key, JavaType written, Function<Object, T> convert, T defaultValue, String doc) {
+        return new Setting<>(key, written, convert, defaultValue, null, v -> {}, false, "", doc, false);
     }
 
     /** A whole number from {@code min} to {@code max}. */
@@ -84,17 +80,25 @@ public record Setting<T>(
     public static <E> Setting<List<E>> list(String key, Class<E> element, List<E> defaultValue, String doc) {
         @SuppressWarnings("unchecked")
         Function<Object, List<E>> cast = v -> List.copyOf((List<E>) v);
-        return new Setting<>(
+        return plain(
                 key,
                 TypeFactory.defaultInstance().constructCollectionType(List.class, element),
                 cast,
                 defaultValue,
-                null,
-                v -> {},
-                false,
-                "",
-                doc,
-                false);
+                doc);
+    }
+
+    /** A mapping of names to {@code value}s ({@code labels: {job: web}}); empty by default. */
+    public static <V> Setting<java.util.Map<String, V>> mapping(String key, Class<V> value, String doc) {
+        @SuppressWarnings("unchecked")
+        Function<Object, java.util.Map<String, V>> cast =
+                v -> java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>((java.util.Map<String, V>) v));
+        return plain(
+                key,
+                TypeFactory.defaultInstance().constructMapType(java.util.LinkedHashMap.class, String.class, value),
+                cast,
+                java.util.Map.of(),
+                doc);
     }
 
     /** The same key holding {@code to} of what is written; {@code to} may refuse with an IllegalArgumentException. */

@@ -12,7 +12,8 @@ package dev.gslb.site;
  * @param headroomBps its link's capacity minus the busier direction's traffic in bit/s, or -1
  *                    when not known
  * @param heldReason  why an operator's rule keeps it unavailable whatever is measured ("down,
- *                    waiting for manual resume"), a precomputed text, or null
+ *                    waiting for manual resume", "depends on vs-db, which is down"), a text
+ *                    made when the state is published, or null
  * @param admin       the strictest runtime state of the server, its data center and its link
  * @param set         the runtime state that decided {@code admin} (who, when, why), or null when enabled
  * @param load        its load as measured in its data center ({@link ServerLoad#UNKNOWN} when nothing is)

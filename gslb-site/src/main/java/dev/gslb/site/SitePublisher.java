@@ -24,6 +24,9 @@ import java.util.function.Function;
  *   <li>UP answers, DOWN does not; UNKNOWN answers when {@code unknown-health} says so;
  *   <li>a server waiting for manual resume is not answered, whatever its health says
  *       (docs/operator-guide.md "Bring a server back after a failure");
+ *   <li>a server is not answered while a server it depends on ({@code depends-on:}, {@link
+ *       Dependencies}) is unavailable or disabled, whatever its own health says; servers are
+ *       decided in dependency order, so a chain follows its first link in one publication;
  *   <li>a link DOWN takes its servers with it;
  *   <li>a link over its limit sets its servers aside (answered only when nothing else is left);
  *   <li>a server over one of its own limits (connections, traffic, packets, CPU) is set aside the
@@ -120,9 +123,14 @@ public final class SitePublisher implements AutoCloseable {
         publish();
     }
 
-    /** This instance measured the load of {@code server} (a server of its data center). */
+    /**
+     * This instance measured the load of {@code server} (a server of its data center); one never
+     * measured ({@code measuredAt} 0: it stopped polling it) leaves the server to its peers' views.
+     */
     public synchronized void localLoad(String server, ServerLoad load) {
-        if (!load.equals(localLoad.put(server, load))) {
+        boolean changed =
+                load.measuredAt() == 0 ? localLoad.remove(server) != null : !load.equals(localLoad.put(server, load));
+        if (changed) {
             publish();
         }
     }
@@ -235,13 +243,37 @@ public final class SitePublisher implements AutoCloseable {
         Map<String, HealthState> merged = new HashMap<>();
         Map<String, HealthState> peers = new HashMap<>();
         peerHealth.forEach((server, v) -> peers.put(server, v.value()));
-        ServerState[] servers = new ServerState[site.servers().size()];
-        for (VirtualServer vs : site.servers()) {
+        int n = site.servers().size();
+        ServerState[] servers = new ServerState[n];
+        // of each server decided so far that cannot serve its dependents: the server at the root of
+        // that (itself, or one it depends on) and, for a root, why; -1 for a server that can
+        int[] root = new int[n];
+        String[] why = new String[n];
+        for (int o : site.dependencies().order()) { // a server after those it depends on
+            VirtualServer vs = site.servers().get(o);
             HealthState local = localHealth.getOrDefault(vs.name(), HealthState.UNKNOWN);
             HealthState h = local != HealthState.UNKNOWN ? local : peers.getOrDefault(vs.name(), HealthState.UNKNOWN);
             merged.put(vs.name(), h);
             RuntimeState set = runtime.on(vs, now);
-            servers[vs.ordinal()] = decide(vs, h, vs.link() == null ? null : links.get(vs.link()), set, load(vs));
+            LinkState link = vs.link() == null ? null : links.get(vs.link());
+            int blocker = -1;
+            for (int d : site.dependencies().of(o)) {
+                if (root[d] >= 0) {
+                    blocker = d;
+                    break;
+                }
+            }
+            String dependencyDown = blocker < 0 ? null : dependencyDown(blocker, root[blocker], why);
+            ServerState st = decide(vs, h, link, set, load(vs), dependencyDown);
+            servers[o] = st;
+            if (st.available() && st.admin() != AdminState.DISABLED) {
+                root[o] = -1;
+            } else if (dependencyDown != null && dependencyDown.equals(st.heldReason())) {
+                root[o] = root[blocker]; // the text names the root, not the whole chain: bounded however long it is
+            } else {
+                root[o] = o;
+                why[o] = unusable(st, vs, link);
+            }
         }
         state = new SiteState(site, servers, unknown(), merged, peers, links).withRuntime(runtime, now);
         long next = runtime.nextEnd(now); // a state set --for a while ends by itself
@@ -272,13 +304,17 @@ public final class SitePublisher implements AutoCloseable {
         return peer == null ? ServerLoad.UNKNOWN : peer.value();
     }
 
-    /** Every availability rule, in one place. */
-    private ServerState decide(VirtualServer vs, HealthState h, LinkState link, RuntimeState set, ServerLoad load) {
+    /**
+     * Every availability rule, in one place; {@code dependencyDown} says why a server it depends on
+     * cannot serve it, or is null.
+     */
+    private ServerState decide(
+            VirtualServer vs, HealthState h, LinkState link, RuntimeState set, ServerLoad load, String dependencyDown) {
         boolean available = h == HealthState.UP || h == HealthState.UNKNOWN && unknownIsAvailable;
         if (link != null && link.state() == HealthState.DOWN) {
             available = false; // a link DOWN takes its servers with it
         }
-        String held = waitingForResume.contains(vs.name()) ? WAITING_FOR_RESUME : null;
+        String held = waitingForResume.contains(vs.name()) ? WAITING_FOR_RESUME : dependencyDown;
         if (held != null) {
             available = false; // what an operator holds back, no measurement brings back
         }
@@ -293,6 +329,36 @@ public final class SitePublisher implements AutoCloseable {
         }
         return new ServerState(
                 h, available, spill, headroom, held, set == null ? AdminState.ENABLED : set.state(), set, load);
+    }
+
+    /**
+     * "depends on app, which depends on db, which is down": the server depended on ({@code d})
+     * and, when it is not the root of the trouble, the root {@code r}.
+     */
+    private String dependencyDown(int d, int r, String[] why) {
+        String name = site.servers().get(d).name();
+        return r == d
+                ? "depends on " + name + ", which " + why[d]
+                : "depends on " + name + ", which depends on "
+                        + site.servers().get(r).name() + ", which " + why[r];
+    }
+
+    /**
+     * Why a server cannot serve those that depend on it (F5: a dependent is down while its
+     * dependency is unavailable for any reason). Disabled counts; drained and over a limit do not
+     * reach here: such a server still serves.
+     */
+    private static String unusable(ServerState s, VirtualServer vs, LinkState link) {
+        if (s.heldReason() != null) {
+            return "is " + s.heldReason();
+        }
+        if (link != null && link.state() == HealthState.DOWN) {
+            return "is unavailable: its link " + vs.link() + " is down";
+        }
+        if (s.health() == HealthState.DOWN) {
+            return "is down";
+        }
+        return s.available() ? "is " + s.admin().word() : "is not checked yet";
     }
 
     private void scheduleExpiry(long at) {

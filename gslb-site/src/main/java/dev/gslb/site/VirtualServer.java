@@ -3,6 +3,7 @@ package dev.gslb.site;
 import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
+import java.util.List;
 
 /**
  * A service address (load-balancer VIP) in one data center; what a wide IP answers.
@@ -19,6 +20,8 @@ import java.net.InetAddress;
  *                -1 for a server outside any configuration (its state is then the unknown one)
  * @param score   the operator's score of it (F5's virtual-server score, 0-100): what vs-score and
  *                quality-of-service read; 0 when not given
+ * @param dependsOn the servers it depends on, by name: it is unavailable while any of them is not
+ *                ({@link Site} resolves them to ordinals, {@link SitePublisher} applies the rule)
  */
 public record VirtualServer(
         String name,
@@ -30,8 +33,10 @@ public record VirtualServer(
         int order,
         String link,
         int ordinal,
-        int score) {
+        int score,
+        List<String> dependsOn) {
     public VirtualServer {
+        dependsOn = List.copyOf(dependsOn);
         if (ratio < 0) {
             throw new IllegalArgumentException("virtual server " + name + ": ratio must not be negative");
         }
@@ -45,7 +50,18 @@ public record VirtualServer(
 
     public VirtualServer(
             String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link, int ordinal) {
-        this(name, address, Cidr.hiOf(address), Cidr.loOf(address), dataCenter, ratio, order, link, ordinal, 0);
+        this(
+                name,
+                address,
+                Cidr.hiOf(address),
+                Cidr.loOf(address),
+                dataCenter,
+                ratio,
+                order,
+                link,
+                ordinal,
+                0,
+                List.of());
     }
 
     public VirtualServer(String name, InetAddress address, DataCenter dataCenter, int ratio, int order, String link) {
@@ -62,12 +78,17 @@ public record VirtualServer(
 
     /** This server at position {@code i} of its configuration. */
     public VirtualServer at(int i) {
-        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, i, score);
+        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, i, score, dependsOn);
     }
 
     /** This server with the operator's score. */
     public VirtualServer withScore(int s) {
-        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, ordinal, s);
+        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, ordinal, s, dependsOn);
+    }
+
+    /** This server depending on the servers named {@code names}. */
+    public VirtualServer withDependsOn(List<String> names) {
+        return new VirtualServer(name, address, hi, lo, dataCenter, ratio, order, link, ordinal, score, names);
     }
 
     public boolean isIpv4() {

@@ -24,8 +24,8 @@ class VirtualServerTest {
 
     @Test
     void halvesThatAreNotItsAddressAreRefused() {
-        assertThatThrownBy(() ->
-                        new VirtualServer("x", InetAddress.ofLiteral("198.18.2.10"), 0, 1, CNC, 1, 0, null, -1, 0))
+        assertThatThrownBy(() -> new VirtualServer(
+                        "x", InetAddress.ofLiteral("198.18.2.10"), 0, 1, CNC, 1, 0, null, -1, 0, java.util.List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not its address");
     }

@@ -137,14 +137,7 @@ final class AnswerWriter {
             return;
         }
         for (int i = 0; i < r.count; i++) {
-            if (r.owner == null) {
-                out.writeShort(0xC000 | r.ownerAt);
-            } else {
-                out.writeBytes(r.owner);
-            }
-            out.writeShort(r.type);
-            out.writeShort(1);
-            out.writeInt((int) r.ttl);
+            recordStart(r);
             if (Address.ipv4(r.hi[i], r.lo[i])) {
                 out.writeShort(4);
                 out.writeInt((int) r.lo[i]);
@@ -155,6 +148,32 @@ final class AnswerWriter {
             }
         }
         counts[1] += r.count;
+    }
+
+    /** A CNAME pool's alias ({@link Reply#cname}): one CNAME record, owned as {@link #addresses} says. */
+    void cname(Reply r) {
+        int bytes = (r.owner == null ? 2 : r.owner.length) + 10 + r.target.length;
+        if (full || !fits(bytes)) {
+            full = true;
+            truncated = true;
+            return;
+        }
+        recordStart(r);
+        out.writeShort(r.target.length);
+        out.writeBytes(r.target);
+        counts[1]++;
+    }
+
+    /** A reply's record up to its RDATA: owner (a pointer, else written out), type, class IN, TTL. */
+    private void recordStart(Reply r) {
+        if (r.owner == null) {
+            out.writeShort(0xC000 | r.ownerAt);
+        } else {
+            out.writeBytes(r.owner);
+        }
+        out.writeShort(r.type);
+        out.writeShort(1);
+        out.writeInt((int) r.ttl);
     }
 
     /** An answer with no records and TC set: the rate limiter's slip, telling a real resolver to use TCP. */

@@ -1,11 +1,14 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.wideip.CnameTarget;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.Zones;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Type;
 
@@ -17,40 +20,89 @@ public final class Authority {
     private final Zones zones;
     private final Map<Name, WideIp> wideIps;
     /**
-     * The same wide IPs in an open-addressing table keyed by lower-case wire name, so the query
-     * path finds one straight from the packet's bytes without building a name.
+     * The same wide IPs by lower-case wire name, so the query path finds one straight from the
+     * packet's bytes without building a name.
      */
-    private final byte[][] wireNames;
+    private final NameTable<WideIp> byWire;
+    /** Wildcard wide IPs ({@code *.cdn.example.com}) by their parent, the closest encloser they answer for. */
+    private final Map<Name, WideIp> wildcards;
 
-    private final WideIp[] byWire;
-    private final int mask;
+    private final NameTable<WideIp> wildcardsByWire;
+    /** The hash of each wildcard wide IP's own name: every name it answers is rate-limited under it. */
+    private final java.util.IdentityHashMap<WideIp, Long> wildcardHashes = new java.util.IdentityHashMap<>();
+    /**
+     * Every name that exists at or below a wildcard's parent (zone names, wide IPs, the empty
+     * non-terminals above them): walking up from a query name, the first one met is its closest
+     * encloser (RFC 4592 3.3.1), and only that one's wildcard may answer.
+     */
+    private final Set<Name> enclosers;
+
+    private final NameTable<Boolean> enclosersByWire;
+    /** Names that exist only as the ancestors of wide IPs (no records in their zone): NODATA, not NXDOMAIN. */
+    private final Set<Name> emptyNonTerminals;
+    /** The CNAME pools' targets inside a served zone: their answer continues here, as a zone's chain does. */
+    private final Set<Name> servedTargets;
 
     public Authority(List<Zone> zones, List<WideIp> wideIps) {
         this.zones = new Zones(zones);
         Map<Name, WideIp> byName = new HashMap<>();
+        Map<Name, WideIp> wild = new HashMap<>();
         for (WideIp w : wideIps) {
             checkPlacement(this.zones, w.name());
             if (byName.put(w.name(), w) != null) {
                 throw new IllegalArgumentException("wide IP " + w.name() + " is defined twice");
             }
+            if (w.name().isWild()) {
+                wild.put(parent(w.name()), w);
+                wildcardHashes.put(w, WireName.hash(w.name()));
+            }
         }
         this.wideIps = Map.copyOf(byName);
-        int size = Integer.highestOneBit(Math.max(4, wideIps.size() * 4) - 1) << 1;
-        this.wireNames = new byte[size][];
-        this.byWire = new WideIp[size];
-        this.mask = size - 1;
+        this.byWire = new NameTable<>(byName);
+        this.wildcards = Map.copyOf(wild);
+        this.wildcardsByWire = new NameTable<>(wild);
+        Set<Name> encloser = new HashSet<>();
+        Set<Name> ents = new HashSet<>();
+        Set<Name> targets = new HashSet<>();
         for (WideIp w : wideIps) {
-            byte[] wire = w.name().toWireCanonical();
-            int i = (int) WireName.hash(wire, 0, wire.length) & mask;
-            while (wireNames[i] != null) {
-                i = (i + 1) & mask;
+            Zone zone = this.zones.find(w.name());
+            for (Name n = parent(w.name()); n.labels() > zone.origin().labels(); n = parent(n)) {
+                if (!zone.exists(n)) {
+                    ents.add(n);
+                }
             }
-            wireNames[i] = wire;
-            byWire[i] = w;
+            for (dev.gslb.dns.wideip.Pool p : w.pools()) {
+                for (CnameTarget t : p.targets()) {
+                    if (this.zones.find(t.name()) != null) {
+                        targets.add(t.name());
+                    }
+                }
+            }
         }
+        for (Name p : wild.keySet()) {
+            encloser.add(p);
+            this.zones.find(p).names().stream().filter(n -> n.subdomain(p)).forEach(encloser::add);
+            for (Name w : byName.keySet()) {
+                for (Name n = w; n.subdomain(p); n = parent(n)) {
+                    encloser.add(n);
+                }
+            }
+        }
+        this.enclosers = Set.copyOf(encloser);
+        this.enclosersByWire =
+                new NameTable<>(encloser.stream().collect(java.util.stream.Collectors.toMap(n -> n, n -> true)));
+        this.emptyNonTerminals = Set.copyOf(ents);
+        this.servedTargets = Set.copyOf(targets);
     }
 
-    /** A wide IP must be inside a served zone, at a name that is not also an alias (CNAME). */
+    private static Name parent(Name name) {
+        return new Name(name, 1);
+    }
+
+    /**
+     * A wide IP must be inside a served zone, at a name that is not also an alias (CNAME); a
+     * wildcard one not at or below a zone cut (the names there are another server's).
+     */
     public static void checkPlacement(Zones zones, Name wideIp) {
         Zone zone = zones.find(wideIp);
         if (zone == null) {
@@ -61,24 +113,67 @@ public final class Authority {
             throw new IllegalArgumentException("wide IP " + wideIp + " also has a CNAME in zone " + zone.origin()
                     + "; a name is either an alias or a wide IP");
         }
+        if (wideIp.isWild() && zone.delegated(wideIp)) {
+            throw new IllegalArgumentException("wildcard wide IP " + wideIp + " is at or below a delegation in zone "
+                    + zone.origin() + "; the names there are answered by the delegated servers");
+        }
     }
 
     public Zones zones() {
         return zones;
     }
 
+    /**
+     * The wide IP that answers {@code name}: the one of that name, else the wildcard at its closest
+     * encloser when the name does not exist (RFC 4592), or null.
+     */
     public WideIp wideIp(Name name) {
-        return wideIps.get(name);
-    }
-
-    /** The wide IP whose name is the question of {@code q}, or null; reads the packet in place. */
-    WideIp wideIp(QueryView q) {
-        for (int i = (int) q.qnameHash & mask; wireNames[i] != null; i = (i + 1) & mask) {
-            if (WireName.matches(wireNames[i], q.buf, QueryView.HEADER, q.qnameEnd)) {
-                return byWire[i];
+        WideIp w = wideIps.get(name);
+        if (w != null || wildcards.isEmpty()) {
+            return w;
+        }
+        for (int strip = 0; strip < name.labels() - 1; strip++) {
+            Name n = strip == 0 ? name : new Name(name, strip);
+            if (enclosers.contains(n)) {
+                return strip == 0 ? null : wildcards.get(n);
             }
         }
         return null;
+    }
+
+    /** {@link #wideIp(Name)} for the question of {@code q}, read in place: no name is built. */
+    WideIp wideIp(QueryView q) {
+        byte[] b = q.buf;
+        WideIp w = byWire.get(b, QueryView.HEADER, q.qnameEnd, q.qnameHash);
+        if (w != null || wildcards.isEmpty()) {
+            return w;
+        }
+        for (int at = QueryView.HEADER; b[at] != 0; at += (b[at] & 0xFF) + 1) {
+            long hash = at == QueryView.HEADER ? q.qnameHash : WireName.hash(b, at, q.qnameEnd);
+            if (enclosersByWire.get(b, at, q.qnameEnd, hash) != null) {
+                return at == QueryView.HEADER ? null : wildcardsByWire.get(b, at, q.qnameEnd, hash);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The name {@code w}'s answer to {@code q} is rate-limited under ({@link WireName#hash}): the
+     * question's, or a wildcard wide IP's own, as a zone's wildcard answers are.
+     */
+    long rateName(WideIp w, QueryView q) {
+        Long wildcard = wildcardHashes.isEmpty() ? null : wildcardHashes.get(w);
+        return wildcard == null ? q.qnameHash : wildcard;
+    }
+
+    /** True when {@code name} exists only as an ancestor of wide IPs: asked, it is NODATA. */
+    boolean emptyNonTerminal(Name name) {
+        return emptyNonTerminals.contains(name);
+    }
+
+    /** True when a CNAME pool's {@code target} is inside a served zone: the answer follows it here. */
+    boolean serves(CnameTarget target) {
+        return servedTargets.contains(target.name());
     }
 
     public Map<Name, WideIp> wideIps() {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.xbill.DNS.CNAMERecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.DNSInput;
 import org.xbill.DNS.Flags;
@@ -95,8 +96,17 @@ final class MessageAnswerer {
         }
         m.getHeader().setFlag(Flags.AA);
         WideIp wideIp = authority.wideIp(qname);
-        if (wideIp != null) {
-            return wideIp(new Pending(m, zone, zone, wideIp, qname, true, null), q);
+        if (wideIp != null) { // a wildcard one answers as a zone's wildcard does: owned by the asked name
+            return wideIp(
+                    new Pending(
+                            m, zone, zone, wideIp, qname, true, wideIp.name().isWild() ? wideIp.name() : null),
+                    q);
+        }
+        if (authority.emptyNonTerminal(qname) && !zone.delegated(qname)) { // exists: wide IPs are below it
+            m.addRecord(zone.negativeSoa(), Section.AUTHORITY);
+            return new Result(
+                    render(m, q, Rcode.NOERROR, false, ResponseClasses.of(m, q, Rcode.NOERROR, zone, false, null), 0),
+                    true);
         }
         Zone.Answer a = zone.lookup(qname, q.qtype, name -> authority.wideIp(name) != null);
         if (!a.authoritative()) {
@@ -124,13 +134,54 @@ final class MessageAnswerer {
         return new Result(render(m, q, rcode, referral, rateClass, 0), !a.synthesized() && rcode == Rcode.NOERROR);
     }
 
-    /** A wide IP name holds only addresses: another type is answered NODATA at once, addresses wait for the decision. */
+    /**
+     * A wide IP name holds only addresses, or an alias when a CNAME pool answers: another type is
+     * answered NODATA at once unless a CNAME pool may answer it; the rest waits for the decision.
+     */
     private Result wideIp(Pending p, QueryView q) {
-        if (q.qtype != Type.A && q.qtype != Type.AAAA && q.qtype != Type.ANY) {
-            addSoa(p.m(), p.first(), p.wideIpZone().negativeSoa());
-            return finish(p, q, Rcode.NOERROR, 0);
+        if (!addressQuestion(q) && !p.wideIp().answersCname()) {
+            return nodata(p, q, 0);
         }
         return new Result(null, false, p);
+    }
+
+    static boolean addressQuestion(QueryView q) {
+        return q.qtype == Type.A || q.qtype == Type.AAAA || q.qtype == Type.ANY;
+    }
+
+    /** NODATA at the wide IP: it holds no records of the asked type. */
+    Result nodata(Pending p, QueryView q, int scope) {
+        addSoa(p.m(), p.first(), p.wideIpZone().negativeSoa());
+        return finish(p, q, Rcode.NOERROR, scope);
+    }
+
+    /**
+     * The wide IP of {@code p} answers a CNAME to {@code target}, inside a zone served here: the
+     * chain continues in the same answer as a zone's own CNAME chain does, to a static name or to
+     * another wide IP (whose decision comes back {@link Pending}). A question for the CNAME itself
+     * stops at it.
+     */
+    Result follow(Authority authority, Pending p, Name target, long ttl, QueryView q, int scope) {
+        Message m = p.m();
+        m.addRecord(new CNAMERecord(p.owner(), DClass.IN, ttl, target), Section.ANSWER);
+        if (q.qtype == Type.CNAME) {
+            return finish(p, q, Rcode.NOERROR, scope);
+        }
+        Zone zone = authority.zones().find(target);
+        WideIp next = authority.wideIp(target);
+        if (next != null) {
+            return wideIp(new Pending(m, p.zone(), zone, next, target, false, p.wildcard()), q);
+        }
+        Zone.Answer a = zone.lookup(target, q.qtype, name -> authority.wideIp(name) != null);
+        a.answer().forEach(set -> addSet(m, set, Section.ANSWER));
+        a.authority().forEach(set -> addSet(m, set, Section.AUTHORITY));
+        a.additional().forEach(set -> addSet(m, set, Section.ADDITIONAL));
+        if (a.pendingTarget() != null) {
+            Zone targetZone = authority.zones().find(a.pendingTarget());
+            WideIp last = authority.wideIp(a.pendingTarget());
+            return wideIp(new Pending(m, p.zone(), targetZone, last, a.pendingTarget(), false, p.wildcard()), q);
+        }
+        return finish(p, q, a.kind() == Zone.Answer.Kind.NXDOMAIN ? Rcode.NXDOMAIN : Rcode.NOERROR, scope);
     }
 
     /** The records before a wide IP's addresses (its CNAME chain) rendered; null for the wide IP's own name. */

@@ -5,6 +5,7 @@ import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 import java.util.IdentityHashMap;
 import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Type;
 
 /**
  * What one query is answered with: the one result of {@link Responder}'s lookup stage (a cached or
@@ -19,7 +20,9 @@ final class Reply {
         /** {@link #body}. */
         BODY,
         /** A wide IP's addresses: {@link #body} (a CNAME chain to the wide IP) first when not null. */
-        ADDRESSES
+        ADDRESSES,
+        /** A CNAME pool's alias: {@link #body} (a CNAME chain to the wide IP) first when not null, then {@link #target}. */
+        CNAME
     }
 
     Kind kind;
@@ -50,6 +53,9 @@ final class Reply {
     long ttl;
     int ownerAt;
     byte[] owner;
+    /** A CNAME pool's chosen name, as wire bytes made when the pool was built. */
+    byte[] target;
+
     /** The addresses, each as two longs (the 128-bit form, IPv4 mapped). */
     int count;
 
@@ -68,6 +74,7 @@ final class Reply {
         ecsScope = 0;
         body = null;
         owner = null;
+        target = null;
         count = 0;
         decided = null;
     }
@@ -96,11 +103,25 @@ final class Reply {
      * {@code nameAt} in the answer, else by {@code ownerWire}.
      */
     void addresses(int recordType, long addressTtl, AnswerBody chain, int nameAt, byte[] ownerWire) {
-        kind = Kind.ADDRESSES;
+        start(Kind.ADDRESSES, addressTtl, chain, nameAt, ownerWire);
+        type = recordType;
+    }
+
+    /**
+     * Starts a CNAME pool's answer: one CNAME record to {@code targetWire} (a name outside the
+     * zones served here), after {@code chain} and owned as {@link #addresses} says.
+     */
+    void cname(long cnameTtl, AnswerBody chain, int nameAt, byte[] ownerWire, byte[] targetWire) {
+        start(Kind.CNAME, cnameTtl, chain, nameAt, ownerWire);
+        type = Type.CNAME;
+        target = targetWire;
+    }
+
+    private void start(Kind k, long recordTtl, AnswerBody chain, int nameAt, byte[] ownerWire) {
+        kind = k;
         rcode = Rcode.NOERROR;
         authoritative = chain == null || chain.authoritative;
-        type = recordType;
-        ttl = addressTtl;
+        ttl = recordTtl;
         body = chain;
         ownerAt = nameAt;
         owner = ownerWire;

@@ -297,11 +297,15 @@ public final class Responder implements AutoCloseable {
         w.ecsScope(r.ecsScope);
         switch (r.kind) {
             case BODY -> w.body(r.body);
-            case ADDRESSES -> {
+            case ADDRESSES, CNAME -> {
                 if (r.body != null) {
                     w.body(r.body); // the CNAME chain to the wide IP
                 }
-                w.addresses(r);
+                if (r.kind == Reply.Kind.CNAME) {
+                    w.cname(r);
+                } else {
+                    w.addresses(r);
+                }
             }
             case EMPTY -> {
                 if (r.badKey) {

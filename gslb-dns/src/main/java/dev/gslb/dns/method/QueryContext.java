@@ -2,6 +2,8 @@ package dev.gslb.dns.method;
 
 import dev.gslb.topology.Address;
 import dev.gslb.topology.Cidr;
+import dev.gslb.topology.TopologyMatch;
+import dev.gslb.topology.TopologyTable;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 
@@ -110,6 +112,19 @@ public final class QueryContext {
 
     public boolean networkV4() {
         return placeV4();
+    }
+
+    /**
+     * Where the client is in {@code table} (its subnet if given, else the LDNS). The answer then
+     * depends on the match: the client subnet's scope covers the matched prefix, or the client's
+     * own prefix when nothing matched (or only a negated record).
+     */
+    public TopologyMatch placeIn(TopologyTable table) {
+        TopologyMatch m = table.lookup(placeHi(), placeLo());
+        if (hasClientSubnet()) {
+            scope = Math.max(scope, m == null || m.prefixLength() < 0 ? ecsPrefix : m.prefixLength());
+        }
+        return m;
     }
 
     /** A persisted answer for the network: the client subnet's scope covers the prefix it was kept by. */

@@ -30,11 +30,7 @@ public final class Topology implements LoadBalancingMethod {
             return Outcome.PASS;
         }
         boolean ecs = q.hasClientSubnet();
-        TopologyMatch m = table.get().lookup(q.placeHi(), q.placeLo());
-        if (ecs) {
-            // no prefix (nothing matched, or only a negated record): the answer is for the client's own subnet
-            q.scope = Math.max(q.scope, m == null || m.prefixLength() < 0 ? q.ecsPrefix : m.prefixLength());
-        }
+        TopologyMatch m = q.placeIn(table.get());
         if (m == null) {
             if (q.tracing()) {
                 q.trace.note(name(), (ecs ? "client subnet" : "LDNS") + " matches no topology prefix");

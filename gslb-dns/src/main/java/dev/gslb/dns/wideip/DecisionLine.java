@@ -28,6 +28,9 @@ final class DecisionLine {
             if (r.fallback() != null) {
                 sb.append(' ').append(r.fallback().getHostAddress());
             }
+            if (r.cname() != null) {
+                sb.append(" CNAME ").append(r.cname().name());
+            }
         }
         if (trace != null) {
             trace.steps().stream()

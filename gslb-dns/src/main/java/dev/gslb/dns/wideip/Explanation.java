@@ -28,7 +28,10 @@ public record Explanation(
     /** The pool, tier and method that decided, and how. */
     public record DecidedBy(String pool, String tier, String method, Outcome outcome) {}
 
-    /** One answered address; {@code server} and {@code dataCenter} are null for a fallback IP. */
+    /**
+     * One answered address (or a CNAME pool's name); {@code server} and {@code dataCenter} are null
+     * for a fallback IP and a name.
+     */
     public record Answer(String server, String address, String dataCenter) {}
 
     /**
@@ -51,7 +54,9 @@ public record Explanation(
         }
         WideIpResolver.Result r = resolver.resolve(w, s);
         List<Answer> answers = new ArrayList<>();
-        if (r.outcome() == Outcome.PICKED) {
+        if (r.cname() != null) { // a CNAME pool's name stands where an address would
+            answers.add(new Answer(null, r.cname().name().toString(), null));
+        } else if (r.outcome() == Outcome.PICKED) {
             for (int i = 0; i < r.count(); i++) {
                 answers.add(new Answer(
                         r.answer(i).name(),

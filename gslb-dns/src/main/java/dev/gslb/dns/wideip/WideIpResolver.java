@@ -8,14 +8,11 @@ import dev.gslb.dns.method.Trace;
 import dev.gslb.probe.schedule.ProbeRequests;
 import dev.gslb.site.AdminState;
 import dev.gslb.site.RuntimeState;
-import dev.gslb.site.ServerState;
 import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
-import io.micrometer.core.instrument.Counter;
+import dev.gslb.topology.TopologyTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +37,7 @@ public final class WideIpResolver {
         long ttl;
         InetAddress fallback;
         Failure failure;
+        CnameTarget cname;
 
         /** Null when every pool passed: then {@link #failure()} applies. */
         public Outcome outcome() {
@@ -77,6 +75,11 @@ public final class WideIpResolver {
         public Failure failure() {
             return failure;
         }
+
+        /** The name a CNAME pool chose (outcome PICKED, no addresses), or null. */
+        public CnameTarget cname() {
+            return cname;
+        }
     }
 
     /** The reusable objects of one thread's decisions. */
@@ -93,9 +96,9 @@ public final class WideIpResolver {
     private final Supplier<SiteState> site;
     private final ProbeRequests probes;
     private final MeterRegistry registry;
-    private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<WideIp, AtomicLong> poolRotation = new ConcurrentHashMap<>();
-    private final Counter allOverLimit;
+    private final DecisionCounters counters;
+    private final PoolOrder poolOrder;
+    private final PoolCandidates candidates;
     private final AnswerStatistics statistics;
     private final PersistenceTable persistence;
     private final WideIpRuntime wideIpRuntime = new WideIpRuntime();
@@ -134,15 +137,25 @@ public final class WideIpResolver {
             MeterRegistry registry,
             AnswerStatistics statistics,
             PersistenceTable persistence) {
+        this(site, probes, registry, statistics, persistence, TopologyTable::empty);
+    }
+
+    /** @param topology the topology in service: what {@code pool-method: topology} reads (the methods' own, {@link dev.gslb.dns.method.MethodRegistry.Services#topology}) */
+    public WideIpResolver(
+            Supplier<SiteState> site,
+            ProbeRequests probes,
+            MeterRegistry registry,
+            AnswerStatistics statistics,
+            PersistenceTable persistence,
+            Supplier<TopologyTable> topology) {
+        this.poolOrder = new PoolOrder(topology);
         this.persistence = persistence;
         this.site = site;
         this.probes = probes;
         this.registry = registry;
         this.statistics = statistics;
-        this.allOverLimit = Counter.builder("link_all_over_limit")
-                .description(
-                        "Pool decisions where every available candidate's link was over its limit (answered anyway)")
-                .register(registry);
+        this.counters = new DecisionCounters(registry);
+        this.candidates = new PoolCandidates(registry);
     }
 
     public AnswerStatistics statistics() {
@@ -187,7 +200,11 @@ public final class WideIpResolver {
             fail(w, r);
         } else {
             decide(w, q, state, s.candidates, s.spilled, r);
-            if (w.persistTtl() > 0 && real && r.outcome == Outcome.PICKED && r.count > 0) {
+            if (w.persistTtl() > 0
+                    && real
+                    && r.outcome == Outcome.PICKED
+                    && r.count > 0
+                    && r.pool != w.lastResortPool()) {
                 int v4 = persistence.prefix(true);
                 int v6 = persistence.prefix(false);
                 persistence.record(
@@ -227,8 +244,8 @@ public final class WideIpResolver {
         }
         for (int p = 0; p < w.pools().size(); p++) {
             Pool pool = w.pools().get(p);
-            if (disabled(state.pool(pool.name()))) {
-                continue;
+            if (p == w.lastResort() || disabled(state.pool(pool.name()))) {
+                continue; // the last resort answers only when nothing else can: never persisted
             }
             for (int i = 0; i < pool.members().size(); i++) {
                 VirtualServer vs = pool.members().get(i);
@@ -244,9 +261,10 @@ public final class WideIpResolver {
                     r.answers[0] = vs;
                     r.fallback = null;
                     r.failure = null;
+                    r.cname = null;
                     r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
                     q.scopeAtLeast(v4, v6);
-                    counter(PERSISTENCE, 0).increment();
+                    counters.of(PERSISTENCE, 0).increment();
                     if (q.trace() != null) {
                         q.trace()
                                 .note(
@@ -271,16 +289,13 @@ public final class WideIpResolver {
     /** Nothing decided: the wide IP's failure behaviour answers. */
     private static void fail(WideIp w, Result r) {
         r.outcome = null;
+        r.cname = null;
         r.pool = null;
         r.method = null;
         r.count = 0;
         r.fallback = null;
         r.failure = w.failure();
         r.ttl = w.failure().ttl();
-    }
-
-    private static String unavailable(ServerState st) {
-        return st.heldReason() == null ? "unavailable" : "unavailable: " + st.heldReason();
     }
 
     private Result decide(WideIp w, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
@@ -290,90 +305,21 @@ public final class WideIpResolver {
         r.count = 0;
         r.fallback = null;
         r.failure = null;
+        r.cname = null;
         int n = w.pools().size();
-        int start = w.poolMethod() == WideIp.PoolMethod.ROUND_ROBIN
-                ? (int) Math.floorMod(
-                        poolRotation.computeIfAbsent(w, k -> new AtomicLong()).getAndIncrement(), n)
-                : 0;
+        int first = poolOrder.first(w, q);
         for (int k = 0; k < n; k++) {
-            Pool pool = w.pools().get((start + k) % n);
-            RuntimeState poolSet = state.pool(pool.name());
-            if (poolSet != null) { // disabled or drained: no new answers from it
-                if (q.trace() != null) {
-                    q.trace().note("candidates", pool.name() + ": the pool is " + poolSet.describe());
-                }
-                continue;
+            int p = PoolOrder.at(w, first, k);
+            if (p != w.lastResort() && tried(w, w.pools().get(p), q, state, c, spilled, r)) {
+                return r;
             }
-            q.pool(pool.name());
-            c.reset();
-            spilled.reset();
-            for (VirtualServer vs : pool.members()) {
-                if (vs.recordType() == q.recordType()) {
-                    ServerState st = state.at(vs);
-                    RuntimeState memberSet = state.member(pool.name(), vs.name());
-                    RuntimeState set = memberSet != null ? memberSet : st.set();
-                    boolean up = st.available() && set == null;
-                    String over = st.spillReason();
-                    if (set != null) {
-                        // disabled or drained: not a candidate for a new answer
-                    } else if (over != null) {
-                        spilled.add(vs, st);
-                    } else if (up) {
-                        c.add(vs, st);
-                    }
-                    if (q.trace() != null) {
-                        q.trace()
-                                .note(
-                                        "candidates",
-                                        pool.name() + ": " + vs.name() + " "
-                                                + vs.address().getHostAddress() + " ("
-                                                + vs.dataCenter().name() + ") "
-                                                + (set != null
-                                                        ? set.describe()
-                                                        : over != null ? over : up ? "available" : unavailable(st)));
-                    }
-                }
+        }
+        Pool last = w.lastResortPool();
+        if (last != null) {
+            if (q.trace() != null) {
+                q.trace().note("last-resort", "every other pool gave nothing: " + last.name() + " is tried");
             }
-            if (c.isEmpty() && !spilled.isEmpty()) { // a full link is better than no answer
-                for (int i = 0; i < spilled.size(); i++) {
-                    c.add(spilled.get(i), spilled.state(i));
-                }
-                allOverLimit.increment();
-                if (q.trace() != null) {
-                    q.trace()
-                            .note(
-                                    "candidates",
-                                    pool.name() + ": every available candidate's link is over its limit;"
-                                            + " answering as if none were");
-                }
-            }
-            for (int t = 0; t < pool.tiers().size(); t++) {
-                LoadBalancingMethod m = pool.tiers().get(t);
-                if (q.trace() != null) {
-                    q.trace().note("tier", pool.name() + " " + Pool.TIER_NAMES.get(t) + ": " + m.name());
-                }
-                Outcome o = m.decide(c, q);
-                if (o == Outcome.PASS) {
-                    continue;
-                }
-                if (o == Outcome.FALLBACK_IP) {
-                    r.fallback = fallbackOf(pool, q.recordType());
-                    if (r.fallback == null) {
-                        continue; // no fallback address of this family
-                    }
-                }
-                r.outcome = o;
-                r.pool = pool;
-                r.tier = t;
-                r.method = m;
-                r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
-                if (o == Outcome.PICKED) {
-                    r.count = Math.min(pool.maxAnswers(), c.size());
-                    for (int i = 0; i < r.count; i++) {
-                        r.answers[i] = c.get(i);
-                    }
-                }
-                counter(m, t).increment();
+            if (tried(w, last, q, state, c, spilled, r)) {
                 return r;
             }
         }
@@ -381,28 +327,80 @@ public final class WideIpResolver {
         return r;
     }
 
-    private static InetAddress fallbackOf(Pool pool, int recordType) {
-        for (InetAddress a : pool.fallbackIps()) {
-            if ((a instanceof java.net.Inet4Address) == (recordType == org.xbill.DNS.Type.A)) {
-                return a;
+    /**
+     * Tries one pool: true when it decided, or when its minimum of members up was not met and its
+     * action is to fail (then {@code r} holds the wide IP's failure behaviour).
+     */
+    private boolean tried(
+            WideIp w, Pool pool, QueryContext q, SiteState state, Candidates c, Candidates spilled, Result r) {
+        RuntimeState poolSet = state.pool(pool.name());
+        if (poolSet != null) { // disabled or drained: no new answers from it
+            if (q.trace() != null) {
+                q.trace().note("candidates", pool.name() + ": the pool is " + poolSet.describe());
             }
+            return false;
         }
-        return null;
+        q.pool(pool.name());
+        int up = candidates.gather(pool, state, q, c, spilled);
+        if (up < pool.minUpMembers()) {
+            boolean failing = pool.minUpAction() == Pool.MinUpAction.FAIL;
+            if (q.trace() != null) {
+                q.trace()
+                        .note(
+                                "min-up-members",
+                                pool.name() + ": " + up + " up, fewer than its min-up-members " + pool.minUpMembers()
+                                        + (failing
+                                                ? ": the wide IP's failure behaviour answers"
+                                                : ": the next pool is tried"));
+            }
+            if (failing) {
+                fail(w, r);
+            }
+            return failing;
+        }
+        return decideIn(w, pool, q, c, r);
     }
 
-    private Counter counter(LoadBalancingMethod m, int tier) {
-        Counter[] byTier = counters.get(m);
-        if (byTier == null) {
-            byTier = new Counter[3];
-            for (int t = 0; t < 3; t++) {
-                byTier[t] = Counter.builder("lb_decisions")
-                        .tag("method", m.name())
-                        .tag("tier", Pool.TIER_NAMES.get(t))
-                        .description("Wide-IP decisions, by the method and tier that decided")
-                        .register(registry);
+    /** Asks the pool's tiers in turn; true when one decided (then {@code r} holds the decision). */
+    private boolean decideIn(WideIp w, Pool pool, QueryContext q, Candidates c, Result r) {
+        for (int t = 0; t < pool.tiers().size(); t++) {
+            LoadBalancingMethod m = pool.tiers().get(t);
+            if (q.trace() != null) {
+                q.trace().note("tier", pool.name() + " " + Pool.TIER_NAMES.get(t) + ": " + m.name());
             }
-            counters.putIfAbsent(m, byTier);
+            CnameMembers names = pool.cnames();
+            int chosen =
+                    names == null ? -1 : names.choose(m, t, q, persistence.prefix(true), persistence.prefix(false));
+            Outcome o = chosen >= 0 ? Outcome.PICKED : m.decide(c, q); // a CNAME pool's c is empty
+            if (o == Outcome.PASS) {
+                continue;
+            }
+            if (o == Outcome.FALLBACK_IP) {
+                r.fallback = pool.fallbackFor(q.recordType());
+                if (r.fallback == null) {
+                    continue; // no fallback address of this family
+                }
+            }
+            r.outcome = o;
+            r.pool = pool;
+            r.tier = t;
+            r.method = m;
+            r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
+            if (chosen >= 0) {
+                r.count = 0;
+                r.cname = names.targets().get(chosen);
+                if (q.trace() != null) {
+                    q.trace().note("cname", pool.name() + ": a CNAME to " + r.cname.name());
+                }
+            } else if (o == Outcome.PICKED) {
+                r.count = Math.min(pool.maxAnswers(), c.size());
+                for (int i = 0; i < r.count; i++) {
+                    r.answers[i] = c.get(i);
+                }
+            }
+            counters.of(m, t).increment();
+            return true;
         }
-        return byTier[tier];
+        return false;
     }
 }

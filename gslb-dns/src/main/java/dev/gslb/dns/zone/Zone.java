@@ -91,6 +91,21 @@ public final class Zone {
         return node == null ? null : node.get(type);
     }
 
+    /** True when {@code name} exists here: it owns records or is an empty non-terminal above one. */
+    public boolean exists(Name name) {
+        return existing.contains(name);
+    }
+
+    /** Every name that exists here (owners and empty non-terminals). */
+    public Set<Name> names() {
+        return existing;
+    }
+
+    /** True when {@code name} is at or below a zone cut below the apex: another server answers for it. */
+    public boolean delegated(Name name) {
+        return delegationAbove(name, Type.A) != null;
+    }
+
     /** The SOA to put in the authority section of a negative answer, with the RFC 2308 TTL. */
     public Record negativeSoa() {
         return negativeSoa;

@@ -7,6 +7,8 @@ import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.server.ExampleDeployment;
 import dev.gslb.dns.wideip.AnswerCounts;
+import dev.gslb.dns.wideip.CnameMembers;
+import dev.gslb.dns.wideip.CnameTarget;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -49,12 +51,7 @@ class ResponderAllocationTest {
         WideIp v6 = new WideIp(Name.fromString("v6.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
         Authority authority = ExampleDeployment.authority(List.of(v6));
         WideIpResolver resolver = ExampleDeployment.resolver(registry);
-        Responder responder = new Responder(
-                authority,
-                resolver,
-                new InstanceIdentity("alloc", "CNC"),
-                new DnsMetrics(registry),
-                AnswerSettings.DEFAULTS);
+        Responder responder = responder(authority, resolver, registry);
         Responder.Worker worker = responder.worker();
         ByteBuf out = Unpooled.buffer(4096);
         Address v4 = Address.parse("127.0.0.1");
@@ -92,6 +89,141 @@ class ResponderAllocationTest {
                 .filteredOn(e -> e.getKey().wideIp().equals("www.example.com"))
                 .extracting(e -> e.getValue().sum())
                 .contains((long) RUNS * ROUNDS); // every round's RUNS answers, all under one cell
+    }
+
+    /**
+     * A wildcard wide IP is found from the packet's bytes (its suffixes looked up in place), and a
+     * CNAME pool's answer copies the chosen name's bytes made when the pool was built: neither
+     * adds to what the decision allocates.
+     */
+    @Test
+    void aWildcardMatchAndACnamePoolsAnswerAllocateNoMoreThanTheirDecision() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MethodRegistry methods = ExampleDeployment.methods();
+        Pool servers = new Pool(
+                "edge",
+                List.of(new VirtualServer("vs-edge", InetAddress.ofLiteral("198.51.100.10"), new DataCenter("CNC"))),
+                List.of(methods.create("global-availability")),
+                1,
+                -1,
+                List.of());
+        Pool names = Pool.cname(
+                "cdn",
+                List.of(methods.create("round-robin")),
+                -1,
+                new CnameMembers(List.of(
+                        new CnameTarget(Name.fromString("a.cdn-provider.example."), 1),
+                        new CnameTarget(Name.fromString("b.cdn-provider.example."), 1))));
+        WideIp wild = new WideIp(Name.fromString("*.edge.example.com."), List.of(servers), WideIp.DEFAULT_TTL);
+        WideIp alias = new WideIp(Name.fromString("cdn.example.com."), List.of(names), WideIp.DEFAULT_TTL);
+        Authority authority = ExampleDeployment.authority(List.of(wild, alias));
+        WideIpResolver resolver = ExampleDeployment.resolver(registry);
+        Responder responder = responder(authority, resolver, registry);
+        Responder.Worker worker = responder.worker();
+        ByteBuf out = Unpooled.buffer(4096);
+        Address v4 = Address.parse("127.0.0.1");
+        byte[] below = query("some.host.edge.example.com.", Type.A);
+        byte[] cname = query("cdn.example.com.", Type.AAAA);
+        assertThat(answerTypes(responder, worker, below, out)).containsOnly(Type.A);
+        assertThat(answerTypes(responder, worker, cname, out)).containsOnly(Type.CNAME);
+        WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
+        long[] bytes = leastBytes(
+                () -> respond(responder, worker, below, v4, out),
+                () -> respond(responder, worker, cname, v4, out),
+                () -> {
+                    bare.query.set(v4.hi(), v4.lo(), Type.A, NOW);
+                    resolver.resolve(wild, bare);
+                },
+                () -> {
+                    bare.query.set(v4.hi(), v4.lo(), Type.AAAA, NOW);
+                    resolver.resolve(alias, bare);
+                });
+        assertThat(bytes[0])
+                .as("a wildcard wide IP's answer, beyond its decision")
+                .isLessThanOrEqualTo(bytes[2] + 16);
+        assertThat(bytes[1]).as("a CNAME pool's answer, beyond its decision").isLessThanOrEqualTo(bytes[3] + 16);
+    }
+
+    /**
+     * Each pool method, a pool passed over for its minimum of members up and the last resort
+     * decide with nothing allocated: the pool order is a counter or a scan of the topology match,
+     * never a list.
+     */
+    @Test
+    void everyPoolMethodDecidesWithoutAllocating() throws Exception {
+        dev.gslb.topology.TopologyTable table = dev.gslb.topology.TopologyTable.build(
+                List.of(),
+                List.of(
+                        new dev.gslb.topology.TopologyRecord("127.0.0.0/8", "TEL", 100, "test"),
+                        new dev.gslb.topology.TopologyRecord("::1/128", "CNC", 50, "test")),
+                java.util.Set.of("CNC", "TEL"));
+        MethodRegistry methods = ExampleDeployment.methods();
+        DataCenter cnc = new DataCenter("CNC");
+        DataCenter tel = new DataCenter("TEL");
+        VirtualServer v4Cnc = new VirtualServer("cnc4", InetAddress.ofLiteral("198.18.1.10"), cnc);
+        VirtualServer v6Cnc = new VirtualServer("cnc6", InetAddress.ofLiteral("2001:db8::10"), cnc);
+        VirtualServer v4Tel = new VirtualServer("tel4", InetAddress.ofLiteral("198.18.2.10"), tel);
+        List<dev.gslb.dns.method.LoadBalancingMethod> ga = List.of(methods.create("global-availability"));
+        // two members, one of each type: an A query finds one up, under its minimum of two
+        Pool web = new Pool("web", List.of(v4Cnc, v6Cnc), ga, 1, -1, List.of(), 2, Pool.MinUpAction.NEXT_POOL);
+        Pool dr = new Pool("dr", List.of(v4Tel), ga, 1, -1, List.of());
+        Pool open = new Pool("open", List.of(v4Cnc, v6Cnc), ga, 1, -1, List.of());
+        WideIpResolver resolver = new WideIpResolver(
+                () -> dev.gslb.site.SiteState.ALL_AVAILABLE,
+                dev.gslb.probe.schedule.ProbeRequests.NONE,
+                new SimpleMeterRegistry(),
+                new dev.gslb.dns.wideip.AnswerStatistics(100),
+                new dev.gslb.dns.wideip.PersistenceTable(dev.gslb.dns.method.StaticPersistence.Settings.DEFAULTS),
+                () -> table);
+        List<WideIp> wideIps = new java.util.ArrayList<>();
+        for (WideIp.PoolMethod method : WideIp.PoolMethod.values()) {
+            wideIps.add(new WideIp(
+                    Name.fromString(method.configName() + ".example.com."),
+                    List.of(open, dr),
+                    method,
+                    30,
+                    dev.gslb.dns.wideip.Failure.DEFAULT,
+                    false,
+                    0,
+                    List.of(3, 1),
+                    -1));
+        }
+        WideIp lastResort = new WideIp(
+                Name.fromString("last.example.com."),
+                List.of(web, dr),
+                WideIp.PoolMethod.GLOBAL_AVAILABILITY,
+                30,
+                dev.gslb.dns.wideip.Failure.DEFAULT,
+                false,
+                0,
+                List.of(1, 1),
+                1);
+        wideIps.add(lastResort);
+        resolver.countAnswersOf(wideIps);
+        WideIpResolver.Scratch s = new WideIpResolver.Scratch();
+        Address v4 = Address.parse("127.0.0.1");
+        Runnable[] runs = new Runnable[wideIps.size()];
+        for (int i = 0; i < runs.length; i++) {
+            WideIp w = wideIps.get(i);
+            runs[i] = () -> {
+                s.query.set(v4.hi(), v4.lo(), Type.A, NOW);
+                resolver.resolve(w, s);
+            };
+        }
+        s.query.set(v4.hi(), v4.lo(), Type.A, NOW);
+        assertThat(resolver.resolve(wideIps.get(3), s).answer(0).name())
+                .as("topology: the pool whose data center scores best for 127.0.0.1")
+                .isEqualTo("tel4");
+        s.query.set(v4.hi(), v4.lo(), Type.A, NOW);
+        assertThat(resolver.resolve(lastResort, s).answer(0).name())
+                .as("web passes: too few up")
+                .isEqualTo("tel4");
+        long[] bytes = leastBytes(runs);
+        for (int i = 0; i < runs.length; i++) {
+            assertThat(bytes[i])
+                    .as(wideIps.get(i).name() + " " + wideIps.get(i).poolMethod())
+                    .isZero();
+        }
     }
 
     /**
@@ -145,6 +277,15 @@ class ResponderAllocationTest {
     }
 
     private static final long NOW = 1_800_000_000_000L;
+
+    private static Responder responder(Authority authority, WideIpResolver resolver, SimpleMeterRegistry registry) {
+        return new Responder(
+                authority,
+                resolver,
+                new InstanceIdentity("alloc", "CNC"),
+                new DnsMetrics(registry),
+                AnswerSettings.DEFAULTS);
+    }
 
     private static void respond(Responder responder, Responder.Worker worker, byte[] q, Address client, ByteBuf out) {
         out.clear();

@@ -67,6 +67,11 @@ public record DnsCheck(int port, Name name, int type, int expectRcode, String ex
     }
 
     @Override
+    public DnsCheck atPort(int other) {
+        return new DnsCheck(other, name, type, expectRcode, expectAnswer);
+    }
+
+    @Override
     public CheckResult run(InetAddress address, Duration timeout) {
         String what = "dns " + name + " " + Type.string(type);
         try {

@@ -4,6 +4,7 @@ import dev.gslb.site.HealthState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,10 +34,13 @@ public final class HealthMonitor implements AutoCloseable {
      * @param switchOverSeconds the longest time from its failure until answers change (slowest
      *     monitor's interval x down threshold + answer TTL), or null where the TTL is not known here
      * @param waiting           its wait for the operator's resume, or null when it is not waiting
+     * @param checked           where its monitors check it when not at its address (its translation,
+     *     "10.0.0.10:8080"), or null
      */
     public record Status(
             String name,
             String address,
+            String checked,
             String dataCenter,
             HealthState state,
             String lastCheck,
@@ -45,7 +49,8 @@ public final class HealthMonitor implements AutoCloseable {
             Long switchOverSeconds,
             ManualResume.Waiting waiting) {
         public Status withSwitchOver(Duration d) {
-            return new Status(name, address, dataCenter, state, lastCheck, reason, monitors, d.toSeconds(), waiting);
+            return new Status(
+                    name, address, checked, dataCenter, state, lastCheck, reason, monitors, d.toSeconds(), waiting);
         }
     }
 
@@ -165,8 +170,8 @@ public final class HealthMonitor implements AutoCloseable {
     }
 
     /**
-     * Applies a reloaded configuration's servers: a server whose address, data center and monitors
-     * are unchanged keeps its checks and state; a changed one starts again from UNKNOWN; a removed
+     * Applies a reloaded configuration's servers: a server whose address, data center, monitors and
+     * translation are unchanged keeps its checks and state; a changed one starts again from UNKNOWN; a removed
      * one stops. Returns how many servers changed, were added or removed.
      */
     public synchronized int reconfigure(List<HealthTarget> next) {
@@ -200,10 +205,12 @@ public final class HealthMonitor implements AutoCloseable {
             return; // removed by a reload before it started
         }
         Duration interval = tr.spec.interval();
+        Check check = target.check(tr.spec);
+        InetAddress address = target.checkedAddress();
         try {
             for (; ; ) {
                 long started = System.nanoTime();
-                CheckResult r = tr.spec.check().run(target.address(), tr.spec.timeout());
+                CheckResult r = check.run(address, tr.spec.timeout());
                 if (r != null) {
                     record(name, tr, r);
                 }
@@ -268,9 +275,10 @@ public final class HealthMonitor implements AutoCloseable {
         HealthTarget t = targets.get(name);
         log.atLevel(now == HealthState.DOWN ? Level.WARN : Level.INFO)
                 .log(
-                        "virtual server {} ({} in {}) is {} (was {}): {}",
+                        "virtual server {} ({}{} in {}) is {} (was {}): {}",
                         name,
                         t.address().getHostAddress(),
+                        t.checked() == null ? "" : ", checked at " + t.checked(),
                         t.dataCenter(),
                         now,
                         before,
@@ -356,6 +364,7 @@ public final class HealthMonitor implements AutoCloseable {
             out.add(new Status(
                     name,
                     t.address().getHostAddress(),
+                    t.checked(),
                     t.dataCenter(),
                     w != null ? HealthState.DOWN : state(name),
                     instant(last),

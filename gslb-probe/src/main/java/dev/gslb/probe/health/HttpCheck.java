@@ -49,6 +49,11 @@ public record HttpCheck(boolean tls, int port, String path, String host, int exp
     }
 
     @Override
+    public HttpCheck atPort(int other) {
+        return new HttpCheck(tls, other, path, host, expectStatus, expectBody);
+    }
+
+    @Override
     public CheckResult run(InetAddress address, Duration timeout) {
         int millis = (int) Math.max(1, timeout.toMillis());
         try (Socket raw = new Socket()) {

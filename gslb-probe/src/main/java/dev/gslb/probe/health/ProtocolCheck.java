@@ -78,6 +78,11 @@ public record ProtocolCheck(Protocol protocol, int port, String user, String pas
     }
 
     @Override
+    public ProtocolCheck atPort(int other) {
+        return new ProtocolCheck(protocol, other, user, password, send, expectCode);
+    }
+
+    @Override
     public CheckResult run(InetAddress address, Duration timeout) {
         int millis = (int) Math.max(1, timeout.toMillis());
         SocketClient client = switch (protocol) {

@@ -53,6 +53,11 @@ public record TcpCheck(int port, String send, String expect) implements Check {
     }
 
     @Override
+    public TcpCheck atPort(int other) {
+        return new TcpCheck(other, send, expect);
+    }
+
+    @Override
     public CheckResult run(InetAddress address, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Socket s = new Socket()) {

@@ -14,7 +14,11 @@ import java.util.function.Function;
  * with its {@link Setting}, and one line here.
  */
 public final class LoadSources {
-    private static final List<Source<?>> SOURCES = List.of(new Source<>(NginxStatus.SETTING, NginxStatus::new));
+    private static final List<Source<?>> SOURCES = List.of(
+            new Source<>(NginxStatus.SETTING, NginxStatus::new),
+            new Source<>(HaproxyStats.SETTING, HaproxyStats::of),
+            new Source<>(PrometheusMetric.SETTING, PrometheusMetric::of),
+            new Source<>(SnmpLoad.SETTING, SnmpLoad::of));
 
     private LoadSources() {}
 

@@ -54,12 +54,16 @@ public record LoadSpec(List<LoadSource> sources, Duration interval, Duration win
         }
         if (window.compareTo(interval) < 0) {
             throw new IllegalArgumentException(
-                    "load 'window:' (" + window + ") must be at least one interval (" + interval + ")");
+                    "load 'window:' (" + show(window) + ") must be at least one interval (" + show(interval) + ")");
         }
         if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(interval) > 0) {
-            throw new IllegalArgumentException(
-                    "load 'timeout:' (" + timeout + ") must be above 0 and at most the interval (" + interval + ")");
+            throw new IllegalArgumentException("load 'timeout:' (" + show(timeout)
+                    + ") must be above 0 and at most the interval (" + show(interval) + ")");
         }
+    }
+
+    private static String show(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /** Every metric some source reads. */

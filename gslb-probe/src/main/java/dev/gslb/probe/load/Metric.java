@@ -35,4 +35,15 @@ public enum Metric {
     public String key() {
         return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
+
+    /** The metric the configuration names {@code key}, or an IllegalArgumentException listing them. */
+    public static Metric ofKey(String key) {
+        for (Metric m : values()) {
+            if (m.key().equals(key)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("'" + key + "' is not a metric: use one of "
+                + java.util.Arrays.stream(values()).map(Metric::key).toList());
+    }
 }

@@ -1,5 +1,7 @@
 package dev.gslb.probe.load;
 
+import dev.gslb.settings.ByteSize;
+import dev.gslb.settings.Setting;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -28,6 +30,19 @@ import java.util.concurrent.TimeoutException;
 public final class StatusPage implements AutoCloseable {
     /** A page larger than this is refused: status pages are a few KiB, a big HAProxy's some 100. */
     public static final long DEFAULT_MAX_BYTES = 1L << 20;
+
+    /** {@code url:} of a source's mapping; required. */
+    static final Setting<URI> URL = Setting.of("url", String.class, null, "the page's http:// or https:// URL")
+            .map(text -> address("url", text), null)
+            .derived("required");
+    /** {@code max-size:} of a source's mapping. */
+    static final Setting<ByteSize> MAX_SIZE = Setting.of(
+                    "max-size", ByteSize.class, new ByteSize(DEFAULT_MAX_BYTES), "a larger page is an error")
+            .check("at least 1KiB", b -> {
+                if (b.bytes() < 1024) {
+                    throw new IllegalArgumentException("max-size must be at least 1KiB");
+                }
+            });
 
     private final URI uri;
     private final long maxBytes;
@@ -63,6 +78,14 @@ public final class StatusPage implements AutoCloseable {
             throw new IllegalArgumentException(key + ": a user and password in the URL are not supported");
         }
         return uri;
+    }
+
+    /** {@code url} as {@code key}'s page, checked to be given. */
+    static StatusPage of(String key, URI url, ByteSize maxSize, String accept) {
+        if (url == null) {
+            throw new IllegalArgumentException(key + " needs 'url:' (its page, http://host:port/path)");
+        }
+        return new StatusPage(url, maxSize.bytes(), accept);
     }
 
     public URI uri() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.Awaits;
+import dev.gslb.probe.Snmpd;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -12,8 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,56 +28,18 @@ class TrafficSourcesTest {
     @TempDir
     Path dir;
 
-    Process snmpd;
-    int port;
+    @AutoClose
+    Snmpd snmpd;
 
-    @AfterEach
-    void stop() throws Exception {
-        if (snmpd != null) {
-            snmpd.destroy();
-            snmpd.waitFor(5, TimeUnit.SECONDS);
-        }
-    }
+    int port;
 
     /** Starts snmpd on a free loopback port (the same port again on a restart). */
     void startSnmpd() throws Exception {
-        if (port == 0) {
-            try (DatagramSocket s = new DatagramSocket(0, LOOPBACK)) {
-                port = s.getLocalPort();
-            }
+        if (snmpd == null) {
+            snmpd = new Snmpd(dir, "");
+            port = snmpd.port;
         }
-        Path conf = dir.resolve("snmpd.conf");
-        Files.writeString(conf, """
-                agentaddress udp:127.0.0.1:%d
-                rocommunity gslb-test 127.0.0.1
-                createUser gslbuser SHA "authpass123" AES "privpass123"
-                rouser gslbuser priv
-                """.formatted(port));
-        ProcessBuilder pb = new ProcessBuilder(
-                        "snmpd",
-                        "-f",
-                        "-Lf",
-                        dir.resolve("snmpd.log").toString(),
-                        "-C",
-                        "-c",
-                        conf.toString(),
-                        "-p",
-                        dir.resolve("snmpd.pid").toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("snmpd.out").toFile());
-        pb.environment().put("SNMP_PERSISTENT_DIR", dir.resolve("persist").toString());
-        snmpd = pb.start();
-        try (SnmpCounters c =
-                new SnmpCounters(new InetSocketAddress(LOOPBACK, port), "gslb-test", null, "lo", 0, false)) {
-            Awaits.until("snmpd answering on port " + port, Duration.ofSeconds(10), () -> {
-                try {
-                    c.read(Duration.ofMillis(200));
-                    return true;
-                } catch (IOException notYet) {
-                    return false;
-                }
-            });
-        }
+        snmpd.start();
     }
 
     /**
@@ -131,7 +93,7 @@ class TrafficSourcesTest {
             assertThat(after.inOctets() - before.inOctets()).isGreaterThanOrEqualTo(2_000_000);
             assertThat(c.describe()).isEqualTo("snmp 127.0.0.1:" + port + " if-name lo");
 
-            stop(); // the agent goes away: an error, never a zero
+            snmpd.close(); // the agent goes away: an error, never a zero
             assertThatThrownBy(() -> c.read(Duration.ofMillis(400)))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("no SNMP answer");

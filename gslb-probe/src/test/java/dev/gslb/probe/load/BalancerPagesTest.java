@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.Awaits;
+import dev.gslb.probe.Nginx;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -85,41 +86,17 @@ class BalancerPagesTest {
 
     @Test
     void nginxStubStatusGivesItsActiveConnections() throws Exception {
-        int port = freePort();
-        Path conf = dir.resolve("nginx.conf");
-        Files.writeString(conf, """
-                master_process off;
-                daemon off;
-                pid %1$s/nginx.pid;
-                error_log %1$s/error.log;
-                events { worker_connections 64; }
-                http {
-                    access_log off;
-                    client_body_temp_path %1$s/body;
-                    proxy_temp_path %1$s/proxy;
-                    fastcgi_temp_path %1$s/fastcgi;
-                    uwsgi_temp_path %1$s/uwsgi;
-                    scgi_temp_path %1$s/scgi;
-                    server {
-                        listen 127.0.0.1:%2$d;
-                        location = /stub_status { stub_status; }
-                        location = /moved { return 302 /stub_status; }
-                    }
-                }
-                """.formatted(dir, port));
-        start(
-                "nginx",
-                "nginx",
-                "-p",
-                dir.toString(),
-                "-c",
-                conf.toString(),
-                "-e",
-                dir.resolve("error.log").toString());
+        try (Nginx server = new Nginx(dir)) {
+            nginxPages(server);
+        }
+    }
+
+    private void nginxPages(Nginx server) throws Exception {
+        int port = server.port;
         try (LoadSource nginx = new NginxStatus(URI.create("http://127.0.0.1:" + port + "/stub_status"))) {
             assertThat(nginx.metrics()).containsExactly(Metric.CONNECTIONS);
             double idle = readWhen(nginx, Metric.CONNECTIONS, v -> v >= 1); // the read itself is one
-            hold(port, 5);
+            server.hold(5);
             double busy = readWhen(nginx, Metric.CONNECTIONS, v -> v >= idle + 5);
             assertThat(busy).isGreaterThanOrEqualTo(idle + 5);
             assertThat(nginx.describe()).isEqualTo("nginx http://127.0.0.1:" + port + "/stub_status");
@@ -131,6 +108,71 @@ class BalancerPagesTest {
         }
         try (LoadSource notStatus = new NginxStatus(URI.create("http://127.0.0.1:" + port + "/nothing"))) {
             assertThatThrownBy(() -> notStatus.read(TIMEOUT)).hasMessageContaining("status 404");
+        }
+    }
+
+    @Test
+    void haproxyCsvGivesTheBackendsSessionsAndItsServersUp() throws Exception {
+        try (ServerSocket live = new ServerSocket(0, 50, LOOPBACK)) {
+            Thread.ofVirtual()
+                    .start(
+                            () -> { // the server behind: takes connections and keeps them
+                                List<Socket> kept = new ArrayList<>();
+                                try {
+                                    while (true) {
+                                        kept.add(live.accept());
+                                    }
+                                } catch (IOException closed) {
+                                    kept.forEach(s -> {
+                                        try {
+                                            s.close();
+                                        } catch (IOException ignored) {
+                                            // closing
+                                        }
+                                    });
+                                }
+                            });
+            int stats = freePort();
+            int web = freePort();
+            int dead = freePort(); // nothing listens: its server goes down
+            Path conf = dir.resolve("haproxy.cfg");
+            Files.writeString(conf, """
+                    global
+                        maxconn 100
+                    defaults
+                        mode tcp
+                        timeout connect 1s
+                        timeout client 60s
+                        timeout server 60s
+                    frontend stats
+                        mode http
+                        bind 127.0.0.1:%d
+                        stats enable
+                        stats uri /stats
+                    listen web
+                        bind 127.0.0.1:%d
+                        balance roundrobin
+                        server up1 127.0.0.1:%d check inter 200ms
+                        server down1 127.0.0.1:%d check inter 200ms fall 1
+                        server maint1 127.0.0.1:%d check inter 200ms disabled
+                    """.formatted(stats, web, live.getLocalPort(), dead, live.getLocalPort()));
+            start("haproxy", "haproxy", "-db", "-f", conf.toString());
+            URI url = URI.create("http://127.0.0.1:" + stats + "/stats;csv");
+            try (LoadSource haproxy = HaproxyStats.of(
+                    new HaproxyStats.Spec(url, "web", new dev.gslb.settings.ByteSize(StatusPage.DEFAULT_MAX_BYTES)))) {
+                assertThat(haproxy.metrics()).containsExactlyInAnyOrder(Metric.CONNECTIONS, Metric.SERVERS_UP);
+                assertThat(readWhen(haproxy, Metric.SERVERS_UP, v -> v == 1))
+                        .as("up1 only: down1 fails its check, maint1 is in maintenance")
+                        .isEqualTo(1);
+                assertThat(haproxy.read(TIMEOUT).get(Metric.CONNECTIONS)).isZero();
+                hold(web, 4);
+                assertThat(readWhen(haproxy, Metric.CONNECTIONS, v -> v == 4)).isEqualTo(4);
+                assertThat(haproxy.describe()).isEqualTo("haproxy " + url + " backend web");
+            }
+            try (LoadSource none = HaproxyStats.of(
+                    new HaproxyStats.Spec(url, "api", new dev.gslb.settings.ByteSize(StatusPage.DEFAULT_MAX_BYTES)))) {
+                assertThatThrownBy(() -> none.read(TIMEOUT)).hasMessageContaining("no BACKEND row for backend 'api'");
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.LdnsSeen;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.ManualResume;
+import dev.gslb.site.ServerLoad;
 import java.util.List;
 
 /**
@@ -17,11 +18,12 @@ import java.util.List;
 public final class Replies {
     private Replies() {}
 
-    public static ServerStatus server(HealthMonitor.Status s, String runtime) {
+    public static ServerStatus server(HealthMonitor.Status s, String runtime, ServerLoad load) {
         ManualResume.Waiting w = s.waiting();
         return new ServerStatus(
                 s.name(),
                 s.address(),
+                s.checked(),
                 s.dataCenter(),
                 state(s.state()),
                 s.lastCheck(),
@@ -34,7 +36,26 @@ public final class Replies {
                 w != null,
                 w == null ? null : w.since().toString(),
                 w == null || w.passedAgain() == null ? null : w.passedAgain().toString(),
-                runtime);
+                runtime,
+                load(load));
+    }
+
+    /** A measured load with its unknown metrics as null, or null when nothing measured it. */
+    static ServerStatus.Load load(ServerLoad l) {
+        if (l == null || l.measuredAt() == 0) {
+            return null;
+        }
+        return new ServerStatus.Load(
+                l.connections() < 0 ? null : l.connections(),
+                l.cpuPercent() < 0 ? null : l.cpuPercent(),
+                l.memoryPercent() < 0 ? null : l.memoryPercent(),
+                l.loadAverage() < 0 ? null : l.loadAverage(),
+                l.bytesPerSecond() < 0 ? null : l.bytesPerSecond() * 8 / 1000,
+                l.packetsPerSecond() < 0 ? null : l.packetsPerSecond(),
+                l.serversUp() < 0 ? null : l.serversUp(),
+                l.overLimitReason(),
+                java.time.Instant.ofEpochMilli(l.measuredAt()).toString(),
+                l.measuredBy());
     }
 
     private static ServerStatus.State state(dev.gslb.site.HealthState s) {

@@ -49,7 +49,7 @@ public final class ResumeApi {
         return health.statuses().stream()
                 .filter(s -> s.name().equals(name))
                 .findFirst()
-                .map(s -> AdminServer.Response.ok(Replies.server(s, null)) // its runtime state: gslb health
+                .map(s -> AdminServer.Response.ok(Replies.server(s, null, null)) // runtime state, load: gslb health
                         .changed(
                                 "vs " + name,
                                 "waiting for resume",

@@ -6,6 +6,7 @@ import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.site.RuntimeState;
+import dev.gslb.site.ServerLoad;
 import dev.gslb.site.SiteState;
 import dev.gslb.site.VirtualServer;
 import dev.gslb.topology.load.LiveTopology;
@@ -20,7 +21,7 @@ import org.xbill.DNS.TextParseException;
 /**
  * What has been answered and how the servers stand: GET /stats (answers per wide IP, or of one
  * with ?wide-ip=NAME), GET /stats/ldns (LDNS by data center and region) and GET /health/servers
- * (each virtual server with its worst-case switch-over time).
+ * (each virtual server with its worst-case switch-over time and its load).
  */
 public final class StatsApi {
     private final Supplier<AnswerStatistics> statistics;
@@ -66,18 +67,20 @@ public final class StatsApi {
                                 })))));
     }
 
-    /** `gslb health`: each server's status, with what an operator set on it. */
+    /** `gslb health`: each server's status, with what an operator set on it and its load. */
     public List<ServerStatus> servers() {
         SiteState s = site.get();
         Map<String, String> set = new HashMap<>();
+        Map<String, ServerLoad> loads = new HashMap<>();
         for (VirtualServer vs : s.site().servers()) {
             RuntimeState r = s.at(vs).set();
             if (r != null) {
                 set.put(vs.name(), r.describe());
             }
+            loads.put(vs.name(), s.at(vs).load());
         }
         return serverStatuses().stream()
-                .map(st -> Replies.server(st, set.get(st.name())))
+                .map(st -> Replies.server(st, set.get(st.name()), loads.get(st.name())))
                 .toList();
     }
 

@@ -1,0 +1,35 @@
+package dev.gslb.dns.wideip;
+
+import dev.gslb.dns.method.LoadBalancingMethod;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@code lb_decisions} counters, by the method and tier that decided: made the first time a
+ * method decides, then read lock-free.
+ */
+final class DecisionCounters {
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<LoadBalancingMethod, Counter[]> counters = new ConcurrentHashMap<>();
+
+    DecisionCounters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    Counter of(LoadBalancingMethod m, int tier) {
+        Counter[] byTier = counters.get(m);
+        if (byTier == null) {
+            byTier = new Counter[3];
+            for (int t = 0; t < 3; t++) {
+                byTier[t] = Counter.builder("lb_decisions")
+                        .tag("method", m.name())
+                        .tag("tier", Pool.TIER_NAMES.get(t))
+                        .description("Wide-IP decisions, by the method and tier that decided")
+                        .register(registry);
+            }
+            counters.putIfAbsent(m, byTier);
+        }
+        return byTier[tier];
+    }
+}

@@ -1,0 +1,54 @@
+package dev.gslb.dns.answer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gslb.dns.server.ExampleDeployment;
+import dev.gslb.dns.wideip.Pool;
+import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.site.DataCenter;
+import dev.gslb.site.VirtualServer;
+import java.net.InetAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Type;
+
+/**
+ * Every name a wildcard wide IP answers is rate-limited in one class, its own name's, as a zone's
+ * wildcard answers are: random names below it cannot each open a class of their own.
+ */
+class WildcardRateClassTest {
+    @Test
+    void namesBelowAWildcardShareItsClassAndAnExactWideIpKeepsTheQuestions() throws Exception {
+        Pool pool = new Pool(
+                "edge",
+                List.of(new VirtualServer("vs-edge", InetAddress.ofLiteral("198.51.100.10"), new DataCenter("CNC"))),
+                List.of(ExampleDeployment.methods().create("global-availability")),
+                1,
+                -1,
+                List.of());
+        WideIp wild = new WideIp(Name.fromString("*.edge.example.com."), List.of(pool), 30);
+        Authority authority = ExampleDeployment.authority(List.of(wild));
+        QueryView a = view("a.edge.example.com.");
+        QueryView b = view("x.y.edge.example.com.");
+        assertThat(authority.wideIp(a)).isSameAs(wild);
+        assertThat(authority.wideIp(b)).isSameAs(wild);
+        assertThat(authority.rateName(wild, a))
+                .isEqualTo(authority.rateName(wild, b))
+                .isEqualTo(WireName.hash(wild.name()))
+                .isNotEqualTo(a.qnameHash);
+        QueryView www = view("www.example.com.");
+        assertThat(authority.rateName(authority.wideIp(www), www)).isEqualTo(www.qnameHash);
+    }
+
+    private static QueryView view(String name) throws Exception {
+        byte[] wire = Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN))
+                .toWire();
+        QueryView q = new QueryView();
+        assertThat(q.read(wire, wire.length, Transport.UDP)).isEqualTo(QueryView.Verdict.ANSWER);
+        return q;
+    }
+}
