@@ -16,6 +16,11 @@ import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.MonitorTypes;
 import dev.gslb.probe.link.SnmpCounters;
 import dev.gslb.probe.link.TrafficSpec;
+import dev.gslb.probe.load.HaproxyStats;
+import dev.gslb.probe.load.LoadSpec;
+import dev.gslb.probe.load.PrometheusMetric;
+import dev.gslb.probe.load.ServerLimits;
+import dev.gslb.probe.load.SnmpLoad;
 import dev.gslb.probe.schedule.Probing;
 import dev.gslb.settings.Setting;
 import dev.gslb.sync.SyncSettings;
@@ -77,18 +82,23 @@ public final class ConfigReference {
                                 + " (default 90%), `traffic` (keys below), `gateways`, `monitors`"),
                 new Section(
                         "virtual-servers",
-                        "each `name`, `address`, `datacenter`, `link`, `monitors`, `ratio` (default 1)"
-                                + " and `order` (default 0)"),
+                        "each `name`, `address`, `datacenter`, `link`, `monitors`, `ratio` (default 1),"
+                                + " `order` (default 0), `score` (0-100, default 0), `depends-on` (names),"
+                                + " `translation` (where monitors check it), `load` and `limits` (keys below)"),
                 new Section(
                         "pools",
-                        "each `name`, `members`, `preferred` (default lowest-round-trip-time), `alternate`"
+                        "each `name`, `type` (address, or cname: members are names), `members`, `preferred`"
+                                + " (default lowest-round-trip-time; a CNAME pool's round-robin), `alternate`"
                                 + " (topology), `fallback` (global-availability), `max-answers` (1, at most 16),"
-                                + " `ttl` (the wide IP's), `fallback-ip`, `qos`"),
+                                + " `ttl` (the wide IP's), `fallback-ip`, `qos`, `min-up-members` (0 = off),"
+                                + " `min-up-action` (next-pool or fail)"),
                 new Section(
                         "wide-ips",
-                        "each `name`, `pools`, `pool-method` (global-availability or round-robin), `ttl`"
-                                + " (default 30s), `failure` (keys below), `decision-log` (false),"
-                                + " `persistence-ttl` (0 = off, at most 7d)"),
+                        "each `name` (a wildcard `*.NAME` answers the names below it), `pools` (names, or"
+                                + " `{name, ratio}`), `pool-method` (global-availability, round-robin, ratio or"
+                                + " topology), `last-resort` (a pool tried after every other), `ttl` (default 30s),"
+                                + " `failure` (keys below), `decision-log` (false), `persistence-ttl` (0 = off,"
+                                + " at most 7d)"),
                 new Section(
                         "topology",
                         "`data` (files and folders of region lists), `records` (each `region` or `cidr`,"
@@ -125,6 +135,19 @@ public final class ConfigReference {
                 "A link's `traffic:` takes exactly one source: `interface:` or `snmp:`.",
                 TrafficSpec.SETTINGS.settings()));
         tables.add(new Table("links: traffic: snmp:", "", SnmpCounters.Spec.SETTINGS.settings()));
+        tables.add(new Table(
+                "virtual-servers: load:",
+                "Where the server's load is read: one or more sources (`nginx`, `haproxy`, `prometheus`, `snmp`),"
+                        + " each metric from one; polled by the instance of its data center.",
+                LoadSpec.SETTINGS.settings()));
+        tables.add(new Table("virtual-servers: load: haproxy:", "", HaproxyStats.Spec.SETTINGS.settings()));
+        tables.add(new Table("virtual-servers: load: prometheus:", "", PrometheusMetric.Spec.SETTINGS.settings()));
+        tables.add(new Table("virtual-servers: load: snmp:", "", SnmpLoad.Spec.SETTINGS.settings()));
+        tables.add(new Table(
+                "virtual-servers: limits:",
+                "Past any limit the server is set aside (answered only when no other is left) until every"
+                        + " limited metric is back at or under resume.",
+                ServerLimits.SETTINGS.settings()));
         tables.add(new Table("monitors:", "Every monitor takes these keys.", MonitorSpec.COMMON));
         MonitorTypes.checks().forEach((type, table) -> {
             if (!table.settings().isEmpty()) {
