@@ -91,6 +91,9 @@ fi
 
 # ---- the two GSLB instances, started as an operator would, then paired ----
 say "starting the two GSLB instances"
+# ./gslb builds the jar when the sources are newer: once here, not twice at once by the two serves
+# (their builds would overwrite each other's jar) and not inside their start-up bound.
+if ! "$G" --version; then fail "start: ./gslb --version (a build of the jar, if the sources are newer)"; summary "end-to-end load test"; exit 1; fi
 bg cnc.log lt-cnc env -C "$bed" "$G" serve --config "$bed/cnc.yaml"
 bg tel.log lt-tel env -C "$bed" "$G" serve --config "$bed/tel.yaml"
 for dc in cnc tel; do # each instance answers /health within a minute, or the test says why not and stops
