@@ -11,37 +11,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 e2e="$here/systest/e2e"
 work="$(mktemp -d)"
 G="$here/gslb"
-pids=()
-results=()
-failed=0
-
-say() { printf '\n== %s\n' "$*"; }
-pass() { results+=("PASS  $1"); echo "PASS  $1"; }
-fail() { results+=("FAIL  $1"); echo "FAIL  $1"; failed=$((failed + 1)); }
-in_ns() { local ns="$1"; shift; ip netns exec "$ns" "$@"; }
-since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+. "$here/systest/namespaces.sh"   # say, pass, fail, in_ns, since, bg, stop_all, router, link, summary
 # The gslb CLI inside a data center's namespace, with that instance's admin token.
 gslb_in() { local dc="$1"; shift; ip netns exec "dc-$dc" env GSLB_TOKEN_FILE="$e2e/var/$dc-admin.token" "$G" "$@"; }
 
 namespaces=(gslb-inet gslb-root dc-cnc dc-tel ldns ldns2)
-# Stops everything that runs in the test's namespaces (what bg started and whatever those forked:
-# nsd's children, a server's helpers), then deletes the namespaces: deleting a namespace does not
-# stop its processes.
-stop_all() {
-  local ns left
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  for ns in "${namespaces[@]}"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null; done
-  for _ in $(seq 1 30); do
-    left=""
-    for ns in "${namespaces[@]}"; do left+="$(ip netns pids "$ns" 2>/dev/null)"; done
-    [[ -z "$left" ]] && break
-    sleep 0.1
-  done
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-  for ns in "${namespaces[@]}"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null; done
-  for ns in "${namespaces[@]}"; do ip netns del "$ns" 2>/dev/null; done
-  pids=()
-}
 cleanup() {
   stop_all
   rm -rf "$work" "$e2e/var"
@@ -50,30 +24,10 @@ trap cleanup EXIT
 cleanup 2>/dev/null; trap cleanup EXIT
 mkdir -p "$work"
 
-bg() { # log, namespace, command...: start in the background, remember the pid (never in a subshell:
-       # the pid would be lost to cleanup); a working directory is given with `env -C DIR`
-  local log="$1" ns="$2"; shift 2
-  ip netns exec "$ns" "$@" >"$work/$log" 2>&1 &
-  pids+=($!)
-}
-
 # ---- the small internet: a router namespace with one /24 link to each other namespace ----
 say "building the test internet"
 gcc -O2 -Wall -o "$work/nfq-delay" "$e2e/nfq-delay.c" -lnetfilter_queue || { echo "cannot build nfq-delay"; exit 1; }
-ip netns add gslb-inet
-in_ns gslb-inet sysctl -qw net.ipv4.ip_forward=1
-in_ns gslb-inet ip link set lo up
-link() { # namespace, subnet number, interface names
-  local ns="$1" n="$2"
-  ip netns add "$ns"
-  ip link add "r-$ns" netns gslb-inet type veth peer name "isp0" netns "$ns"
-  in_ns gslb-inet ip addr add "198.18.$n.1/24" dev "r-$ns"
-  in_ns gslb-inet ip link set "r-$ns" up
-  in_ns "$ns" ip addr add "198.18.$n.2/24" dev isp0
-  in_ns "$ns" ip link set isp0 up
-  in_ns "$ns" ip link set lo up
-  in_ns "$ns" ip route add default via "198.18.$n.1"
-}
+router gslb-inet
 link gslb-root 1
 link dc-cnc 2
 link dc-tel 3
@@ -411,7 +365,4 @@ left="$(pgrep -af 'nsd -d -c|unbound -d -c|http.server 80 --bind 198.18|nfq-dela
 if [[ -z "$left" ]]; then pass "cleanup: no nsd, unbound, web server, delay, snmpd, iperf3 or gslb process left behind"
 else echo "$left"; fail "cleanup: processes left behind"; fi
 
-printf '\n== summary\n'
-printf '%s\n' "${results[@]}"
-echo "end-to-end test: $(( ${#results[@]} - failed )) passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary "end-to-end test"
