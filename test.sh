@@ -20,8 +20,9 @@ packages=(
   iproute2 nftables iptables gcc libc6-dev libnetfilter-queue-dev
   # health monitors' peers: an FTP server, an SNMP agent; link traffic; scripts' helpers
   python3 python3-pyftpdlib snmpd iperf3 curl util-linux procps
-  # load sources' peers: balancers with status pages (nginx stub_status, HAProxy's CSV stats)
-  nginx haproxy
+  # load sources' peers: balancers with status pages (nginx stub_status, HAProxy's CSV stats);
+  # the load test bed's snmpget and ab
+  nginx haproxy snmp apache2-utils
   # the status page, driven by Selenium in headless Chromium
   chromium chromium-driver
 )

@@ -69,7 +69,7 @@ final class ConfigResolver extends Sections {
         new LinkBinder(this).links();
         ServerBinder servers = new ServerBinder(this);
         servers.virtualServers();
-        servers.pools();
+        new PoolBinder(this).pools();
         List<WideIpSpec> wideIps = zoneBinder.wideIps(new Zones(zones));
         Probing probing = section(Probing.SECTION);
         SyncSettings sync = section(SyncSettings.SECTION);

@@ -38,7 +38,7 @@ public final class ConfigSections {
             shared(ConfigResolver.DATACENTERS),
             shared(LinkBinder.LinkEntry.SECTION),
             shared(ServerBinder.VirtualServerEntry.SECTION),
-            shared(ServerBinder.PoolEntry.SECTION),
+            shared(PoolBinder.PoolEntry.SECTION),
             shared(ZoneBinder.WideIpEntry.SECTION),
             shared(TopologyBinder.TopologyEntry.SECTION),
             local(Probing.SECTION),
