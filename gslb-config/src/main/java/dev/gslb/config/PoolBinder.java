@@ -10,6 +10,7 @@ import dev.gslb.dns.method.QualityOfService;
 import dev.gslb.dns.wideip.CnameMembers;
 import dev.gslb.dns.wideip.CnameTarget;
 import dev.gslb.dns.wideip.Pool;
+import dev.gslb.probe.load.Metric;
 import dev.gslb.settings.Bounds;
 import dev.gslb.settings.Section;
 import dev.gslb.settings.SettingsException;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
 
@@ -126,6 +128,7 @@ final class PoolBinder extends Sections {
                 throw file.error(e.getMessage(), "pools", i, Pool.TIER_NAMES.get(t));
             }
             methods.add(method);
+            loadRead(p, i, t, method, own, members);
         }
         List<InetAddress> fallback = orEmpty(p.fallbackIp());
         long ttl = p.ttl() == null ? -1 : p.ttl().toSeconds();
@@ -156,6 +159,36 @@ final class PoolBinder extends Sections {
                         new PoolSpec(p.name(), members, methods, maxAnswers, ttl, fallback, own, minUp, action, null))
                 != null) {
             throw file.error("pool " + p.name() + " is defined twice", "pools", i);
+        }
+    }
+
+    /**
+     * A load method needs its metric measured on every member: a member without a source of it
+     * would never be chosen by it, and the method would pass for good. The method is made with
+     * the configured settings (dynamic-ratio reads memory or CPU only when its r2 weighs them).
+     */
+    private void loadRead(PoolEntry p, int i, int tier, String method, MethodSettings own, List<VirtualServer> members)
+            throws SettingsException {
+        MethodSettings configured =
+                section(GslbConfig.LoadBalancing.SECTION).methods().overriddenBy(own);
+        Set<Metric> reads =
+                ConfigLoader.UNBOUND_METHODS.create(method, configured).readsLoad();
+        for (Metric m : reads) {
+            for (VirtualServer vs : members) {
+                boolean measured = loadTargets.stream()
+                        .anyMatch(t -> t.server().equals(vs.name())
+                                && t.load() != null
+                                && t.load().metrics().contains(m));
+                if (!measured) {
+                    throw file.error(
+                            "pool " + p.name() + ": " + method + " reads " + m.key() + ", but virtual server "
+                                    + vs.name() + " has no source under 'load:' that reads it (give it one,"
+                                    + " e.g. nginx: URL for connections, or choose another method)",
+                            "pools",
+                            i,
+                            Pool.TIER_NAMES.get(tier));
+                }
+            }
         }
     }
 

@@ -187,9 +187,13 @@ class ConfigLoaderTest {
 
     @Test
     void loadMethodSettingsBindUnderLoadBalancing() throws Exception {
+        String measured =
+                ", load: {nginx: \"http://198.18.1.1/status\", snmp: {address: 198.18.1.1, community: public, metrics: [cpu]}}}";
         GslbConfig c = ConfigLoader.load(config(GOOD.replace(
-                        "  - {name: www, members: [vs1, vs2]}",
-                        "  - {name: www, members: [vs1, vs2], preferred: dynamic-ratio, alternate: least-connections}")
+                                "  - {name: www, members: [vs1, vs2]}",
+                                "  - {name: www, members: [vs1, vs2], preferred: dynamic-ratio, alternate: least-connections}")
+                        .replace("datacenter: CNC}", "datacenter: CNC" + measured)
+                        .replace("datacenter: TEL}", "datacenter: TEL" + measured)
                 + "load-balancing:\n  load-band: {metric: cpu, band-percent: 30}\n"
                 + "  dynamic-ratio: {b: 2, r2: 0.5, r2-metric: cpu, capacity: 5000}\n"));
         assertThat(c.loadBalancing().methods().orDefault(LoadBandRandom.Settings.DEFAULTS))

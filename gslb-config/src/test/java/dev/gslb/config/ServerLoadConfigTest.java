@@ -49,6 +49,36 @@ class ServerLoadConfigTest {
                 .hasMessageStartingWith(at(high, ", score: 101", "score") + "score must be between 0 and 100, not 101");
     }
 
+    /** The deployment with a pool {@code web} whose line (line 9) is {@code pool}; vs-tel reads connections from nginx. */
+    private Path withPool(String vs, String pool) throws Exception {
+        String yaml = Files.readString(config(vs))
+                .replace(
+                        "  - {name: vs-tel, address: 198.18.20.10, datacenter: TEL}",
+                        "  - {name: vs-tel, address: 198.18.20.10, datacenter: TEL,"
+                                + " load: {nginx: \"http://198.18.20.10:8080/stub_status\"}}")
+                .replace("  - {name: web, members: [vs-cnc, vs-tel]}", pool);
+        return Files.writeString(dir.resolve("gslb.yaml"), yaml);
+    }
+
+    @Test
+    void aLoadMethodNeedsItsMetricMeasuredOnEveryMember() throws Exception {
+        String pool = "  - {name: web, members: [vs-cnc, vs-tel], preferred: least-connections}";
+        Path unmeasured = withPool("", pool);
+        assertThatThrownBy(() -> ConfigLoader.load(unmeasured))
+                .hasMessageStartingWith(unmeasured + ":9:" + (pool.indexOf("preferred") + 1) + ": "
+                        + "pool web: least-connections reads connections, but virtual server vs-cnc has no source"
+                        + " under 'load:' that reads it");
+        assertThat(ConfigLoader.load(withPool(", load: {nginx: \"http://198.18.10.10:8080/stub_status\"}", pool))
+                        .loads())
+                .as("both measured: it loads")
+                .hasSize(2);
+        String cpu = "  - {name: web, members: [vs-cnc, vs-tel], alternate: cpu}";
+        Path noCpu = withPool(", load: {nginx: \"http://198.18.10.10:8080/stub_status\"}", cpu);
+        assertThatThrownBy(() -> ConfigLoader.load(noCpu))
+                .hasMessageStartingWith(noCpu + ":9:" + (cpu.indexOf("alternate") + 1) + ": "
+                        + "pool web: cpu reads cpu, but virtual server vs-cnc has no source");
+    }
+
     @Test
     void aLimitOnAMetricNoSourceReadsIsRefusedAtItsKey() throws Exception {
         Path cpu = config(", limits: {connections: 5000, cpu: 90}");

@@ -154,6 +154,19 @@ public final class DynamicRatio implements LoadBalancingMethod {
         return "dynamic-ratio";
     }
 
+    /** Connections when r1 weighs them, and memory or CPU when r2 does. */
+    @Override
+    public java.util.Set<dev.gslb.probe.load.Metric> readsLoad() {
+        java.util.Set<dev.gslb.probe.load.Metric> reads = java.util.EnumSet.noneOf(dev.gslb.probe.load.Metric.class);
+        if (k.r1() > 0) {
+            reads.add(dev.gslb.probe.load.Metric.CONNECTIONS);
+        }
+        if (k.r2() > 0) {
+            reads.add(k.r2Metric().source());
+        }
+        return reads;
+    }
+
     @Override
     public Outcome decide(Candidates c, QueryContext q) {
         if (c.isEmpty()) {

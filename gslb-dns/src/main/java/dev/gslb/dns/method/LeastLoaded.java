@@ -13,6 +13,11 @@ abstract class LeastLoaded implements LoadBalancingMethod {
     }
 
     @Override
+    public java.util.Set<dev.gslb.probe.load.Metric> readsLoad() {
+        return java.util.Set.of(metric.source());
+    }
+
+    @Override
     public Outcome decide(Candidates c, QueryContext q) {
         int best = -1;
         double least = 0;

@@ -15,5 +15,13 @@ public interface LoadBalancingMethod {
         return false;
     }
 
+    /**
+     * The load metrics this method reads: every member of a pool that runs it needs a source of
+     * each under its {@code load:} (a configuration error otherwise: it would always pass).
+     */
+    default java.util.Set<dev.gslb.probe.load.Metric> readsLoad() {
+        return java.util.Set.of();
+    }
+
     Outcome decide(Candidates candidates, QueryContext query);
 }

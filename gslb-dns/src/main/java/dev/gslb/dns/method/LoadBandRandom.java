@@ -58,6 +58,11 @@ public final class LoadBandRandom implements LoadBalancingMethod {
     }
 
     @Override
+    public java.util.Set<dev.gslb.probe.load.Metric> readsLoad() {
+        return java.util.Set.of(metric.source());
+    }
+
+    @Override
     public Outcome decide(Candidates c, QueryContext q) {
         double least = -1;
         for (int i = 0; i < c.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.gslb.dns.method;
 
+import dev.gslb.probe.load.Metric;
 import dev.gslb.site.ServerLoad;
 import java.util.Arrays;
 import java.util.Locale;
@@ -21,6 +22,18 @@ public enum LoadMetric {
 
     LoadMetric(String unit) {
         this.unit = unit;
+    }
+
+    /** What a load source reads for it. */
+    public Metric source() {
+        return switch (this) {
+            case CONNECTIONS -> Metric.CONNECTIONS;
+            case PACKET_RATE -> Metric.PACKETS;
+            case KILOBYTES_PER_SECOND -> Metric.BYTES;
+            case CPU -> Metric.CPU;
+            case MEMORY -> Metric.MEMORY;
+            case LOAD_AVERAGE -> Metric.LOAD_AVERAGE;
+        };
     }
 
     /** Its value in {@code load}, or -1 when unknown. */

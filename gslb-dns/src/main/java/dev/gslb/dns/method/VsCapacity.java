@@ -14,6 +14,11 @@ public final class VsCapacity extends HighestFigure {
     }
 
     @Override
+    public java.util.Set<dev.gslb.probe.load.Metric> readsLoad() {
+        return java.util.Set.of(dev.gslb.probe.load.Metric.SERVERS_UP);
+    }
+
+    @Override
     int figure(Candidates c, int i) {
         ServerLoad load = c.state(i).load();
         return load == null ? -1 : load.serversUp();
