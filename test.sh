@@ -25,6 +25,9 @@ packages=(
   nginx haproxy snmp apache2-utils
   # the status page, driven by Selenium in headless Chromium
   chromium chromium-driver
+  # DNSSEC: key files from other tools (ldns-keygen, ldns-key2ds; dnssec-keygen is bind9's), the
+  # e2e test's signed root and com. (dnssec-signzone), delv (bind9-dnsutils) and dnsviz
+  ldnsutils dnsviz
 )
 
 missing=()

@@ -5,8 +5,12 @@
 #      ours/gdnsd against the bar (1.00);
 #   2. latency at a fixed 20,000 queries/s: average, p99, p99.9, maximum and the answers slower
 #      than 5 ms, and the ratio of averages;
-#   3. throughput with two threads each and dnsperf sharing both cores (no pinning);
-#   4. for the record: the static mix over IPv6 (::1) and over TCP.
+#   3. signed answers (DNSSEC): the same mixes with DO on every query against ours (its zone
+#      signed), beside the unsigned ones in turns, the ratio signed/unsigned against the bar
+#      (0.80), and what fresh signatures cost (names never asked before, each one NSEC signed),
+#      then the same names against the default signing budget (SERVFAIL beyond 1000 a second);
+#   4. throughput with two threads each and dnsperf sharing both cores (no pinning);
+#   5. for the record: the static mix over IPv6 (::1) and over TCP.
 # Each figure is measured in turns of $slice seconds, the servers taking turns (gdnsd, ours, ...)
 # until each has had the whole duration: this machine's own noise (a VM's neighbours, timer and
 # wake-up delays) comes and goes over seconds, and taking turns spreads it over every server
@@ -77,7 +81,14 @@ serve_jvm=()
 # paths); the RRL instance counts loopback too: it exempts only a documentation network, at a rate
 # no benchmark class reaches (every answer pays the lookup).
 paired_configs "$gdnsd_port"
-sed 's|^dns:|dns:\n  rate-limit: {responses-per-second: 900000, exempt: [192.0.2.0/24]}|' "$default" >"$work/rrl.yaml"
+# Ours signs its zone (keys made at first start): queries without DO are answered as before. Its
+# signing budget is off, so that fresh names measure what signing costs; the RRL instance signs too,
+# with the default budget, which the fresh names then show holding (a random-name flood with DO).
+sed -i 's|^  - file: zones/example.com.zone$|  - file: zones/example.com.zone\n    dnssec: {}|' "$work/ours.yaml"
+sed -i 's|^dns:|dns:\n  signatures-per-second: 0|' "$work/ours.yaml"
+grep -q 'dnssec: {}' "$work/ours.yaml" || { echo "dns-bench: could not turn signing on in ours.yaml" >&2; exit 1; }
+sed -e 's|^dns:|dns:\n  rate-limit: {responses-per-second: 900000, exempt: [192.0.2.0/24]}|' \
+  -e 's|^  - file: zones/example.com.zone$|  - file: zones/example.com.zone\n    dnssec: {}|' "$default" >"$work/rrl.yaml"
 
 taskset -c 0 gdnsd -c "$work/gdnsd" start >"$work/gdnsd.log" 2>&1 &
 pids+=($!); gdnsd_pid=$!
@@ -89,9 +100,10 @@ rrl_pid=$!
 for port in "$gdnsd_port" "$ours_port" "$peer_port" "$rrl_port"; do wait_port "$port"; done
 pair_and_decide "$ours_port" "$ours_admin" "$peer_port" "$peer_admin"
 
-perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; $server or 127.0.0.1, on CPUs $pin
+perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; $server or 127.0.0.1, on CPUs $pin; $extra: more options
   local port="$1" file="$2" seconds="$3"; shift 3
-  taskset -c "${pin:-0,1}" dnsperf -s "${server:-127.0.0.1}" -p "$port" -d "$file" -l "$seconds" -c 4 -q 200 -t 2 "$@" 2>&1 | awk '
+  # shellcheck disable=SC2086 # $extra is a list of options
+  taskset -c "${pin:-0,1}" dnsperf -s "${server:-127.0.0.1}" -p "$port" -d "$file" -l "$seconds" -c 4 -q 200 -t 2 ${extra:-} "$@" 2>&1 | awk '
     /Queries sent:/ {sent=$3}
     /Queries lost:/ {lost=$3}
     /Queries per second:/ {qps=$4}
@@ -187,6 +199,49 @@ for mix in static wideip; do
   printf "%-8s average gslb/gdnsd = %s (bar: at most 1.20; maximum at most 5000 us)\n" "$mix" "$(ratio "$o_avg" "$g_avg")"
 done
 
+echo
+echo "3. signed answers: the zone signed on ours, the same mixes with DO on every query, beside them without"
+echo "   (one thread, pinned as in 1; ${rounds} turns of ${slice}s each, taking turns)"
+printf "%-8s %-9s %12s %10s %10s %8s %12s\n" mix answers "queries/s" "avg ms" "max ms" "lost %" "cpu us/q"
+for mix in static wideip; do
+  extra=-D pin=1 perf "$ours_port" "$work/$mix.txt" "$warmup" >/dev/null
+  reset_totals
+  for _ in $(seq 1 "$rounds"); do
+    pin=1 slice_of unsigned "$ours_port" "$work/$mix.txt" "$ours_pid"
+    extra=-D pin=1 slice_of signed "$ours_port" "$work/$mix.txt" "$ours_pid"
+    ratios+=("$(ratio "${last_qps[signed]}" "${last_qps[unsigned]}")")
+  done
+  for name in unsigned signed; do row "$mix" "$name" cpu; done
+  printf "%-8s ratio signed/unsigned = %s (per turn %s; bar: at least 0.80)\n" "$mix" \
+    "$(ratio "$(qps_of signed)" "$(qps_of unsigned)")" "$(spread)"
+done
+# Names never asked before: each answer is a compact denial whose NSEC is signed then and there.
+# Other fresh names first, unmeasured: the signing code (the JDK's P-256 arithmetic) is compiled
+# then, not during the measurement (the cached signatures above hardly ran it).
+for seed in 7 8; do
+  python3 -c "import random; r = random.Random($seed); print('\n'.join('f%012x.example.com A' % r.getrandbits(48) for _ in range(400000)))" \
+    >"$work/fresh-$seed.txt"
+done
+cp "$work/fresh-7.txt" "$work/fresh.txt"
+for port in "$ours_port" "$rrl_port"; do extra=-D pin=1 perf "$port" "$work/fresh-8.txt" $((2 * warmup)) >/dev/null; done
+t0=$(ticks "$ours_pid")
+read -r qps avg max lost < <(extra=-D pin=1 perf "$ours_port" "$work/fresh.txt" "$warmup")
+t1=$(ticks "$ours_pid")
+printf "fresh    signed    %12s %10s %10s %8s %12s   (each query a new name: one NSEC signed, ECDSA P-256)\n" \
+  "$qps" "$avg" "$max" "$lost" \
+  "$(awk -v t="$((t1 - t0))" -v hz="$hz" -v q="$qps" -v s="$warmup" 'BEGIN { printf "%.1f", (q > 0 ? t * 1e6 / hz / (q * s) : 0) }')"
+# The same names against the RRL instance, which keeps the default signing budget (1000 a second):
+# beyond it the answers are SERVFAIL, and the CPU a query costs falls back towards an unsigned one's.
+t0=$(ticks "$rrl_pid")
+fresh_out="$(taskset -c 1 dnsperf -s 127.0.0.1 -p "$rrl_port" -d "$work/fresh.txt" -l "$warmup" -c 4 -q 200 -t 2 -D 2>&1)"
+t1=$(ticks "$rrl_pid")
+read -r qps servfail < <(awk '/Queries per second:/ {qps=$4} /Response codes:/ { for (i = 3; i <= NF; i++) if ($i == "SERVFAIL") sf = $(i + 2) }
+  END { gsub(/[(),%]/, "", sf); printf "%.0f %s\n", qps, (sf == "" ? "0" : sf) }' <<<"$fresh_out")
+printf "fresh    budgeted  %12s %10s %10s %8s %12s   (the default budget, 1000 signatures/s: %s %% SERVFAIL)\n" \
+  "$qps" "-" "-" "-" \
+  "$(awk -v t="$((t1 - t0))" -v hz="$hz" -v q="$qps" -v s="$warmup" 'BEGIN { printf "%.1f", (q > 0 ? t * 1e6 / hz / (q * s) : 0) }')" \
+  "$servfail"
+
 # Two threads each: only these two servers run now, unpinned, dnsperf sharing the cores.
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 wait 2>/dev/null || true
@@ -197,7 +252,7 @@ serve 0,1 ours2 "$work/ours.yaml" "$ours2_port" 2 --admin 127.0.0.1:0 --sync 127
 wait_port "$gdnsd2_port"
 wait_port "$ours2_port"
 echo
-echo "3. throughput, two threads each, no pinning (dnsperf shares the cores; ${rounds} turns of ${slice}s each)"
+echo "4. throughput, two threads each, no pinning (dnsperf shares the cores; ${rounds} turns of ${slice}s each)"
 printf "%-8s %-9s %12s %10s %10s %8s\n" mix server "queries/s" "avg ms" "max ms" "lost %"
 for mix in static wideip; do
   perf "$ours2_port" "$work/$mix.txt" "$warmup" >/dev/null
@@ -214,7 +269,7 @@ for mix in static wideip; do
 done
 
 echo
-echo "4. for the record: the static mix over IPv6 (::1) and over TCP, two threads each, no pinning (${duration}s)"
+echo "5. for the record: the static mix over IPv6 (::1) and over TCP, two threads each, no pinning (${duration}s)"
 printf "%-14s %-9s %12s %10s %10s %8s\n" transport server "queries/s" "avg ms" "max ms" "lost %"
 for transport in ipv6 tcp; do
   if [[ $transport == ipv6 ]]; then server=::1; opts=(); else server=127.0.0.1; opts=(-m tcp); fi

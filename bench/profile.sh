@@ -2,7 +2,9 @@
 # Where the server's time and memory go under load: our server (one DNS thread, on CPU 0) under
 # dnsperf (CPU 1) with Java Flight Recorder, then the hottest methods, the allocation sites, and
 # the bytes the DNS thread allocated per answered query.
-#   bash bench/profile.sh [seconds] [static|wideip]     (default 20 static; needs dnsperf)
+#   bash bench/profile.sh [seconds] [static|wideip|fresh]     (default 20 static; needs dnsperf)
+# fresh: ours signs its zone (no signing budget) and every query, with DO, asks a name never asked
+# before, so each answer signs a new NSEC: where a fresh signature's time goes.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-20}"
@@ -19,8 +21,11 @@ command -v dnsperf >/dev/null || { echo "profile: dnsperf is not installed (apt-
 case "$mix" in
   static) printf 'api.example.com A\nexample.com SOA\nexample.com MX\nmail.example.com AAAA\nnope.example.com A\n' >"$work/q.txt" ;;
   wideip) echo "www.example.com A" >"$work/q.txt" ;;
-  *) echo "profile: mix is static or wideip" >&2; exit 2 ;;
+  fresh) python3 -c 'import random; r = random.Random(7); print("\n".join("f%012x.example.com A" % r.getrandbits(48) for _ in range(400000)))' >"$work/q.txt" ;;
+  *) echo "profile: mix is static, wideip or fresh" >&2; exit 2 ;;
 esac
+dnssec_ok=()
+[[ "$mix" == fresh ]] && dnssec_ok=(-D)
 port=$((20000 + RANDOM % 20000)); peer_port=$((port + 1))
 ours_admin=$((port + 2)); peer_admin=$((port + 3)); ours_sync=$((port + 4)); peer_sync=$((port + 5))
 jar="$here/gslb-cli/target/gslb.jar"
@@ -30,17 +35,21 @@ source "$here/bench/instances.sh"
 # by lowest round-trip time from fresh paths: the full chain, peer sync included. Both probe
 # 127.0.0.1 against the peer's DNS port.
 paired_configs "$peer_port"
+if [[ "$mix" == fresh ]]; then
+  sed -i -e 's|^  - file: zones/example.com.zone$|  - file: zones/example.com.zone\n    dnssec: {}|' \
+    -e 's|^dns:|dns:\n  signatures-per-second: 0|' "$work/ours.yaml"
+fi
 serve_jvm=()
 serve 0 ours "$work/ours.yaml" "$port" 1 --admin "127.0.0.1:$ours_admin" --sync "127.0.0.1:$ours_sync"
 pid=$!
 serve 1 peer "$work/peer.yaml" "$peer_port" 1 --admin "127.0.0.1:$peer_admin" --sync "127.0.0.1:$peer_sync"
 wait_port "$port"; wait_port "$peer_port"
 pair_and_decide "$port" "$ours_admin" "$peer_port" "$peer_admin"
-taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$warmup" -c 4 -q 200 -t 2 >/dev/null 2>&1
+taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$warmup" -c 4 -q 200 -t 2 "${dnssec_ok[@]}" >/dev/null 2>&1
 # The recording starts after the warm-up, so JIT compilation is not what it shows.
 "$JAVA_HOME/bin/jcmd" "$pid" JFR.start name=profile settings=profile duration="${seconds}s" \
   filename="$work/gslb.jfr" >/dev/null
-taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$seconds" -c 4 -q 200 -t 2 >"$work/perf.txt" 2>&1
+taskset -c 1 dnsperf -s 127.0.0.1 -p "$port" -d "$work/q.txt" -l "$seconds" -c 4 -q 200 -t 2 "${dnssec_ok[@]}" >"$work/perf.txt" 2>&1
 for _ in $(seq 1 50); do [[ -s "$work/gslb.jfr" ]] && break; sleep 0.2; done
 sleep 1
 jfr="$JAVA_HOME/bin/jfr"

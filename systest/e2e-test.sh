@@ -5,20 +5,24 @@
 # that users ask with dig, ISP links made slower for real with nftables NFQUEUE and nfq-delay.
 # Shows the five user stories (README "Operator guide"), RTT ordering and its swap, failover time,
 # a saturated link spilling to the other (net-snmp's snmpd on the ISP router, iperf3 traffic), a
-# gateway cut seen on both instances, the unprobeable resolver placed by topology. Prints a summary; fails loudly; always cleans up.
+# gateway cut seen on both instances, the unprobeable resolver placed by topology. DNSSEC: root, com.
+# and example.com signed (keys made at start), the resolvers validate; every kind of answer from
+# either instance is validated before and after the swap, and a wrong key is caught (dnssec.sh).
+# Prints a summary; fails loudly; always cleans up.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 e2e="$here/systest/e2e"
 work="$(mktemp -d)"
 G="$here/gslb"
 . "$here/systest/namespaces.sh"   # say, pass, fail, in_ns, since, bg, stop_all, router, link, summary
+. "$e2e/dnssec.sh"                # dnssec_zones, dnssec_pinned_resolvers, dnssec_validated, dnssec_wrong_key_fails
 # The gslb CLI inside a data center's namespace, with that instance's admin token.
 gslb_in() { local dc="$1"; shift; ip netns exec "dc-$dc" env GSLB_TOKEN_FILE="$e2e/var/$dc-admin.token" "$G" "$@"; }
 
 namespaces=(gslb-inet gslb-root dc-cnc dc-tel ldns ldns2)
 cleanup() {
   stop_all
-  rm -rf "$work" "$e2e/var"
+  rm -rf "$work" "$e2e/var" "$e2e/keys" "$e2e/tel-wrong.yaml"
 }
 trap cleanup EXIT
 cleanup 2>/dev/null; trap cleanup EXIT
@@ -53,6 +57,7 @@ NFT
 
 # ---- the root/com server and the virtual servers' services ----
 cp "$e2e"/root.zone "$e2e"/com.zone "$e2e"/nsd.conf "$work/"
+dnssec_zones   # keys; DS in the parents; root.zone.signed, com.zone.signed; the trust anchor; keys/
 bg nsd.log gslb-root env -C "$work" nsd -d -c "$work/nsd.conf"
 mkdir -p "$work/www"; echo ok > "$work/www/index.html"
 bg vs-cnc.log dc-cnc env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.2.10
@@ -77,9 +82,10 @@ done
 cp "$e2e/root.hints" "$work/"
 bg unbound1.log ldns env -C "$work" unbound -d -c "$e2e/unbound1.conf"
 bg unbound2.log ldns2 env -C "$work" unbound -d -c "$e2e/unbound2.conf"
-for r in "ldns 198.18.4.2" "ldns2 198.18.5.2"; do  # until each resolver answers (any answer)
+dnssec_pinned_resolvers   # 198.18.4.2 port 5301 asks only dc-cnc, port 5302 only dc-tel
+for r in "ldns 198.18.4.2 53" "ldns2 198.18.5.2 53" "ldns 198.18.4.2 5301" "ldns 198.18.4.2 5302"; do  # until each answers
   set -- $r
-  for _ in $(seq 1 40); do in_ns "$1" dig +time=1 +tries=1 @"$2" . SOA >/dev/null 2>&1 && break; sleep 0.25; done
+  for _ in $(seq 1 40); do in_ns "$1" dig +time=1 +tries=1 -p "$3" @"$2" . SOA >/dev/null 2>&1 && break; sleep 0.25; done
 done
 
 # ---- story 4: pair the two instances across their ISP links ----
@@ -96,6 +102,7 @@ for _ in $(seq 1 40); do
 done
 gslb_in cnc peer list
 [[ $connected == yes ]] && pass "story 4: peer pair + join connects the instances" || fail "story 4: peer pair + join connects the instances"
+dnssec_one_key_set
 
 # ---- story 2: load ISP CIDR lists (on one instance: the sync group takes them to the other) ----
 say "story 2: gslb topology load, on dc-cnc only"
@@ -158,6 +165,8 @@ answer_is() { # address, seconds: poll dig through unbound until it answers the 
 }
 if answer_is 198.18.3.10 30; then pass "RTT: dig through unbound gets TEL's 198.18.3.10 (CNC is 40 ms slower)"
 else fail "RTT: dig through unbound gets TEL's address (got '$(ask)')"; fi
+say "DNSSEC: validated answers (TEL the faster data center)"
+dnssec_validated "with TEL fastest"
 
 say "swapping the delays: TEL's link is now the slow one"
 in_ns gslb-inet iptables-legacy -F FORWARD
@@ -171,6 +180,10 @@ if answer_is 198.18.2.10 90; then
     pass "RTT swap: refreshed paths (probe.refresh 8 s), CNC's 198.18.2.10 after $(( $(date +%s) - swap_start )) s (TEL now ${t1} us vs CNC ${c1} us, smoothed)"
   else fail "RTT swap: answer CNC but the paths do not show TEL slower (dc-cnc '$c1' '$t1', dc-tel '$c2' '$t2')"; fi
 else fail "RTT swap: the answer follows the new delays (got '$(ask)')"; fi
+say "DNSSEC: validated answers again (CNC now the faster data center)"
+dnssec_validated "with CNC fastest"
+say "DNSSEC: a ZSK roll"
+dnssec_zsk_roll
 
 # ---- failover: cut CNC's link ----
 say "failover: ip link set down on CNC's ISP link"
@@ -346,10 +359,13 @@ else fail "maintenance: drain with persistence"; fi
 say "maintenance: the states survive a restart of dc-tel"
 gslb_in cnc disable vs vs-tel --reason "e2e restart" --force >/dev/null
 sleep 1.5
-tel_pid="$(pgrep -f "serve --config $e2e/tel.yaml" | head -1)"
-kill "$tel_pid"; for _ in $(seq 1 50); do kill -0 "$tel_pid" 2>/dev/null || break; sleep 0.2; done
-bg tel2.log dc-tel env -C "$e2e" "$G" serve --config "$e2e/tel.yaml"
-for _ in $(seq 1 120); do in_ns dc-tel curl -sf http://127.0.0.1:8053/health >/dev/null && break; sleep 0.5; done
+restart_tel() { # [config]: stops dc-tel's instance and starts it again (from tel.yaml), until it answers /health
+  local tel_pid; tel_pid="$(pgrep -f "serve --config $e2e/tel" | head -1)"
+  kill "$tel_pid"; for _ in $(seq 1 50); do kill -0 "$tel_pid" 2>/dev/null || break; sleep 0.2; done
+  bg "tel-$(date +%s).log" dc-tel env -C "$e2e" "$G" serve --config "${1:-$e2e/tel.yaml}"
+  for _ in $(seq 1 120); do in_ns dc-tel curl -sf http://127.0.0.1:8053/health >/dev/null && break; sleep 0.5; done
+}
+restart_tel
 kept="$(gslb_in tel maintenance)"; echo "$kept"
 if [[ "$kept" == *"vs-tel"*"disabled"*"e2e restart"* && "$kept" == *"vs-cnc"*"drained"* ]]; then
   pass "maintenance: dc-tel restarted keeps vs-cnc drained and vs-tel disabled"
@@ -357,6 +373,9 @@ else fail "maintenance: the states after a restart of dc-tel"; fi
 gslb_in cnc enable vs vs-tel >/dev/null; gslb_in cnc enable vs vs-cnc >/dev/null
 if both_answer 198.18.2.10 www.example.com 10 >/dev/null; then pass "maintenance: all enabled again, CNC answered by both"
 else fail "maintenance: all enabled again"; fi
+
+say "DNSSEC: a wrong key on one instance is caught (dc-tel restarted with another ZSK)"
+dnssec_wrong_key_fails restart_tel
 
 say "cleanup: nothing left running"
 stop_all

@@ -11,6 +11,7 @@ import java.util.List;
  * @param runtime the runtime states' generation here and as each peer last offered it
  *     (docs/operator-guide.md "Take something out of service"), or null where the server does not
  *     keep them
+ * @param keys    the DNSSEC keys here and at each peer, or null where the server does not share them
  */
 public record ConfigStatus(
         String instance,
@@ -21,7 +22,8 @@ public record ConfigStatus(
         boolean inSync,
         String refused,
         List<Peer> peers,
-        Runtime runtime) {
+        Runtime runtime,
+        Keys keys) {
 
     /** A peer's {@link Peer#state()}: connected, serving the same content. */
     public static final String IN_SYNC = "in sync";
@@ -36,8 +38,25 @@ public record ConfigStatus(
 
     /** The same status with the runtime states' generations. */
     public ConfigStatus withRuntime(Runtime r) {
-        return new ConfigStatus(instance, generation, origin, digest, sync, inSync, refused, peers, r);
+        return new ConfigStatus(instance, generation, origin, digest, sync, inSync, refused, peers, r, keys);
     }
+
+    /** The same status with the DNSSEC keys here and at the peers. */
+    public ConfigStatus withKeys(Keys k) {
+        return new ConfigStatus(instance, generation, origin, digest, sync, inSync, refused, peers, runtime, k);
+    }
+
+    /**
+     * The DNSSEC keys made here (not given as files; those travel with the configuration) and as
+     * each peer last offered them: zone -> a digest of its keys and their timings. A peer that
+     * lacks a zone here lacks its keys; one with another digest has other keys (for a moment, while
+     * a roll step or a first exchange passes through).
+     *
+     * @param zones each zone signed with keys made here -> its digest
+     * @param peers each peer -> zone -> digest, as it last offered them
+     */
+    public record Keys(
+            java.util.Map<String, String> zones, java.util.Map<String, java.util.Map<String, String>> peers) {}
 
     /**
      * @param generation the runtime states' generation here (0: nothing was ever set)

@@ -21,7 +21,9 @@ public record Event(String event, String subject, String dataCenter, String inst
         PEER_LOST,
         PEER_CONNECTED,
         CONFIG_OUT_OF_SYNC,
-        CONFIG_IN_SYNC;
+        CONFIG_IN_SYNC,
+        DNSSEC_FAILING,
+        DNSSEC_SIGNING;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');

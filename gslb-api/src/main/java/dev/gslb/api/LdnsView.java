@@ -11,10 +11,11 @@ public record LdnsView(
         String lastUsed,
         String retryAt,
         List<PathView> paths) {
-    /** One data center's path to the LDNS. */
+    /** One data center's path to the LDNS; {@code jitterMicros} 0 when not known here (a peer's path). */
     public record PathView(
             String dataCenter,
             int rttMicros,
+            int jitterMicros,
             int completion,
             int hops,
             String protocol,

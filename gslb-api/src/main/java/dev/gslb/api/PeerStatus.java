@@ -2,7 +2,12 @@ package dev.gslb.api;
 
 import java.util.List;
 
-/** What `gslb peer list` shows for one peer (GET /peer/list, a list of these). */
+/**
+ * What `gslb peer list` shows for one peer (GET /peer/list, a list of these). {@code lagMillis}:
+ * how late its last heartbeat arrived by its clock (0 when its clock is ahead);
+ * {@code clockAheadMillis}: how far its clock is ahead of ours by that heartbeat (negative: behind),
+ * transit included.
+ */
 public record PeerStatus(
         String name,
         String dataCenter,
@@ -15,4 +20,5 @@ public record PeerStatus(
         long dropped,
         int queued,
         Long lagMillis,
+        Long clockAheadMillis,
         String fingerprint) {}

@@ -136,7 +136,25 @@ final class ConfigCommand {
                                 .map(e -> "; " + e.getKey() + " " + e.getValue())
                                 .collect(java.util.stream.Collectors.joining()));
             }
+            if (s.keys() != null) {
+                s.keys()
+                        .zones()
+                        .forEach((zone, digest) -> System.out.println("dnssec keys of " + zone + ": " + digest
+                                + s.peers().stream()
+                                        .map(p -> "; " + p.name() + " " + keysAt(s.keys(), p.name(), zone, digest))
+                                        .collect(java.util.stream.Collectors.joining())));
+            }
         }
+    }
+
+    /** What a peer holds of a zone's keys made here, in a word or two. */
+    static String keysAt(ConfigStatus.Keys keys, String peer, String zone, String digest) {
+        java.util.Map<String, String> of = keys.peers().get(peer);
+        if (of == null) {
+            return "not heard yet";
+        }
+        String theirs = of.get(zone);
+        return theirs == null ? "LACKS THEM" : theirs.equals(digest) ? "same" : "OTHER KEYS " + theirs;
     }
 
     @Command(

@@ -12,6 +12,7 @@ import dev.gslb.dns.rrl.RateLimitSettings;
 import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.StatisticsSettings;
+import dev.gslb.dns.zone.DnssecSettings;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.MonitorTypes;
 import dev.gslb.probe.link.SnmpCounters;
@@ -157,6 +158,10 @@ public final class ConfigReference {
                         table.settings()));
             }
         });
+        tables.add(new Table(
+                "zones: dnssec:",
+                "Signing is on for a zone whose entry has `dnssec:`; `dnssec: {}` takes every default.",
+                DnssecSettings.SETTINGS.settings()));
         tables.add(new Table(
                 "wide-ips: failure:",
                 "What a wide IP answers when no pool does: an rcode, or `fallback-ip` (which then wins"

@@ -57,6 +57,7 @@ public final class Gslb {
             TokenCommand.class,
             AuditCommand.class,
             PersistCommand.class,
+            DnssecCommand.class,
             CompletionCommand.class,
             AotTraining.class,
             Gslb.Help.class);

@@ -36,9 +36,10 @@ final class LdnsCommand {
         }
         for (LdnsView.PathView p : e.paths()) {
             System.out.printf(
-                    "  %-8s rtt %9d us  completion %6.2f %%  hops %2d  %-7s measured %s by %s%s%n",
+                    "  %-8s rtt %9d us  jitter %s  completion %6.2f %%  hops %2d  %-7s measured %s by %s%s%n",
                     p.dataCenter(),
                     p.rttMicros(),
+                    p.jitterMicros() == 0 ? "        -" : String.format("%6.1f ms", p.jitterMicros() / 1000.0),
                     p.completion() / 100.0,
                     p.hops(),
                     p.protocol(),

@@ -123,6 +123,56 @@ class AlertsTest {
     }
 
     /** A target stuck on one event holds at most its queue (1,000) more; the rest are dropped, counted. */
+    /**
+     * A signed zone whose key file does not read is served unsigned and raises dnssec-failing; the
+     * file fixed and the configuration reloaded, it is signed again: dnssec-signing.
+     */
+    @Test
+    void aSignedZoneThatCannotBeSignedIsToldAndSoIsItsReturn() throws Exception {
+        Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        dev.gslb.dns.dnssec.KeyFile ksk = dev.gslb.dns.dnssec.KeyFile.generate(
+                        org.xbill.DNS.Name.fromString("example.com."),
+                        dev.gslb.dns.dnssec.KeyFile.ECDSAP256SHA256,
+                        dev.gslb.dns.dnssec.KeyFile.KSK_FLAGS,
+                        dev.gslb.dns.dnssec.KeyTimings.madeAt(java.time.Instant.now()))
+                .write(keys);
+        String good = Files.readString(ksk.privateFile());
+        Files.writeString(ksk.privateFile(), good.replaceFirst("PrivateKey: \\S+", "PrivateKey: AAAA"));
+        Path log = dir.resolve("alerts.log");
+        Path file = dir.resolve("gslb.yaml");
+        Files.writeString(file, LoopbackConfig.local("gslb-test", "CNC") + """
+                zones: [{file: example.com.zone, dnssec: {ksk-file: %s}}]
+                datacenters: [CNC]
+                alerts:
+                  - on: [dnssec-failing, dnssec-signing]
+                    exec: [/bin/sh, -c, "cat >> %s; echo >> %s"]
+                """.formatted(ksk.privateFile(), log, log));
+        try (GslbServer s = new GslbServer(ConfigLoader.load(file))) {
+            s.reloadFrom(() -> ConfigLoader.load(file));
+            s.start();
+            Awaits.until(
+                    "dnssec-failing for example.com",
+                    Duration.ofSeconds(10),
+                    () -> read(log).matches("(?s).*\"event\":\"dnssec-failing\".*\"subject\":\"example.com.\".*"));
+            assertThat(read(log)).contains(ksk.privateFile().toString());
+            Files.writeString(ksk.privateFile(), good);
+            s.reload();
+            Awaits.until(
+                    "dnssec-signing for example.com",
+                    Duration.ofSeconds(10),
+                    () -> read(log).contains("\"event\":\"dnssec-signing\""));
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
     @Test
     void aStuckTargetHoldsABoundedQueue() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -18,9 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A compromised peer, over real sync: instance A's side of the configuration exchange is
@@ -30,26 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * passes no shell code of A's on an alert program's command line; each refusal is seen on both
  * sides and B's configuration stays in service.
  */
-class CompromisedPeerTest {
+class CompromisedPeerTest extends LoopbackPair {
     static final Duration LIMIT = Duration.ofSeconds(20);
     static final String ZONE = "files/zones/0/example.com.zone";
 
-    @TempDir
-    Path dir;
-
-    GslbServer a;
-    GslbServer b;
     final Attacker attacker = new Attacker();
-
-    @AfterEach
-    void stop() {
-        if (a != null) {
-            a.close();
-        }
-        if (b != null) {
-            b.close();
-        }
-    }
 
     /** What A offers (set by the test), and every state B tells A back. */
     static final class Attacker implements ConfigExchange {

@@ -17,9 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -36,24 +34,8 @@ import org.xbill.DNS.Type;
  * what it had, then catches up; changes made on both at once converge on one of them; `config
  * status` and `config diff` say so on both sides, and a stopped peer is unknown, not in sync.
  */
-class ConfigSyncTest {
+class ConfigSyncTest extends LoopbackPair {
     static final Duration HEARTBEAT = Duration.ofSeconds(2);
-
-    @TempDir
-    Path dir;
-
-    GslbServer a;
-    GslbServer b;
-
-    @AfterEach
-    void stop() {
-        if (a != null) {
-            a.close();
-        }
-        if (b != null) {
-            b.close();
-        }
-    }
 
     static String shared(String extra) {
         return LoopbackConfig.shared(extra);

@@ -10,9 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runtime states across a real pair on loopback: a server disabled on A stops being answered by B
@@ -20,24 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * asserted); B, stopped while A changed the states, takes them when it is back; the pair's
  * generations agree in `gslb config status`.
  */
-class RuntimeStatesPairTest {
+class RuntimeStatesPairTest extends LoopbackPair {
     static final Duration HEARTBEAT = ConfigSyncTest.HEARTBEAT;
-
-    @TempDir
-    Path dir;
-
-    GslbServer a;
-    GslbServer b;
-
-    @AfterEach
-    void stop() {
-        if (a != null) {
-            a.close();
-        }
-        if (b != null) {
-            b.close();
-        }
-    }
 
     Path file(String name, String dc) throws Exception {
         Path d = Files.createDirectories(dir.resolve(name));

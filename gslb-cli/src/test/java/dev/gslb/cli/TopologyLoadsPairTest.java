@@ -10,26 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two real servers paired on loopback, driven with the gslb command as an operator types it: a
  * dry run on A changes neither; a load on A is listed on B with who made it and where; an unload
  * typed on B reaches A; a revert on A reaches B; A restarted keeps what was reverted.
  */
-class TopologyLoadsPairTest {
-    @TempDir
-    Path dir;
-
-    GslbServer a;
-    GslbServer b;
-
-    @AfterEach
-    void stop() {
-        java.util.stream.Stream.of(a, b).filter(java.util.Objects::nonNull).forEach(GslbServer::close);
-    }
+class TopologyLoadsPairTest extends LoopbackPair {
 
     /** An instance's file: the usual shared part with the shipped lists and chinanet -> TEL. */
     Path file(String name, String dc) throws Exception {

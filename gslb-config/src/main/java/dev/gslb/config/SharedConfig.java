@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.gslb.dns.dnssec.KeyFile;
 import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.load.RuntimeLoad;
@@ -115,6 +116,17 @@ public record SharedConfig(String yaml, SortedMap<String, byte[]> files) {
         for (int i = 0; zones.isArray() && i < zones.size(); i++) {
             if (zones.get(i) instanceof ObjectNode z && z.hasNonNull("file")) {
                 z.put("file", rename.apply(z.get("file").asText(), "files/zones/" + i, "zones[" + i + "].file"));
+            }
+            if (zones.get(i) instanceof ObjectNode z && z.get("dnssec") instanceof ObjectNode dnssec) {
+                for (String key : List.of("ksk-file", "zsk-file")) {
+                    if (dnssec.hasNonNull(key)) { // a key pair: its .private as named, its .key beside it
+                        String written = dnssec.get(key).asText();
+                        String under = "files/zones/" + i + "/" + key;
+                        String at = "zones[" + i + "].dnssec." + key;
+                        dnssec.put(key, rename.apply(written, under, at));
+                        rename.apply(KeyFile.publicFile(Path.of(written)).toString(), under, at + " (its .key)");
+                    }
+                }
             }
         }
         if (!(shared.get("topology") instanceof ObjectNode topology)) {

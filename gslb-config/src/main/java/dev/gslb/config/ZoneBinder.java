@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
+import dev.gslb.dns.zone.DnssecSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
@@ -25,7 +26,7 @@ import org.xbill.DNS.Name;
 /** The {@code zones:} and {@code wide-ips:} sections: the zone files served and the wide IPs inside them. */
 final class ZoneBinder extends Sections {
     /** One entry of {@code zones:} as written. */
-    record ZoneEntry(Path file, Name origin) {
+    record ZoneEntry(Path file, Name origin, DnssecSettings dnssec) {
         static final Section<List<ZoneEntry>> SECTION = Section.list("zones", ZoneEntry.class);
     }
 
@@ -72,7 +73,7 @@ final class ZoneBinder extends Sections {
                 throw file.error("zone file " + z.file() + " does not exist", "zones", i, "file");
             }
             try {
-                zones.add(ZoneFile.load(z.file(), z.origin()));
+                zones.add(ZoneFile.load(z.file(), z.origin()).withDnssec(z.dnssec()));
             } catch (ZoneException e) { // where the zone is configured, then the zone file's own file:line
                 throw file.error(
                         "zone " + (z.origin() == null ? z.file().getFileName() : z.origin()) + ": " + e.getMessage(),

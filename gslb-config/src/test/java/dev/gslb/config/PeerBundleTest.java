@@ -59,7 +59,9 @@ class PeerBundleTest {
                             "zones: [{file: \"" + bad + "\"}]\n",
                             "topology.data[1]",
                             "zones: [{file: files/zones/0/a.zone}]\ntopology: {data: [" + good + ", \"" + bad
-                                    + "\"]}\n")
+                                    + "\"]}\n",
+                            "zones[0].dnssec.ksk-file",
+                            "zones: [{file: files/zones/0/a.zone, dnssec: {ksk-file: \"" + bad + "\"}}]\n")
                     .entrySet()) {
                 String key = named.getKey();
                 String yaml = named.getValue();
@@ -102,7 +104,9 @@ class PeerBundleTest {
                 paths(e.section().key(), entry, files, 0);
             }
         }
-        assertThat(files).containsExactlyInAnyOrder("zones.file", "topology.data");
+        assertThat(files)
+                .containsExactlyInAnyOrder(
+                        "zones.file", "zones.dnssec.kskFile", "zones.dnssec.zskFile", "topology.data");
     }
 
     private static void paths(String at, Type type, List<String> out, int depth) {

@@ -83,6 +83,38 @@ class SharedConfigTest {
         assertThat(peer.dns()).isEqualTo(c.dns());
     }
 
+    /** A key pair given as files travels whole: the .private as named, the .key beside it, both in the bundle. */
+    @Test
+    void aZonesKeyFilesTravelWithTheirPublicHalves(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        java.nio.file.Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
+        java.nio.file.Path keys = java.nio.file.Files.createDirectories(dir.resolve("keys"));
+        dev.gslb.dns.dnssec.KeyFile ksk = dev.gslb.dns.dnssec.KeyFile.generate(
+                        org.xbill.DNS.Name.fromString("example.com."),
+                        dev.gslb.dns.dnssec.KeyFile.ECDSAP256SHA256,
+                        dev.gslb.dns.dnssec.KeyFile.KSK_FLAGS,
+                        dev.gslb.dns.dnssec.KeyTimings.NONE)
+                .write(keys);
+        String text = """
+                instance: {name: a, datacenter: CNC}
+                zones: [{file: example.com.zone, dnssec: {ksk-file: keys/%s}}]
+                datacenters: [CNC]
+                """.formatted(ksk.privateFile().getFileName());
+        java.nio.file.Files.writeString(dir.resolve("gslb.yaml"), text);
+        GslbConfig c = ConfigLoader.load(dir.resolve("gslb.yaml"));
+        SharedConfig shared = SharedConfig.of(c.source());
+        assertThat(shared.files().keySet())
+                .containsExactlyInAnyOrder(
+                        "files/zones/0/example.com.zone",
+                        "files/zones/0/ksk-file/" + ksk.privateFile().getFileName(),
+                        "files/zones/0/ksk-file/"
+                                + dev.gslb.dns.dnssec.KeyFile.publicFile(ksk.privateFile())
+                                        .getFileName());
+        GslbConfig peer = asPeerLoads(c, dir.resolve("peer"));
+        Path read = peer.zones().getFirst().dnssec().kskFile();
+        assertThat(read).startsWith(dir.resolve("peer"));
+        assertThat(dev.gslb.dns.dnssec.KeyFile.read(read).dnskey()).isEqualTo(ksk.dnskey());
+    }
+
     /** {@code c} as a peer loads it: its shared part written to {@code folder} and merged into its local part. */
     static GslbConfig asPeerLoads(GslbConfig c, Path folder) throws Exception {
         SharedConfig shared = SharedConfig.of(c.source());

@@ -47,6 +47,51 @@ class ProbeRoundTest {
     }
 
     @Test
+    void aRefreshStopsAtOneProbeThatConfirmsTheEstimateAndTakesAllSamplesOtherwise() throws Exception {
+        var expected = new ProbeRound.Expectation(ProbeProtocol.DNS_DOT, 50_000, 5_000);
+        ProbeResult confirmed = new ProbeRound(
+                        List.of(Scripted.of(ProbeProtocol.DNS_DOT, 53_000L, 1L, 1L)), 3, Duration.ofMillis(10), FREE)
+                .run(LDNS, expected);
+        assertThat(confirmed.sent()).isEqualTo(1);
+        assertThat(confirmed.rttMicros()).isEqualTo(53_000);
+        assertThat(confirmed.completion()).isEqualTo(10_000);
+
+        ProbeResult surprised = new ProbeRound(
+                        List.of(Scripted.of(ProbeProtocol.DNS_DOT, 90_000L, 80_000L, 100_000L)),
+                        3,
+                        Duration.ofMillis(10),
+                        FREE)
+                .run(LDNS, expected);
+        assertThat(surprised.sent()).isEqualTo(3);
+        assertThat(surprised.rttMicros()).isEqualTo(90_000);
+        assertThat(surprised.spreadMicros()).as("mean distance from the median").isEqualTo(6_666);
+
+        ProbeResult lost = new ProbeRound(
+                        List.of(Scripted.of(ProbeProtocol.DNS_DOT, -1L, 51_000L, 49_000L)),
+                        3,
+                        Duration.ofMillis(10),
+                        FREE)
+                .run(LDNS, expected);
+        assertThat(lost.sent()).as("a lost first probe gets one more try").isEqualTo(2);
+        assertThat(lost.completion()).isEqualTo(5000);
+
+        ProbeResult twiceLost = new ProbeRound(
+                        List.of(Scripted.of(ProbeProtocol.DNS_DOT, -1L, -1L, 49_000L)), 3, Duration.ofMillis(10), FREE)
+                .run(LDNS, expected);
+        assertThat(twiceLost.sent()).isEqualTo(3);
+
+        ProbeResult otherProtocol = new ProbeRound(
+                        List.of(Scripted.of(ProbeProtocol.UDP, 50_000L, 50_000L, 50_000L)),
+                        3,
+                        Duration.ofMillis(10),
+                        FREE)
+                .run(LDNS, expected);
+        assertThat(otherProtocol.sent())
+                .as("an estimate of another protocol says nothing")
+                .isEqualTo(3);
+    }
+
+    @Test
     void noReplyAtAllIsUnprobeable() throws Exception {
         ProbeResult r = new ProbeRound(
                         List.of(Scripted.of(ProbeProtocol.TCP, -1L, -1L)), 2, Duration.ofMillis(10), FREE)

@@ -55,8 +55,12 @@ public final class Snmpd implements AutoCloseable {
                 .redirectOutput(dir.resolve("snmpd.out").toFile());
         pb.environment().put("SNMP_PERSISTENT_DIR", dir.resolve("persist").toString());
         process = pb.start();
+        // 30 s: on a loaded CI host snmpd once took over 10 s to answer; its log tells why when it never does.
         try (SnmpAgent agent = new SnmpAgent(new InetSocketAddress(LOOPBACK, port), "gslb-test", null, "snmpd")) {
-            Awaits.until("snmpd answering on port " + port, Duration.ofSeconds(10), () -> {
+            Awaits.until("snmpd answering on port " + port, Duration.ofSeconds(30), () -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("snmpd exited with " + process.exitValue() + ": " + output());
+                }
                 try {
                     agent.get(Duration.ofMillis(300), List.of());
                     return true;
@@ -64,7 +68,21 @@ public final class Snmpd implements AutoCloseable {
                     return false;
                 }
             });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; snmpd said: " + output(), e);
         }
+    }
+
+    private String output() {
+        StringBuilder out = new StringBuilder();
+        for (String f : List.of("snmpd.out", "snmpd.log")) {
+            try {
+                out.append(Files.readString(dir.resolve(f))).append(' ');
+            } catch (IOException e) {
+                out.append("(no ").append(f).append(") ");
+            }
+        }
+        return out.toString().strip();
     }
 
     /** Stops it (it may be started again). */

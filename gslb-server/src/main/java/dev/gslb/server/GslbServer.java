@@ -19,6 +19,7 @@ import dev.gslb.server.access.Tokens;
 import dev.gslb.server.admin.AdminServer;
 import dev.gslb.server.admin.AuditApi;
 import dev.gslb.server.admin.ConfigApi;
+import dev.gslb.server.admin.DnssecApi;
 import dev.gslb.server.admin.LdnsApi;
 import dev.gslb.server.admin.LinkApi;
 import dev.gslb.server.admin.MaintenanceApi;
@@ -34,6 +35,9 @@ import dev.gslb.server.admin.TopologyApi;
 import dev.gslb.server.alert.Alerts;
 import dev.gslb.server.alert.StateChanges;
 import dev.gslb.server.audit.AuditLog;
+import dev.gslb.server.dnssec.KeySharing;
+import dev.gslb.server.dnssec.SigningWatch;
+import dev.gslb.server.dnssec.ZoneKeyStore;
 import dev.gslb.server.maintenance.Maintenance;
 import dev.gslb.server.metrics.BuildInfo;
 import dev.gslb.server.metrics.Exposition;
@@ -85,6 +89,10 @@ public final class GslbServer implements AutoCloseable {
     private final MethodRegistry methods;
     private final WideIpResolver resolver;
     private final Responder responder;
+    /** The signed zones' keys, published to the responder. */
+    private final ZoneKeyStore dnssecKeys;
+
+    private final KeySharing keySharing;
     /** Query logging (the dnstap: section), or null when it is off. */
     private final Dnstap dnstap;
 
@@ -142,7 +150,19 @@ public final class GslbServer implements AutoCloseable {
                 config.answers(),
                 System::nanoTime,
                 dnstap);
-        this.reconfiguration = new Reconfiguration(group, () -> fromFile, topology, methods, responder, probes, site);
+        this.dnssecKeys =
+                new ZoneKeyStore(fromFile.stateFolder().resolve("dnssec"), responder::keys, Clock.systemUTC());
+        dnssecKeys.zones(responder.authority()); // before the listeners answer
+        this.keySharing = new KeySharing(
+                dnssecKeys,
+                config.instance().name(),
+                fromFile.stateFolder().resolve("dnssec-from-peers"),
+                sync::publishKeys,
+                Clock.systemUTC());
+        dnssecKeys.onChange(keySharing::changed);
+        sync.exchangeKeys(keySharing); // before peer sync starts
+        this.reconfiguration = new Reconfiguration(
+                group, () -> fromFile, topology, methods, responder, dnssecKeys::zones, probes, site);
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
         this.dns = new DnsServer(config.dns(), responder, metrics);
         this.audit = new AuditLog(config.admin().audit());
@@ -232,6 +252,7 @@ public final class GslbServer implements AutoCloseable {
         routes.addAll(new MaintenanceApi(maintenance, group::running, resolver::statistics).routes());
         routes.addAll(new ResumeApi(probes.health, maintenance).routes());
         routes.addAll(new TokenApi(tokens).routes());
+        routes.addAll(new DnssecApi(dnssecKeys).routes());
         routes.addAll(new AuditApi(audit, Clock.systemUTC()).routes());
         routes.addAll(new PersistApi(resolver.persistence(), this::authority, Clock.systemUTC()).routes());
         StatsApi statsApi = new StatsApi(resolver::statistics, topology, probes.health, this::authority, site::state);
@@ -257,7 +278,9 @@ public final class GslbServer implements AutoCloseable {
     }
 
     private dev.gslb.api.ConfigStatus configStatus() {
-        return group.status(sync.status()).withRuntime(maintenance.generations());
+        return group.status(sync.status())
+                .withRuntime(maintenance.generations())
+                .withKeys(keySharing.status());
     }
 
     /** The configuration in service, as `gslb config show` prints it. */
@@ -346,6 +369,7 @@ public final class GslbServer implements AutoCloseable {
                 config.instance().dataCenter(),
                 sync,
                 group::drift,
+                new SigningWatch(dnssecKeys, registry, sync::status)::problems,
                 Duration.ofSeconds(1));
         probes.health.start();
         probes.links.start();
@@ -422,6 +446,10 @@ public final class GslbServer implements AutoCloseable {
         return sync;
     }
 
+    public ZoneKeyStore dnssecKeys() {
+        return dnssecKeys;
+    }
+
     public ProbeScheduler scheduler() {
         return probes.scheduler;
     }
@@ -444,6 +472,7 @@ public final class GslbServer implements AutoCloseable {
         if (dnstap != null) { // after the listeners: what they queued is written, then the stream ends
             dnstap.close();
         }
+        dnssecKeys.close();
         responder.close();
         probes.health.close();
         probes.links.close();

@@ -12,6 +12,7 @@ import dev.gslb.topology.TopologyException;
 import dev.gslb.topology.load.LiveTopology;
 import dev.gslb.topology.load.RuntimeLoad;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,9 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
     private final LiveTopology topology;
     private final MethodRegistry methods;
     private final Responder responder;
+    /** Takes the signed zones of each configuration applied: their keys are made, read or dropped. */
+    private final Consumer<Authority> signedZones;
+
     private final ProbeSide probes;
     private final SitePublisher site;
     private volatile GslbServer.ConfigSource source;
@@ -36,6 +40,7 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
             LiveTopology topology,
             MethodRegistry methods,
             Responder responder,
+            Consumer<Authority> signedZones,
             ProbeSide probes,
             SitePublisher site) {
         this.group = group;
@@ -43,6 +48,7 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
         this.topology = topology;
         this.methods = methods;
         this.responder = responder;
+        this.signedZones = signedZones;
         this.probes = probes;
         this.site = site;
     }
@@ -88,6 +94,7 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
         site.resite(next.site(), probes.health::state, probes.links::local); // before the wide IPs naming its servers
         int polled = probes.loads.reconfigure(next.loads()); // after: a server no longer polled is told unknown
         responder.replace(a);
+        signedZones.accept(a);
         log.info(
                 "configuration applied: {} zone(s), {} wide IP(s), monitors of {} server(s) changed, load polling of {}",
                 a.zones().all().size(),

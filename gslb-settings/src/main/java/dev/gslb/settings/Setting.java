@@ -76,6 +76,21 @@ public record Setting<T>(
                 false);
     }
 
+    /** A path relative to the file's folder, none (null) unless given. */
+    public static Setting<Path> optionalPath(String key, String doc) {
+        return new Setting<>(
+                key,
+                TypeFactory.defaultInstance().constructType(String.class),
+                text -> Path.of((String) text),
+                null,
+                null,
+                v -> {},
+                true,
+                "",
+                doc,
+                false);
+    }
+
     /** A list of {@code element}; a given list replaces the default one. */
     public static <E> Setting<List<E>> list(String key, Class<E> element, List<E> defaultValue, String doc) {
         @SuppressWarnings("unchecked")

@@ -18,6 +18,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.time.Clock;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,9 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * stamped from the pairing; never ours); a peer's health view goes to the {@link SitePublisher}
  * with its TTL, and so does its measurement of a link of its own data center (a link, like a
  * path, has one writer: the instance on it); a probe request goes to the local scheduler and is
- * never forwarded. The shared configuration, the runtime states and persistence entries go to
- * their owners (the runtime states paced by {@link RuntimeStatePacer}). Each peer is held to its
- * {@link PeerGuard} (rate, clock skew, new-LDNS budget).
+ * never forwarded. The shared configuration, the runtime states, the DNSSEC keys and persistence
+ * entries go to their owners (the runtime states and the keys paced by {@link OfferPacer}). Each
+ * peer is held to its {@link PeerGuard} (rate, clock skew, new-LDNS budget).
  */
 final class Inbox {
     /** Per-peer receiving side: statistics, and the connection in use. */
@@ -48,6 +50,11 @@ final class Inbox {
         /** How late the peer's last heartbeat arrived, or null before the first. */
         Long lagMillis() {
             return peerSentAt == 0 ? null : Math.max(0, lastHeartbeat - peerSentAt);
+        }
+
+        /** How far the peer's clock is ahead of ours by its last heartbeat (transit included), or null. */
+        Long clockAheadMillis() {
+            return peerSentAt == 0 ? null : peerSentAt - lastHeartbeat;
         }
     }
 
@@ -70,8 +77,8 @@ final class Inbox {
     volatile PersistenceExchange persistence = PersistenceExchange.NONE;
     /** Which data center owns each server's load (set once, before the first connection; none: loads are dropped). */
     volatile LoadMonitor loads;
-    /** The peers' runtime states on their way to the owner (set once, before the first connection). */
-    final RuntimeStatePacer runtime;
+    /** The whole offers (runtime states, keys) on their way from the peers to their owners, by kind. */
+    private final Map<OfferKind, OfferChannel> offers = new EnumMap<>(OfferKind.class);
 
     Inbox(
             SyncSettings settings,
@@ -82,7 +89,8 @@ final class Inbox {
             ProbeScheduler scheduler,
             SitePublisher site,
             Clock clock,
-            MeterRegistry registry) {
+            MeterRegistry registry,
+            List<OfferChannel> offers) {
         this.site = site;
         this.settings = settings;
         this.dataCenter = dataCenter;
@@ -98,7 +106,7 @@ final class Inbox {
                 .description("Items from peers dropped: over the peer's rate or new-LDNS cap, about an unknown server,"
                         + " or about a link or a server's load not in the peer's data center")
                 .register(registry);
-        this.runtime = new RuntimeStatePacer(registry);
+        offers.forEach(c -> this.offers.put(c.kind, c));
         this.clamped = Counter.builder("sync_items_clamped")
                 .description("Items from peers whose measurement time was in the future beyond the allowed skew")
                 .register(registry);
@@ -156,7 +164,7 @@ final class Inbox {
                 case Item.LoadItem l -> mergeLoad(l, peer, guard, now);
                 case Item.ProbeItem r -> scheduler.request(r.ldns().inetAddress(), r.ldns());
                 case Item.ConfigItem c -> config.received(peer.name(), c.offer());
-                case Item.RuntimeItem r -> runtime.received(peer.name(), r.offer());
+                case Item.OfferItem o -> offers.get(o.kind()).received(peer.name(), o.offer());
                 case Item.PersistItem p -> {
                     long at = guard.clamp(p.at(), now);
                     persistence.received(new PersistenceExchange.Persisted(
@@ -267,7 +275,7 @@ final class Inbox {
     /** Ends {@code peer}'s connection and forgets its statistics. */
     void forget(String peer) {
         Inbound in = inbound.remove(peer);
-        runtime.forget(peer);
+        offers.values().forEach(c -> c.forget(peer));
         if (in != null && in.socket != null) {
             Handshake.closeQuietly(in.socket);
         }
@@ -275,7 +283,7 @@ final class Inbox {
 
     void close() {
         running = false;
-        runtime.close();
+        offers.values().forEach(OfferChannel::close);
         inbound.values().forEach(in -> {
             if (in.socket != null) {
                 Handshake.closeQuietly(in.socket);

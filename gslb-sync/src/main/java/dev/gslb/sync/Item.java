@@ -87,7 +87,7 @@ sealed interface Item {
      * All of something at once: one to a frame, only the newest of a batch is sent, and it never
      * expires in a queue (a newer one replaces it at the receiver).
      */
-    sealed interface Whole extends Item permits ConfigItem, RuntimeItem {
+    sealed interface Whole extends Item permits ConfigItem, OfferItem {
         @Override
         default long ttlMillis() {
             return Long.MAX_VALUE / 2;
@@ -102,8 +102,8 @@ sealed interface Item {
         }
     }
 
-    /** The sender's runtime states, all of them (the owner's encoding). */
-    record RuntimeItem(RuntimeStateExchange.Offer offer) implements Whole {
+    /** All of the sender's runtime states, or all its DNSSEC keys: an offer of one kind (the owner's encoding). */
+    record OfferItem(OfferKind kind, OfferExchange.Offer offer) implements Whole {
         @Override
         public long at() {
             return 0; // not a measurement: the generation orders them
@@ -111,7 +111,7 @@ sealed interface Item {
 
         @Override
         public Wire.Type type() {
-            return Wire.Type.RUNTIME;
+            return kind.type;
         }
     }
 
@@ -264,11 +264,11 @@ sealed interface Item {
                         out.writeInt(o.bundle().length);
                         out.write(o.bundle());
                     }
-                    case RuntimeItem r -> {
-                        out.writeLong(r.offer().generation());
-                        Wire.writeName(out, r.offer().origin());
-                        out.writeInt(r.offer().states().length);
-                        out.write(r.offer().states());
+                    case OfferItem o -> {
+                        out.writeLong(o.offer().generation());
+                        Wire.writeName(out, o.offer().origin());
+                        out.writeInt(o.offer().content().length);
+                        out.write(o.offer().content());
                     }
                 }
             }
@@ -276,33 +276,34 @@ sealed interface Item {
     }
 
     /**
-     * A RUNTIME frame's one item: a generation of at least 0, an instance name, states of at most
-     * {@link Wire#MAX_RUNTIME_STATES} bytes, and nothing after them.
+     * The one item of a frame carrying an offer of {@code kind} (RUNTIME, KEYS): a generation of at
+     * least 0, an instance name, content of at most {@link OfferKind#maxBytes} bytes, and nothing
+     * after it.
      */
-    private static RuntimeItem readRuntime(DataInputStream in) throws IOException {
+    private static OfferItem readOffer(DataInputStream in, OfferKind kind) throws IOException {
         try {
             int count = in.readUnsignedShort();
             if (count != 1) {
-                throw new Wire.ProtocolException(count + " runtime-state items in a frame (one only)");
+                throw new Wire.ProtocolException(count + " " + kind.item + " items in a frame (one only)");
             }
             long generation = in.readLong();
             if (generation < 0) {
-                throw new Wire.ProtocolException("runtime states generation " + generation);
+                throw new Wire.ProtocolException(kind.what + " generation " + generation);
             }
             String origin = Wire.readName(in, Hello.MAX_NAME);
             int n = in.readInt();
-            if (n < 0 || n > Wire.MAX_RUNTIME_STATES || n > in.available()) {
-                throw new Wire.ProtocolException("runtime states of " + n + " bytes (at most " + Wire.MAX_RUNTIME_STATES
+            if (n < 0 || n > kind.maxBytes || n > in.available()) {
+                throw new Wire.ProtocolException(kind.what + " of " + n + " bytes (at most " + kind.maxBytes
                         + ", and no more than the frame holds)");
             }
-            byte[] states = new byte[n];
-            in.readFully(states);
+            byte[] content = new byte[n];
+            in.readFully(content);
             if (in.available() > 0) {
-                throw new Wire.ProtocolException("trailing bytes after the runtime states");
+                throw new Wire.ProtocolException("trailing bytes after the " + kind.what);
             }
-            return new RuntimeItem(new RuntimeStateExchange.Offer(generation, origin, states));
+            return new OfferItem(kind, new OfferExchange.Offer(generation, origin, content));
         } catch (java.io.EOFException e) {
-            throw new Wire.ProtocolException("a truncated runtime-state item");
+            throw new Wire.ProtocolException("a truncated " + kind.item + " item");
         }
     }
 
@@ -346,8 +347,9 @@ sealed interface Item {
         try (DataInputStream in = Wire.reader(body)) {
             String dc = peer.dataCenter();
             String by = peer.name();
-            if (type == Wire.Type.RUNTIME) {
-                return java.util.List.of(readRuntime(in));
+            OfferKind offered = OfferKind.of(type);
+            if (offered != null) {
+                return java.util.List.of(readOffer(in, offered));
             }
             int n = in.readUnsignedShort();
             for (int i = 0; i < n; i++) {

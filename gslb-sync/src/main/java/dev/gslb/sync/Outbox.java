@@ -10,10 +10,9 @@ import dev.gslb.site.LinkState;
 import dev.gslb.site.ServerLoad;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The sending side of peer sync, the mirror of {@link Inbox}: what this instance tells its peers.
@@ -21,10 +20,9 @@ import org.slf4j.LoggerFactory;
  * links' and servers' load measurements go out as they change and again every heartbeat (so
  * views stay fresh);
  * a (re)connected peer first gets all of it ({@link #snapshot}), with the shared configuration,
- * the runtime states and the live persistence entries.
+ * the runtime states, the DNSSEC keys and the live persistence entries.
  */
 final class Outbox {
-    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     private final SyncSettings settings;
     private final String dataCenter;
     private final ProximityTable table;
@@ -36,12 +34,10 @@ final class Outbox {
     volatile ConfigExchange config = ConfigExchange.NONE;
     /** Set once, before the first connection. */
     volatile PersistenceExchange persistence = PersistenceExchange.NONE;
-    /** Set once, before the first connection. */
-    volatile RuntimeStateExchange runtime = RuntimeStateExchange.NONE;
+    /** The whole offers (runtime states, keys), in the order a snapshot carries them. */
+    private final List<OfferChannel> offers;
     /** The loads of this data center's servers, measured here; set once before {@link #start}, or none. */
     volatile LoadMonitor loads;
-
-    private final LoggedOnce logged = new LoggedOnce();
 
     Outbox(
             SyncSettings settings,
@@ -50,7 +46,8 @@ final class Outbox {
             HealthMonitor health,
             LinkMonitor ispLinks,
             Clock clock,
-            Supplier<Collection<PeerLink>> links) {
+            Supplier<Collection<PeerLink>> links,
+            List<OfferChannel> offers) {
         this.settings = settings;
         this.dataCenter = dataCenter;
         this.table = table;
@@ -58,6 +55,7 @@ final class Outbox {
         this.ispLinks = ispLinks;
         this.clock = clock;
         this.links = links;
+        this.offers = offers;
     }
 
     /** From now on, what changes here goes out. */
@@ -92,38 +90,12 @@ final class Outbox {
         }
     }
 
-    /** This instance's runtime states, all of them (each offer replaces the last at the peers). */
-    void runtimeStates() {
-        Item.RuntimeItem r = runtimeItem();
-        if (r != null) {
-            broadcast(r);
+    /** This instance's offer of one kind, all of it (each offer replaces the last at the peers). */
+    void offer(OfferChannel channel) {
+        Item.OfferItem o = channel.current();
+        if (o != null) {
+            broadcast(o);
         }
-    }
-
-    /**
-     * What the runtime states' owner serves now as an item, or null: none, or more than the wire
-     * carries (a peer would close the connection at it; logged once instead).
-     */
-    private Item.RuntimeItem runtimeItem() {
-        RuntimeStateExchange.Offer o = runtime.current();
-        if (o == null) {
-            return null;
-        }
-        int origin = o.origin().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (o.states().length > Wire.MAX_RUNTIME_STATES || origin > Hello.MAX_NAME) {
-            if (logged.first("runtime " + o.generation())) {
-                log.warn(
-                        "runtime states generation {} not sent to peers: {} bytes from {} (at most {} from a name of"
-                                + " at most {})",
-                        o.generation(),
-                        o.states().length,
-                        o.origin(),
-                        Wire.MAX_RUNTIME_STATES,
-                        Hello.MAX_NAME);
-            }
-            return null;
-        }
-        return new Item.RuntimeItem(o);
     }
 
     /** A persistence entry made here, while it lives. */
@@ -136,7 +108,7 @@ final class Outbox {
 
     /**
      * Everything a (re)connected peer should have: this side's fresh paths, its health view, its
-     * links, its configuration, its runtime states and its live persistence entries.
+     * links, its configuration, its runtime states, its keys and its live persistence entries.
      */
     void snapshot(Consumer<Item> out) {
         long ttl = settings.pathTtl().toMillis();
@@ -150,9 +122,11 @@ final class Outbox {
         if (o != null) {
             out.accept(new Item.ConfigItem(o, clock.millis()));
         }
-        Item.RuntimeItem r = runtimeItem(); // after the configuration, whose objects the states name
-        if (r != null) {
-            out.accept(r);
+        for (OfferChannel c : offers) { // after the configuration, whose objects the runtime states name
+            Item.OfferItem offer = c.current();
+            if (offer != null) {
+                out.accept(offer);
+            }
         }
         long now = clock.millis();
         persistence.forEachLive(p ->

@@ -10,10 +10,10 @@ import java.util.concurrent.TimeUnit;
  * peer, used by the one connection that peer has open at a time.
  *
  * <p>The whole-state items are bounded by size as well as by this rate: a configuration by its
- * frame ({@link Wire#MAX_CONFIG_FRAME}), runtime states by {@link Wire#MAX_RUNTIME_STATES}, one
- * to a frame. Runtime states also reach their owner at most ten times a second per peer, the
- * newest of a faster run kept ({@link RuntimeStatePacer}): each costs a parse, and dropping one
- * here instead would leave the peer's last change unapplied.
+ * frame ({@link Wire#MAX_CONFIG_FRAME}), runtime states by {@link Wire#MAX_RUNTIME_STATES} and
+ * DNSSEC keys by {@link Wire#MAX_KEYS}, one to a frame. Runtime states and keys also reach their
+ * owner at most ten times a second per peer, the newest of a faster run kept ({@link OfferPacer}):
+ * each costs a parse, and dropping one here instead would leave the peer's last change unapplied.
  */
 final class PeerGuard {
     private final long intervalNanos;
@@ -52,7 +52,8 @@ final class PeerGuard {
         long at = clamp(p.measuredAt(), now);
         return at == p.measuredAt()
                 ? p
-                : new Path(p.dataCenter(), p.rttMicros(), p.completion(), p.hops(), p.protocol(), at, p.measuredBy());
+                : new Path(
+                        p.dataCenter(), p.rttMicros(), p.completion(), p.hops(), p.protocol(), at, p.measuredBy(), 0);
     }
 
     /** True when the peer may add one more LDNS to the table this minute. */

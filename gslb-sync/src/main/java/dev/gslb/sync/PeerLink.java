@@ -286,8 +286,8 @@ final class PeerLink {
             }
         }
         // the configuration first: runtime states name its objects
-        for (Wire.Type whole : new Wire.Type[] {Wire.Type.CONFIG, Wire.Type.RUNTIME}) {
-            Item newest = null; // only the newest: each is the whole configuration, or all the runtime states
+        for (Wire.Type whole : new Wire.Type[] {Wire.Type.CONFIG, Wire.Type.RUNTIME, Wire.Type.KEYS}) {
+            Item newest = null; // only the newest: each is the whole configuration, all the runtime states or keys
             for (Item it : batch) {
                 if (it.type() == whole) {
                     newest = it;

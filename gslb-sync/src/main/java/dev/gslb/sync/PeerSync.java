@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * Keeps this instance in step with its peers (one per data center): each side sends the paths
  * its own data center measured, its health view of every virtual server, its own links' state and
  * traffic, and requests to probe an LDNS it has just met; it carries the shared configuration, the
- * runtime states and persistence entries for their owners. Connections are TLS 1.3 between pinned
- * self-signed certificates ({@link Handshake}); a peer is bound by what it was paired as. The jobs
- * live apart: accepting and authenticating ({@link SyncListener}), dialling ({@link PeerLink}),
+ * runtime states, the DNSSEC keys and persistence entries for their owners. Connections are TLS
+ * 1.3 between pinned self-signed certificates ({@link Handshake}); a peer is bound by what it was
+ * paired as. The jobs live apart: accepting and authenticating ({@link SyncListener}), dialling ({@link PeerLink}),
  * what is sent ({@link Outbox}) and how what arrives is merged ({@link Inbox}: peers' health and
  * link views go to the {@link SitePublisher}), the paired peers ({@link PeerRoster}), offered
  * pairings ({@link Pairings}, {@link JoinToken}), probe requests to peers
@@ -66,6 +66,8 @@ public final class PeerSync implements AutoCloseable {
     private SyncListener listener;
     private volatile boolean running = true;
     private final Outbox outbox;
+    private final OfferChannel runtimeStates;
+    private final OfferChannel keys;
 
     public PeerSync(
             SyncSettings settings,
@@ -91,8 +93,11 @@ public final class PeerSync implements AutoCloseable {
         this.roster = new PeerRoster(settings.peersFile());
         this.probeRequests = new PeerProbeRequests(settings, table.settings().reprobeAfterMillis(), roster::list);
         scheduler.onAsked(probeRequests); // off the query path's structure: the scheduler tells, this side asks peers
-        this.outbox = new Outbox(settings, dataCenter, table, health, ispLinks, clock, roster::all);
-        this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, site, clock, registry);
+        this.runtimeStates = new OfferChannel(OfferKind.RUNTIME_STATES, registry);
+        this.keys = new OfferChannel(OfferKind.KEYS, registry);
+        List<OfferChannel> offers = List.of(runtimeStates, keys);
+        this.outbox = new Outbox(settings, dataCenter, table, health, ispLinks, clock, roster::all, offers);
+        this.inbox = new Inbox(settings, dataCenter, table, health, ispLinks, scheduler, site, clock, registry, offers);
     }
 
     /**
@@ -219,16 +224,41 @@ public final class PeerSync implements AutoCloseable {
     /**
      * Who decides about the runtime states (what operators disabled, drained or enabled): what it
      * offers goes to every (re)connected peer, what peers offer goes to it (at most ten a second
-     * from each, {@link RuntimeStatePacer}). Set before {@link #start()}.
+     * from each, {@link OfferPacer}). Set before {@link #start()}.
      */
     public void exchangeRuntimeStates(RuntimeStateExchange exchange) {
-        outbox.runtime = exchange;
-        inbox.runtime.owner = exchange;
+        runtimeStates.owner = new OfferExchange() {
+            @Override
+            public Offer current() {
+                RuntimeStateExchange.Offer o = exchange.current();
+                return o == null ? null : new Offer(o.generation(), o.origin(), o.states());
+            }
+
+            @Override
+            public void received(String peer, Offer offer) {
+                exchange.received(
+                        peer, new RuntimeStateExchange.Offer(offer.generation(), offer.origin(), offer.content()));
+            }
+        };
     }
 
     /** This instance's runtime states changed: all of them go to every connected peer. Never blocks. */
     public void publishRuntimeStates() {
-        outbox.runtimeStates();
+        outbox.offer(runtimeStates);
+    }
+
+    /**
+     * Who decides about the DNSSEC keys: what it offers (its key folder, zipped) goes to every
+     * (re)connected peer, what peers offer goes to it (at most ten a second from each, the newest
+     * of a faster run kept); it decides what to adopt. Set before {@link #start()}.
+     */
+    public void exchangeKeys(KeyExchange owner) {
+        keys.owner = owner;
+    }
+
+    /** This instance's keys changed: its current offer goes to every connected peer. Never blocks. */
+    public void publishKeys() {
+        outbox.offer(keys);
     }
 
     /** This instance answered a client network of a persistent wide IP: the peers remember it too. Never blocks. */
@@ -374,6 +404,7 @@ public final class PeerSync implements AutoCloseable {
                     l.dropped.get(),
                     l.queued(),
                     in == null ? null : in.lagMillis(),
+                    in == null ? null : in.clockAheadMillis(),
                     p.fingerprint()));
         }
         return out;

@@ -4,6 +4,8 @@ package dev.gslb.sync;
  * The runtime states' side of peer sync (what operators disabled, drained or enabled at run time):
  * what this instance offers its peers, and what it does with what a peer offers. Like the shared
  * configuration, peer sync only carries it; the owner orders generations, validates and applies.
+ * It travels as an {@link OfferExchange} does (the DNSSEC keys'); this interface keeps its own
+ * offer type, whose content is named {@code states}.
  */
 public interface RuntimeStateExchange {
     /** What this instance serves now (sent to every (re)connected peer and after each change), or null. */
@@ -11,7 +13,7 @@ public interface RuntimeStateExchange {
 
     /**
      * A peer's states: called for one peer at a time and in order, at most ten times a second per
-     * peer (of a faster run, the newest; {@code RuntimeStatePacer}).
+     * peer (of a faster run, the newest; {@code OfferPacer}).
      */
     void received(String peer, Offer offer);
 

@@ -415,6 +415,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                 all,
                 r == null ? null : "generation " + r + ": " + refusal,
                 out,
+                null,
                 null);
     }
 

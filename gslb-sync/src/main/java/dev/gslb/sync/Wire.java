@@ -13,9 +13,9 @@ import java.io.IOException;
 final class Wire {
     /**
      * 3: link items; 4: the shared configuration, persistence; 5: runtime states (RUNTIME frames);
-     * 6: server loads (LOADS frames).
+     * 6: server loads (LOADS frames); 7: DNSSEC keys (KEYS frames).
      */
-    static final int PROTOCOL_VERSION = 6;
+    static final int PROTOCOL_VERSION = 7;
     /** A batch of 1,000 paths is about 30 KB; nothing legitimate comes near this. */
     static final int MAX_FRAME = 1 << 20;
     /** A shared configuration travels in one frame: zone files and topology lists, zipped. */
@@ -26,6 +26,11 @@ final class Wire {
      * at most this much per offer a peer sends.
      */
     static final int MAX_RUNTIME_STATES = 256 << 10;
+    /**
+     * The DNSSEC keys' content in a KEYS frame: the key folder zipped, a zone's key pair files are
+     * under 1 KiB, so a few hundred signed zones; the owner unzips at most this much per offer.
+     */
+    static final int MAX_KEYS = 64 << 10;
 
     enum Type {
         HELLO,
@@ -38,7 +43,8 @@ final class Wire {
         CONFIG,
         PERSIST,
         RUNTIME,
-        LOADS;
+        LOADS,
+        KEYS;
 
         static Type of(int code) throws ProtocolException {
             if (code < 0 || code >= values().length) {

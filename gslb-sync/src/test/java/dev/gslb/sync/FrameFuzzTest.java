@@ -26,7 +26,7 @@ class FrameFuzzTest {
                 Wire.Frame f = Wire.read(in);
                 switch (f.type()) {
                     case HELLO, JOIN -> Hello.decode(f);
-                    case PATHS, HEALTH, PROBE, LINKS, RUNTIME -> Item.decode(f.type(), f.body(), PEER);
+                    case PATHS, HEALTH, PROBE, LINKS, RUNTIME, KEYS -> Item.decode(f.type(), f.body(), PEER);
                     case HEARTBEAT -> Wire.reader(f.body()).readLong();
                 }
             }

@@ -96,12 +96,15 @@ final class Node implements AutoCloseable {
             Duration pathTtl,
             java.util.function.UnaryOperator<SyncSettings> tweak)
             throws Exception {
-        this(name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of(), NONE, List.of());
+        this(
+                name, dc, source, ldnsPort, dir, targets, listen, pathTtl, tweak, 1_000_000, List.of(), s -> {},
+                List.of());
     }
 
     /**
      * {@code maxLdns}: the table's cap (the scale figures hold millions); {@code links}: every
-     * configured link; {@code runtime}: the owner of this node's runtime states, set before its sync starts;
+     * configured link; {@code owners} sets the owners of what this node exchanges whole (runtime
+     * states, keys) before its sync starts;
      * {@code loadTargets}: every server with a load (this node polls its own data center's).
      */
     Node(
@@ -116,7 +119,7 @@ final class Node implements AutoCloseable {
             java.util.function.UnaryOperator<SyncSettings> tweak,
             int maxLdns,
             List<LinkSpec> links,
-            RuntimeStateExchange runtime,
+            java.util.function.Consumer<PeerSync> owners,
             List<LoadTarget> loadTargets)
             throws Exception {
         this.table = new ProximityTable(
@@ -176,7 +179,7 @@ final class Node implements AutoCloseable {
                 1_000_000));
         this.sync = new PeerSync(
                 settings, name, dc, table, health, this.links, scheduler, site, () -> DATA_CENTERS, clock, registry);
-        sync.exchangeRuntimeStates(runtime);
+        owners.accept(sync);
         sync.shareLoads(loads);
         sync.start();
         this.links.start();
@@ -196,6 +199,11 @@ final class Node implements AutoCloseable {
         return on(name, dc, source, dir, t -> t, 1_000_000, List.of(), runtime);
     }
 
+    /** A node listening on its source address alone whose DNSSEC keys' owner is {@code keys}. */
+    static Node withKeys(String name, String dc, String source, Path dir, KeyExchange keys) throws Exception {
+        return on(name, dc, source, dir, List.of(), t -> t, 1_000_000, List.of(), s -> s.exchangeKeys(keys), List.of());
+    }
+
     /** A node listening on its source address alone, with a table of {@code maxLdns} and these links. */
     static Node on(
             String name,
@@ -207,14 +215,24 @@ final class Node implements AutoCloseable {
             List<LinkSpec> links,
             RuntimeStateExchange runtime)
             throws Exception {
-        return on(name, dc, source, dir, List.of(), tweak, maxLdns, links, runtime, List.of());
+        return on(
+                name,
+                dc,
+                source,
+                dir,
+                List.of(),
+                tweak,
+                maxLdns,
+                links,
+                s -> s.exchangeRuntimeStates(runtime),
+                List.of());
     }
 
     /** A node with these servers (no monitors) and their loads, polling its own data center's. */
     static Node withLoads(
             String name, String dc, String source, Path dir, List<HealthTarget> servers, List<LoadTarget> loads)
             throws Exception {
-        return on(name, dc, source, dir, servers, s -> s, 1_000_000, List.of(), NONE, loads);
+        return on(name, dc, source, dir, servers, s -> s, 1_000_000, List.of(), s -> {}, loads);
     }
 
     private static Node on(
@@ -226,7 +244,7 @@ final class Node implements AutoCloseable {
             java.util.function.UnaryOperator<SyncSettings> tweak,
             int maxLdns,
             List<LinkSpec> links,
-            RuntimeStateExchange runtime,
+            java.util.function.Consumer<PeerSync> owners,
             List<LoadTarget> loads)
             throws Exception {
         return new Node(
@@ -241,7 +259,7 @@ final class Node implements AutoCloseable {
                 tweak,
                 maxLdns,
                 links,
-                runtime,
+                owners,
                 loads);
     }
 

@@ -22,6 +22,8 @@ public final class SyncFigures {
         java.nio.file.Path dir = Files.createTempDirectory("gslb-sync-bench");
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
                 Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+            a.scheduler.close(); // the LDNS here are made up (10/8): nothing may probe them
+            b.scheduler.close();
             Node.pair(a, b);
             Awaits.until( // the snapshots and first heartbeats passed
                     "each side has heard the other", Duration.ofSeconds(10), () -> heard(a) && heard(b));

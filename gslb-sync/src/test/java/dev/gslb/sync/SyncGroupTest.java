@@ -89,7 +89,7 @@ class SyncGroupTest {
     }
 
     private static dev.gslb.api.PeerStatus link(String name, String state) {
-        return new dev.gslb.api.PeerStatus(name, "TEL", List.of(), null, state, null, 0, 0, 0, 0, null, "");
+        return new dev.gslb.api.PeerStatus(name, "TEL", List.of(), null, state, null, 0, 0, 0, 0, null, null, "");
     }
 
     /** A configuration that is one text, shared whole. */

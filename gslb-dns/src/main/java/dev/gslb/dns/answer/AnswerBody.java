@@ -25,8 +25,18 @@ final class AnswerBody {
     final long rateClass;
     /** The client-subnet scope of the answer (0 unless a wide IP's decision used the subnet). */
     final int ecsScope;
+    /** When a signature in it must be made again (epoch milliseconds); Long.MAX_VALUE when unsigned. */
+    final long refreshAt;
 
-    private AnswerBody(boolean authoritative, int rcode, byte[] sections, int[] rrsets, long rateClass, int ecsScope) {
+    private AnswerBody(
+            boolean authoritative,
+            int rcode,
+            byte[] sections,
+            int[] rrsets,
+            long rateClass,
+            int ecsScope,
+            long refreshAt) {
+        this.refreshAt = refreshAt;
         this.authoritative = authoritative;
         this.rcode = rcode;
         this.sections = sections;
@@ -38,9 +48,16 @@ final class AnswerBody {
         }
     }
 
+    /**
+     * SERVFAIL in place of an answer whose signatures the signing budget held back; stale at once,
+     * so no cache keeps it and the question is answered in full when asked again.
+     */
+    static final AnswerBody OVER_BUDGET =
+            new AnswerBody(false, org.xbill.DNS.Rcode.SERVFAIL, new byte[0], new int[0], ResponseClasses.ERRORS, 0, 0);
+
     /** A body with no records (errors, REFUSED). */
     static AnswerBody empty(boolean authoritative, int rcode, long rateClass) {
-        return new AnswerBody(authoritative, rcode, new byte[0], new int[0], rateClass, 0);
+        return new AnswerBody(authoritative, rcode, new byte[0], new int[0], rateClass, 0, Long.MAX_VALUE);
     }
 
     /**
@@ -48,7 +65,8 @@ final class AnswerBody {
      * Additional RRsets are required only in a referral, where the glue is what makes it usable
      * (RFC 9471); elsewhere they may be left out without setting TC (RFC 2181 9).
      */
-    static AnswerBody render(Message m, int questionEnd, boolean referral, long rateClass, int ecsScope) {
+    static AnswerBody render(
+            Message m, int questionEnd, boolean referral, long rateClass, int ecsScope, long refreshAt) {
         byte[] wire = m.toWire();
         int[] rrsets = new int
                 [3
@@ -80,7 +98,8 @@ final class AnswerBody {
                 sections,
                 java.util.Arrays.copyOf(rrsets, n),
                 rateClass,
-                ecsScope);
+                ecsScope,
+                refreshAt);
     }
 
     /**
@@ -90,7 +109,13 @@ final class AnswerBody {
     static AnswerBody negative(int rcode, Record soa, long rateClass) {
         byte[] sections = soa.toWire(Section.AUTHORITY);
         return new AnswerBody(
-                true, rcode, sections, new int[] {sections.length, 1, Section.AUTHORITY | 4}, rateClass, 0);
+                true,
+                rcode,
+                sections,
+                new int[] {sections.length, 1, Section.AUTHORITY | 4},
+                rateClass,
+                0,
+                Long.MAX_VALUE);
     }
 
     /** Skips one record of our own rendering: owner (labels, maybe ending in a pointer), fixed fields, rdata. */

@@ -15,9 +15,15 @@ import java.time.Duration;
  * @param cookieRotation how often the cookie secret changes (the previous one stays valid)
  * @param cacheBytes     memory for prepared static answers
  * @param rateLimit      response-rate limiting of UDP answers
+ * @param signaturesPerSecond DNSSEC signings the query path may do a second (0: no limit)
  */
 public record AnswerSettings(
-        int ednsUdpSize, boolean cookies, Duration cookieRotation, long cacheBytes, RateLimitSettings rateLimit) {
+        int ednsUdpSize,
+        boolean cookies,
+        Duration cookieRotation,
+        long cacheBytes,
+        RateLimitSettings rateLimit,
+        int signaturesPerSecond) {
     /** DNS flag day 2020's size. */
     public static final int DEFAULT_EDNS_UDP_SIZE = 1232;
 
@@ -49,9 +55,26 @@ public record AnswerSettings(
                     RateLimitSettings.DEFAULTS,
                     "response-rate limiting of UDP answers (its keys below)")
             .shown("see dns.rate-limit");
+    /**
+     * About a tenth of a core's second at ECDSA P-256's cost: what a reload or a key roll re-signs
+     * at once in a zone of a few hundred names, far less than a flood of random names would buy.
+     */
+    public static final Setting<Integer> SIGNATURES_PER_SECOND = Setting.integer(
+            "signatures-per-second",
+            1000,
+            0,
+            1_000_000,
+            "DNSSEC signings a second over all zones (new names, expiring signatures); beyond it an answer"
+                    + " whose signature is not kept is SERVFAIL; 0 = no limit");
 
-    public static final SettingsTable<AnswerSettings> SETTINGS =
-            SettingsTable.of(AnswerSettings.class, EDNS_UDP_SIZE, COOKIES, COOKIE_ROTATION, ANSWER_CACHE, RATE_LIMIT);
+    public static final SettingsTable<AnswerSettings> SETTINGS = SettingsTable.of(
+            AnswerSettings.class,
+            EDNS_UDP_SIZE,
+            COOKIES,
+            COOKIE_ROTATION,
+            ANSWER_CACHE,
+            RATE_LIMIT,
+            SIGNATURES_PER_SECOND);
 
     public static final AnswerSettings DEFAULTS = SETTINGS.defaults();
 

@@ -127,7 +127,7 @@ final class AnswerWriter {
      */
     void addresses(Reply r) {
         int fixed = (r.owner == null ? 2 : r.owner.length) + 10;
-        int bytes = 0;
+        int bytes = signatureBytes(r, fixed);
         for (int i = 0; i < r.count; i++) {
             bytes += fixed + (Address.ipv4(r.hi[i], r.lo[i]) ? 4 : 16);
         }
@@ -137,7 +137,7 @@ final class AnswerWriter {
             return;
         }
         for (int i = 0; i < r.count; i++) {
-            recordStart(r);
+            recordStart(r, r.type);
             if (Address.ipv4(r.hi[i], r.lo[i])) {
                 out.writeShort(4);
                 out.writeInt((int) r.lo[i]);
@@ -148,30 +148,57 @@ final class AnswerWriter {
             }
         }
         counts[1] += r.count;
+        signatures(r);
+    }
+
+    /** The bytes of the reply's RRSIG records, owned as its addresses are; 0 when unsigned. */
+    private static int signatureBytes(Reply r, int fixed) {
+        int bytes = 0;
+        if (r.signatures != null) {
+            for (byte[] s : r.signatures) {
+                bytes += fixed + s.length;
+            }
+        }
+        return bytes;
+    }
+
+    /** The reply's RRSIG records, after the RRset they sign (its TTL, its owner). */
+    private void signatures(Reply r) {
+        if (r.signatures == null) {
+            return;
+        }
+        for (byte[] s : r.signatures) {
+            recordStart(r, QueryView.TYPE_RRSIG);
+            out.writeShort(s.length);
+            out.writeBytes(s);
+        }
+        counts[1] += r.signatures.length;
     }
 
     /** A CNAME pool's alias ({@link Reply#cname}): one CNAME record, owned as {@link #addresses} says. */
     void cname(Reply r) {
-        int bytes = (r.owner == null ? 2 : r.owner.length) + 10 + r.target.length;
+        int fixed = (r.owner == null ? 2 : r.owner.length) + 10;
+        int bytes = fixed + r.target.length + signatureBytes(r, fixed);
         if (full || !fits(bytes)) {
             full = true;
             truncated = true;
             return;
         }
-        recordStart(r);
+        recordStart(r, r.type);
         out.writeShort(r.target.length);
         out.writeBytes(r.target);
         counts[1]++;
+        signatures(r);
     }
 
-    /** A reply's record up to its RDATA: owner (a pointer, else written out), type, class IN, TTL. */
-    private void recordStart(Reply r) {
+    /** A reply's record of {@code type} up to its RDATA: owner (a pointer, else written out), type, class IN, TTL. */
+    private void recordStart(Reply r, int type) {
         if (r.owner == null) {
             out.writeShort(0xC000 | r.ownerAt);
         } else {
             out.writeBytes(r.owner);
         }
-        out.writeShort(r.type);
+        out.writeShort(type);
         out.writeShort(1);
         out.writeInt((int) r.ttl);
     }
@@ -301,7 +328,7 @@ final class AnswerWriter {
         out.writeShort(udpCap);
         out.writeByte(rcode >>> 4); // extended rcode (BADVERS, BADCOOKIE)
         out.writeByte(0); // version
-        out.writeByte(q.dnssecOk ? 0x80 : 0); // DO copied (RFC 3225)
+        out.writeByte((q.dnssecOk ? 0x80 : 0) | (q.compactOk ? 0x40 : 0)); // DO (RFC 3225) and CO (RFC 9824) copied
         out.writeByte(0);
         out.writeShort(optLength - 11);
         if (withNsid) {

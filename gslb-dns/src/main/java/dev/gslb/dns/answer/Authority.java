@@ -1,5 +1,8 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.dnssec.KeyRing;
+import dev.gslb.dns.dnssec.Signer;
+import dev.gslb.dns.dnssec.SigningBudget;
 import dev.gslb.dns.wideip.CnameTarget;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.Zone;
@@ -42,8 +45,13 @@ public final class Authority {
     private final Set<Name> emptyNonTerminals;
     /** The CNAME pools' targets inside a served zone: their answer continues here, as a zone's chain does. */
     private final Set<Name> servedTargets;
+    /** The zone each wide IP lies in. */
+    private final java.util.IdentityHashMap<WideIp, Zone> zoneOf = new java.util.IdentityHashMap<>();
+    /** The signers of the zones signed with the keys this authority was given ({@link #withKeys}). */
+    private final Signatures signatures;
 
     public Authority(List<Zone> zones, List<WideIp> wideIps) {
+        this.signatures = Signatures.NONE;
         this.zones = new Zones(zones);
         Map<Name, WideIp> byName = new HashMap<>();
         Map<Name, WideIp> wild = new HashMap<>();
@@ -66,6 +74,7 @@ public final class Authority {
         Set<Name> targets = new HashSet<>();
         for (WideIp w : wideIps) {
             Zone zone = this.zones.find(w.name());
+            zoneOf.put(w, zone);
             for (Name n = parent(w.name()); n.labels() > zone.origin().labels(); n = parent(n)) {
                 if (!zone.exists(n)) {
                     ents.add(n);
@@ -93,6 +102,56 @@ public final class Authority {
                 new NameTable<>(encloser.stream().collect(java.util.stream.Collectors.toMap(n -> n, n -> true)));
         this.emptyNonTerminals = Set.copyOf(ents);
         this.servedTargets = Set.copyOf(targets);
+    }
+
+    /** {@code base} answering with {@code signatures}: the same data, shared. */
+    private Authority(Authority base, Signatures signatures) {
+        this.zones = base.zones;
+        this.wideIps = base.wideIps;
+        this.byWire = base.byWire;
+        this.wildcards = base.wildcards;
+        this.wildcardsByWire = base.wildcardsByWire;
+        this.wildcardHashes.putAll(base.wildcardHashes);
+        this.enclosers = base.enclosers;
+        this.enclosersByWire = base.enclosersByWire;
+        this.emptyNonTerminals = base.emptyNonTerminals;
+        this.servedTargets = base.servedTargets;
+        this.zoneOf.putAll(base.zoneOf);
+        this.signatures = signatures;
+    }
+
+    /**
+     * The same zones and wide IPs, those with {@code dnssec:} whose keys {@code ring} holds signed
+     * with them (the others unsigned); {@code clock} gives signatures their times, {@code counts}
+     * counts them, {@code budget} bounds how many are made a second.
+     */
+    public Authority withKeys(
+            KeyRing ring, java.util.function.LongSupplier clock, Signer.Counts counts, SigningBudget budget) {
+        Signatures s = new Signatures(zones, ring, clock, counts, budget);
+        if (s.all().isEmpty()) {
+            return signatures == Signatures.NONE ? this : new Authority(this, Signatures.NONE);
+        }
+        return new Authority(this, s);
+    }
+
+    /** The signer of {@code zone}, or null when it is not signed here now. */
+    Signer signer(Zone zone) {
+        return signatures.of(zone);
+    }
+
+    /** The signer of the zone {@code name} lies in, or null when none served here is signed now. */
+    Signer signerFor(Name name) {
+        Zone zone = zones.find(name);
+        return zone == null ? null : signatures.of(zone);
+    }
+
+    Signatures signatures() {
+        return signatures;
+    }
+
+    /** The zone {@code w} lies in. */
+    Zone zoneOf(WideIp w) {
+        return zoneOf.get(w);
     }
 
     private static Name parent(Name name) {

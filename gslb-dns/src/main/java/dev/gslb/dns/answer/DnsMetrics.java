@@ -1,5 +1,6 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.dnssec.Signer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.xbill.DNS.Rcode;
@@ -33,6 +34,7 @@ public final class DnsMetrics {
     private final Counter[] cookies = new Counter[Cookie.values().length];
     private final Counter slipped;
     private final Counter limited;
+    private final Signer.Counts signing;
 
     public DnsMetrics(MeterRegistry registry) {
         for (Transport t : Transport.values()) {
@@ -64,6 +66,39 @@ public final class DnsMetrics {
                 .tag("action", "slipped")
                 .description("UDP answers withheld by response-rate limiting, by what was sent instead")
                 .register(registry);
+        Counter made = signatures(registry, "made");
+        Counter failed = signatures(registry, "failed");
+        Counter overBudget = signatures(registry, "over-budget");
+        signing = new Signer.Counts() {
+            @Override
+            public void made() {
+                made.increment();
+            }
+
+            @Override
+            public void failed() {
+                failed.increment();
+            }
+
+            @Override
+            public void overBudget() {
+                overBudget.increment();
+            }
+        };
+    }
+
+    private static Counter signatures(MeterRegistry registry, String result) {
+        return Counter.builder("dns_signatures")
+                .tag("result", result)
+                .description(
+                        "DNSSEC signatures made, signings that failed (the previous signature served), and signings"
+                                + " held back by dns.signatures-per-second")
+                .register(registry);
+    }
+
+    /** Where the signers count signatures. */
+    Signer.Counts signing() {
+        return signing;
     }
 
     void answered(Transport t, int rcode) {

@@ -1,5 +1,6 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.dnssec.Signer;
 import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
@@ -48,12 +49,18 @@ final class MessageAnswerer {
     }
 
     /**
-     * A body, and whether the cache may keep it; a null body means drop the query (drop-packet
-     * method). Or, with no body, a wide IP that must decide first: {@code pending}.
+     * A body, and whether the cache may keep it, in its negative part when {@code negative} (a name
+     * that does not exist: such questions are without number, and must not push out the others);
+     * a null body means drop the query (drop-packet method). Or, with no body, a wide IP that must
+     * decide first: {@code pending}.
      */
-    record Result(AnswerBody body, boolean cacheable, Pending pending) {
+    record Result(AnswerBody body, boolean cacheable, boolean negative, Pending pending) {
         Result(AnswerBody body, boolean cacheable) {
-            this(body, cacheable, null);
+            this(body, cacheable, false, null);
+        }
+
+        Result(AnswerBody body, boolean cacheable, Pending pending) {
+            this(body, cacheable, false, pending);
         }
     }
 
@@ -62,7 +69,15 @@ final class MessageAnswerer {
      * CNAME chain ({@code owner}, in {@code wideIpZone}). The answer so far waits in {@code m} for
      * the wide IP's decision, which {@link WideIpLookup} makes, once.
      */
-    record Pending(Message m, Zone zone, Zone wideIpZone, WideIp wideIp, Name owner, boolean first, Name wildcard) {}
+    record Pending(
+            Authority authority,
+            Message m,
+            Zone zone,
+            Zone wideIpZone,
+            WideIp wideIp,
+            Name owner,
+            boolean first,
+            Name wildcard) {}
 
     private static final Result DROP = new Result(null, false);
 
@@ -99,14 +114,34 @@ final class MessageAnswerer {
         if (wideIp != null) { // a wildcard one answers as a zone's wildcard does: owned by the asked name
             return wideIp(
                     new Pending(
-                            m, zone, zone, wideIp, qname, true, wideIp.name().isWild() ? wideIp.name() : null),
+                            authority,
+                            m,
+                            zone,
+                            zone,
+                            wideIp,
+                            qname,
+                            true,
+                            wideIp.name().isWild() ? wideIp.name() : null),
                     q);
         }
         if (authority.emptyNonTerminal(qname) && !zone.delegated(qname)) { // exists: wide IPs are below it
             m.addRecord(zone.negativeSoa(), Section.AUTHORITY);
             return new Result(
-                    render(m, q, Rcode.NOERROR, false, ResponseClasses.of(m, q, Rcode.NOERROR, zone, false, null), 0),
+                    render(
+                            authority,
+                            m,
+                            q,
+                            Rcode.NOERROR,
+                            false,
+                            ResponseClasses.of(m, q, Rcode.NOERROR, zone, false, null),
+                            0),
                     true);
+        }
+        Signer signer = authority.signer(zone);
+        RRset keys = signer == null || !qname.equals(zone.origin()) ? null : keySet(signer, q.qtype);
+        if (keys != null) { // the keys are the signer's, not the zone file's
+            addSet(m, keys, Section.ANSWER);
+            return new Result(render(authority, m, q, Rcode.NOERROR, false, ResponseClasses.answer(q), 0), true);
         }
         Zone.Answer a = zone.lookup(qname, q.qtype, name -> authority.wideIp(name) != null);
         if (!a.authoritative()) {
@@ -121,17 +156,24 @@ final class MessageAnswerer {
                 && a.answer().isEmpty()
                 && a.additional().isEmpty()
                 && a.authority().size() == 1
-                && a.authority().getFirst().getType() == Type.SOA) {
-            return new Result(nxdomain(zone), true); // the same body for every name: cached per name apart
+                && a.authority().getFirst().getType() == Type.SOA
+                && (signer == null || !q.dnssecOk)) {
+            return new Result(nxdomain(zone), true, true, null); // one body for every name, cached per name
         }
         if (a.pendingTarget() != null) {
             WideIp target = authority.wideIp(a.pendingTarget());
             Zone targetZone = authority.zones().find(a.pendingTarget());
-            return wideIp(new Pending(m, zone, targetZone, target, a.pendingTarget(), false, a.wildcard()), q);
+            return wideIp(
+                    new Pending(authority, m, zone, targetZone, target, a.pendingTarget(), false, a.wildcard()), q);
         }
         boolean referral = !a.authoritative() && a.answer().isEmpty() && rcode == Rcode.NOERROR;
         long rateClass = ResponseClasses.of(m, q, rcode, zone, referral, a.wildcard());
-        return new Result(render(m, q, rcode, referral, rateClass, 0), !a.synthesized() && rcode == Rcode.NOERROR);
+        // an NXDOMAIN with more in it (a signed one's NSEC and signatures, a chain) is kept apart too
+        return new Result(
+                render(authority, m, q, rcode, referral, rateClass, 0),
+                !a.synthesized(),
+                rcode == Rcode.NXDOMAIN,
+                null);
     }
 
     /**
@@ -170,7 +212,7 @@ final class MessageAnswerer {
         Zone zone = authority.zones().find(target);
         WideIp next = authority.wideIp(target);
         if (next != null) {
-            return wideIp(new Pending(m, p.zone(), zone, next, target, false, p.wildcard()), q);
+            return wideIp(new Pending(authority, m, p.zone(), zone, next, target, false, p.wildcard()), q);
         }
         Zone.Answer a = zone.lookup(target, q.qtype, name -> authority.wideIp(name) != null);
         a.answer().forEach(set -> addSet(m, set, Section.ANSWER));
@@ -179,7 +221,8 @@ final class MessageAnswerer {
         if (a.pendingTarget() != null) {
             Zone targetZone = authority.zones().find(a.pendingTarget());
             WideIp last = authority.wideIp(a.pendingTarget());
-            return wideIp(new Pending(m, p.zone(), targetZone, last, a.pendingTarget(), false, p.wildcard()), q);
+            return wideIp(
+                    new Pending(authority, m, p.zone(), targetZone, last, a.pendingTarget(), false, p.wildcard()), q);
         }
         return finish(p, q, a.kind() == Zone.Answer.Kind.NXDOMAIN ? Rcode.NXDOMAIN : Rcode.NOERROR, scope);
     }
@@ -254,13 +297,13 @@ final class MessageAnswerer {
         }
         m.getHeader().setFlag(Flags.AA);
         m.addRecord(new TXTRecord(name, DClass.CH, 0, text), Section.ANSWER);
-        return new Result(render(m, q, Rcode.NOERROR, false, ResponseClasses.answer(q), 0), true);
+        return new Result(render(null, m, q, Rcode.NOERROR, false, ResponseClasses.answer(q), 0), true);
     }
 
     /** Renders a wide IP's answer with its rate-limit class ({@link ResponseClasses}); never cached. */
     private static Result finish(Pending p, QueryView q, int rcode, int scope) {
         long rateClass = ResponseClasses.of(p.m(), q, rcode, p.zone(), false, p.wildcard());
-        return new Result(render(p.m(), q, rcode, false, rateClass, scope), false);
+        return new Result(render(p.authority(), p.m(), q, rcode, false, rateClass, scope), false);
     }
 
     /**
@@ -280,10 +323,32 @@ final class MessageAnswerer {
         return body;
     }
 
-    private static AnswerBody render(Message m, QueryView q, int rcode, boolean referral, long rateClass, int scope) {
+    /**
+     * Renders {@code m} with {@code rcode}; for a query with DO, signed first where its zones are
+     * signed here ({@link SignedAnswer}; {@code authority} null: nothing is).
+     */
+    private static AnswerBody render(
+            Authority authority, Message m, QueryView q, int rcode, boolean referral, long rateClass, int scope) {
         Header h = m.getHeader();
         h.setRcode(rcode & 0xF);
-        return AnswerBody.render(m, q.questionEnd, referral, rateClass, scope);
+        long refreshAt = Long.MAX_VALUE;
+        if (q.dnssecOk && authority != null && authority.signatures() != Signatures.NONE) {
+            refreshAt = SignedAnswer.sign(m, authority, q, referral);
+            if (refreshAt == SignedAnswer.OVER_BUDGET) {
+                return AnswerBody.OVER_BUDGET;
+            }
+        }
+        return AnswerBody.render(m, q.questionEnd, referral, rateClass, scope, refreshAt);
+    }
+
+    /** The signer's DNSKEY, CDS or CDNSKEY RRset for a question of that type at the apex, else null. */
+    private static RRset keySet(Signer signer, int qtype) {
+        return switch (qtype) {
+            case Type.DNSKEY -> signer.dnskeys();
+            case Type.CDS -> signer.cds();
+            case Type.CDNSKEY -> signer.cdnskey();
+            default -> null;
+        };
     }
 
     private static void addSet(Message m, RRset set, int section) {

@@ -14,6 +14,7 @@ final class QueryView {
     static final int HEADER = 12;
     static final int TYPE_OPT = 41;
     static final int TYPE_TSIG = 250;
+    static final int TYPE_RRSIG = 46;
     static final int OPTION_NSID = 3;
     static final int OPTION_ECS = 8;
     static final int OPTION_COOKIE = 10;
@@ -65,6 +66,9 @@ final class QueryView {
     int udpPayload;
     int ednsVersion;
     boolean dnssecOk;
+    /** EDNS's CO flag (RFC 9824): the client takes NXDOMAIN with compact denial. */
+    boolean compactOk;
+
     boolean nsidRequested;
     /** EDNS client subnet: family (1 IPv4, 2 IPv6), source prefix, address offset in buf; family 0 when absent. */
     int ecsFamily;
@@ -88,6 +92,8 @@ final class QueryView {
         length = len;
         questionReadable = false;
         hasOpt = false;
+        dnssecOk = false;
+        compactOk = false;
         nsidRequested = false;
         ecsFamily = 0;
         cookieLength = 0;
@@ -206,6 +212,7 @@ final class QueryView {
             udpPayload = Math.max(512, u16(p + 2)); // values below 512 mean 512 (RFC 6891 6.2.5)
             ednsVersion = buf[p + 5] & 0xFF;
             dnssecOk = (buf[p + 6] & 0x80) != 0;
+            compactOk = (buf[p + 6] & 0x40) != 0;
             if (!readOptions(rdata, rdata + rdlength)) {
                 return -1;
             }

@@ -55,6 +55,10 @@ final class Reply {
     byte[] owner;
     /** A CNAME pool's chosen name, as wire bytes made when the pool was built. */
     byte[] target;
+    /** The RRSIG data of the addresses or the alias (a signed zone, a query with DO), else null. */
+    byte[][] signatures;
+    /** The answer that led to the wide IP whose addresses or alias this is (a CNAME chain), or null. */
+    MessageAnswerer.Pending chain;
 
     /** The addresses, each as two longs (the 128-bit form, IPv4 mapped). */
     int count;
@@ -75,6 +79,8 @@ final class Reply {
         body = null;
         owner = null;
         target = null;
+        signatures = null;
+        chain = null;
         count = 0;
         decided = null;
     }

@@ -1,6 +1,8 @@
 package dev.gslb.dns.answer;
 
 import dev.gslb.dns.cookie.ServerCookies;
+import dev.gslb.dns.dnssec.KeyRing;
+import dev.gslb.dns.dnssec.SigningBudget;
 import dev.gslb.dns.dnstap.Dnstap;
 import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.WideIp;
@@ -65,6 +67,9 @@ public final class Responder implements AutoCloseable {
     private final Dnstap tap;
 
     private volatile Served served;
+    private volatile KeyRing keyRing = KeyRing.EMPTY;
+    /** Shared by every zone and kept across reloads: the CPU it guards is the server's. */
+    private final SigningBudget signingBudget;
 
     public Responder(
             Authority authority,
@@ -76,8 +81,8 @@ public final class Responder implements AutoCloseable {
     }
 
     /**
-     * With the time response-rate limiting counts in (the system's monotonic clock in service)
-     * and query logging to {@code tap} (null: not logged).
+     * With the time response-rate limiting and the signing budget count in (the system's monotonic
+     * clock in service) and query logging to {@code tap} (null: not logged).
      */
     public Responder(
             Authority authority,
@@ -98,17 +103,36 @@ public final class Responder implements AutoCloseable {
                 ? new ServerCookies(settings.cookieRotation(), System.currentTimeMillis() / 1000)
                 : null;
         this.limiter = new ResponseRateLimiter(settings.rateLimit(), rateLimitTime);
+        this.signingBudget = new SigningBudget(settings.signaturesPerSecond(), rateLimitTime);
         replace(authority);
     }
 
     /** Swaps in new zones and wide IPs; queries in flight finish on the old ones. */
     public void replace(Authority authority) {
         resolver.countAnswersOf(authority.wideIps().values());
-        served = new Served(authority, settings.cacheBytes());
+        served = new Served(
+                authority.withKeys(keyRing, System::currentTimeMillis, metrics.signing(), signingBudget),
+                settings.cacheBytes());
     }
 
     public Authority authority() {
         return served.authority();
+    }
+
+    /**
+     * Swaps in the keys of the zones signed here (made, read, rolled or received from a peer);
+     * answers signed with the previous keys are made again.
+     */
+    public void keys(KeyRing ring) {
+        keyRing = ring;
+        served = new Served(
+                served.authority().withKeys(ring, System::currentTimeMillis, metrics.signing(), signingBudget),
+                settings.cacheBytes());
+    }
+
+    /** The keys answers are signed with now. */
+    public KeyRing keys() {
+        return keyRing;
     }
 
     /** Bytes the answer caches hold now. */
@@ -263,31 +287,44 @@ public final class Responder implements AutoCloseable {
         QueryView q = t.query;
         r.question = true;
         Served s = served;
-        AnswerBody body = s.cache().get(q);
+        AnswerBody body = s.cache().get(q, nowMillis);
         if (body == null
                 && q.qclass == DClass.IN
                 && (q.qtype == Type.A || q.qtype == Type.AAAA || q.qtype == Type.ANY)) {
             WideIp wideIp = s.authority().wideIp(q);
             if (wideIp != null) {
-                return wideIps.answer(s.authority(), wideIp, null, q, hi, lo, nowMillis, t.scratch, r);
+                boolean answered = wideIps.answer(s.authority(), wideIp, null, q, hi, lo, nowMillis, t.scratch, r);
+                return signed(s, q, nowMillis, r, answered);
             }
         }
         if (body == null) {
-            body = s.negatives().get(q);
+            body = s.negatives().get(q, nowMillis);
         }
         if (body == null) {
             MessageAnswerer.Result m = full.answer(s.authority(), q);
             MessageAnswerer.Pending p = m.pending();
             if (p != null) {
-                return wideIps.answer(s.authority(), p.wideIp(), p, q, hi, lo, nowMillis, t.scratch, r);
+                boolean answered = wideIps.answer(s.authority(), p.wideIp(), p, q, hi, lo, nowMillis, t.scratch, r);
+                return signed(s, q, nowMillis, r, answered);
             }
             body = m.body();
-            if (m.cacheable()) {
-                (body.rcode == Rcode.NXDOMAIN ? s.negatives() : s.cache()).put(q, body);
+            if (m.cacheable() && body.refreshAt > nowMillis) { // SERVFAIL over the signing budget is stale at once
+                (m.negative() ? s.negatives() : s.cache()).put(q, body);
             }
         }
         r.body(body);
         return true;
+    }
+
+    /** {@code answered}; a wide IP's addresses or alias signed first when the query has DO and the zone is signed. */
+    private static boolean signed(Served s, QueryView q, long nowMillis, Reply r, boolean answered) {
+        if (answered
+                && q.dnssecOk
+                && (r.kind == Reply.Kind.ADDRESSES || r.kind == Reply.Kind.CNAME)
+                && s.authority().signatures() != Signatures.NONE) {
+            WideIpLookup.sign(s.authority(), q, nowMillis, r);
+        }
+        return answered;
     }
 
     /** The writer: renders the reply whatever its kind. */

@@ -16,7 +16,8 @@ final class ResponseCache {
     /** Slots per byte of budget: sized for answers of about 256 bytes, the common case. */
     private static final int BYTES_PER_SLOT = 256;
 
-    private record Entry(byte[] name, int qtype, int qclass, long hash, AnswerBody body, int bytes) {}
+    /** {@code kind}: the question's class with DO and CO ({@link #kind}). */
+    private record Entry(byte[] name, int qtype, int kind, long hash, AnswerBody body, int bytes) {}
 
     private final AtomicReferenceArray<Entry> slots;
     private final int mask;
@@ -33,21 +34,27 @@ final class ResponseCache {
     }
 
     private static long key(QueryView q) {
-        return WireName.mix(q.qnameHash ^ ((long) q.qtype << 16 | q.qclass));
+        return WireName.mix(q.qnameHash ^ ((long) q.qtype << 32 | kind(q)));
     }
 
-    /** The prepared answer to {@code q}'s question, or null. */
-    AnswerBody get(QueryView q) {
+    /** The question's class and what else shapes its answer: DO (signed) and CO (compact NXDOMAIN). */
+    private static int kind(QueryView q) {
+        return q.qclass | (q.dnssecOk ? 1 << 16 : 0) | (q.compactOk ? 1 << 17 : 0);
+    }
+
+    /** The prepared answer to {@code q}'s question, or null; a signed one only until its refresh time. */
+    AnswerBody get(QueryView q, long nowMillis) {
         long h = key(q);
         int set = (int) h & mask & ~3;
+        int kind = kind(q);
         for (int i = set; i < set + 4; i++) {
             Entry e = slots.get(i);
             if (e != null
                     && e.hash == h
                     && e.qtype == q.qtype
-                    && e.qclass == q.qclass
+                    && e.kind == kind
                     && WireName.matches(e.name, q.buf, QueryView.HEADER, q.qnameEnd)) {
-                return e.body;
+                return e.body.refreshAt > nowMillis ? e.body : null;
             }
         }
         return null;
@@ -60,7 +67,7 @@ final class ResponseCache {
             return; // one huge answer may not push out many small ones; it is built again when asked
         }
         long h = key(q);
-        Entry entry = new Entry(name, q.qtype, q.qclass, h, body, bytes);
+        Entry entry = new Entry(name, q.qtype, kind(q), h, body, bytes);
         int set = (int) h & mask & ~3;
         int slot = -1;
         for (int i = set; i < set + 4 && slot < 0; i++) {

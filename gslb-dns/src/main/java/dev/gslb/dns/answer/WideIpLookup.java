@@ -1,5 +1,6 @@
 package dev.gslb.dns.answer;
 
+import dev.gslb.dns.dnssec.Signer;
 import dev.gslb.dns.method.Outcome;
 import dev.gslb.dns.rrl.ResponseRateLimiter;
 import dev.gslb.dns.wideip.CnameTarget;
@@ -58,11 +59,13 @@ final class WideIpLookup {
             CnameTarget target = r.outcome() == Outcome.PICKED ? r.cname() : null;
             if (target != null && !authority.serves(target)) {
                 cname(target, r.ttl(), q, pending, scope, authority.rateName(w, q), reply);
+                reply.chain = pending;
                 return true;
             }
             if (target == null
                     && MessageAnswerer.addressQuestion(q)
                     && addresses(r, type, q, pending, scope, authority.rateName(w, q), reply)) {
+                reply.chain = pending;
                 return true;
             }
             MessageAnswerer.Result m = built(authority, r, target, type, pending, q, scope);
@@ -132,6 +135,24 @@ final class WideIpLookup {
         reply.rateClass = chain != null
                 ? chain.rateClass
                 : ResponseRateLimiter.responseClass(ResponseRateLimiter.Kind.ANSWER, rateName, Type.CNAME);
+    }
+
+    /**
+     * The signatures of the addresses or alias {@link #answer} put in {@code reply}, for a query
+     * with DO when the wide IP's zone is signed here: owned by the question's name, or by the name
+     * the chain ended at; SERVFAIL when the signing budget held a signature back. Apart from
+     * {@link #answer}, so that the unsigned path stays as it was.
+     */
+    static void sign(Authority authority, QueryView q, long nowMillis, Reply reply) {
+        MessageAnswerer.Pending p = reply.chain;
+        Signer signer = authority.signer(p == null ? authority.zoneOf(reply.decided) : p.wideIpZone());
+        if (signer != null) {
+            reply.signatures = authority.signatures().of(signer, reply, q, p == null ? null : p.owner(), nowMillis);
+        }
+        if (reply.body == AnswerBody.OVER_BUDGET || signer != null && reply.signatures == null) {
+            reply.signatures = null;
+            reply.body(AnswerBody.OVER_BUDGET); // a signature it needs was held back by the signing budget
+        }
     }
 
     /** Runs {@code w}'s decision for {@code q} (its client subnet, if any, too) as the query's one decision. */

@@ -1,6 +1,5 @@
 package dev.gslb.dns.dnstap;
 
-import com.fasterxml.jackson.databind.type.TypeFactory;
 import dev.gslb.settings.Section;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
@@ -32,8 +31,10 @@ public record DnstapSettings(
     public static final String AUTH_QUERY = "auth-query";
     public static final String AUTH_RESPONSE = "auth-response";
 
-    public static final Setting<Path> SOCKET = optionalPath("socket", "a Unix socket a dnstap reader listens on");
-    public static final Setting<Path> FILE = optionalPath("file", "a file to write dnstap to (replaced at start)");
+    public static final Setting<Path> SOCKET =
+            Setting.optionalPath("socket", "a Unix socket a dnstap reader listens on");
+    public static final Setting<Path> FILE =
+            Setting.optionalPath("file", "a file to write dnstap to (replaced at start)");
     public static final Setting<Double> SAMPLE = Setting.of(
                     "sample", Double.class, 1.0, "the fraction of queries logged")
             .check("0..1", f -> {
@@ -104,20 +105,5 @@ public record DnstapSettings(
     /** Which queries are taken: {@code sample} or {@code every}, as a whole-number fraction. */
     Sampling sampling() {
         return every > 1 ? new Sampling(1, every) : Sampling.of(sample);
-    }
-
-    /** A path relative to the file's folder, none by default. */
-    private static Setting<Path> optionalPath(String key, String doc) {
-        return new Setting<>(
-                key,
-                TypeFactory.defaultInstance().constructType(String.class),
-                text -> Path.of((String) text),
-                null,
-                null,
-                v -> {},
-                true,
-                "",
-                doc,
-                false);
     }
 }

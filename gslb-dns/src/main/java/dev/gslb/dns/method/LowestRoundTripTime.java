@@ -5,44 +5,51 @@ import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
-import dev.gslb.topology.Address;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Lowest round-trip time from the data center to the LDNS wins; the higher completion rate
- * breaks ties. With a margin (percent and/or microseconds) the previous choice for this LDNS is
- * kept unless another is better by more than both, so answers do not flap between two nearly
- * equal paths.
+ * breaks ties. With a margin (percent and microseconds, by default 5 % and 10 ms) the previous
+ * choice for this LDNS is kept unless another is better by more than both, so answers do not flap
+ * between two nearly equal paths as their estimates wander with jitter.
  */
 public final class LowestRoundTripTime extends PathMetricMethod {
-    private static final int MAX_REMEMBERED = 1_000_000;
-
     /**
      * The stickiness margin (config {@code load-balancing.rtt-margin-percent}, {@code rtt-margin});
-     * both must hold for the answer to move. 0 and 0: off.
+     * both must hold for the answer to move, so the larger one rules: 10 ms up to 200 ms, 5 % above.
+     * 0 and 0: off.
      */
     public record Settings(int marginPercent, long marginMicros) {
         public static final Setting<Integer> MARGIN_PERCENT = Setting.integer(
-                "rtt-margin-percent", 0, 0, 99, "keep the previous RTT choice unless another is this much better...");
+                "rtt-margin-percent", 5, 0, 99, "keep the previous RTT choice unless another is this much better...");
+        private static final Duration DEFAULT_MARGIN = Duration.ofMillis(10);
         public static final Setting<Long> MARGIN = Setting.duration(
-                        "rtt-margin", Duration.ZERO, "...and by this much (both must hold); 0 = off")
-                .map(margin -> margin.toNanos() / 1000, 0L);
+                        "rtt-margin", DEFAULT_MARGIN, "...and by this much (both must hold); 0 and 0 = off")
+                .map(margin -> margin.toNanos() / 1000, DEFAULT_MARGIN.toNanos() / 1000);
 
         /** Its keys under {@code load-balancing:}. */
         public static final SettingsTable<Settings> SETTINGS = SettingsTable.of(Settings.class, MARGIN_PERCENT, MARGIN);
 
         public static final Settings DEFAULTS = SETTINGS.defaults();
+
+        /** Whether a path of {@code challenger} µs is better than the kept one of {@code current} µs by both margins. */
+        boolean clearlyBetter(long challenger, long current) {
+            return challenger + marginMicros < current && challenger * 100 < current * (100 - marginPercent);
+        }
+
+        boolean off() {
+            return marginPercent == 0 && marginMicros == 0;
+        }
     }
 
-    private final int marginPercent;
-    private final long marginMicros;
-    private final ConcurrentHashMap<Address, String> previous = new ConcurrentHashMap<>();
+    private final Settings margin;
+    private final RttChoices choices;
 
-    public LowestRoundTripTime(ProximityTable table, long pathTtlMillis, Settings settings) {
+    /** {@code choices} is shared by every pool's instance (see {@link RttChoices}). */
+    public LowestRoundTripTime(ProximityTable table, long pathTtlMillis, RttChoices choices, Settings settings) {
         super(table, pathTtlMillis);
-        this.marginPercent = settings.marginPercent();
-        this.marginMicros = settings.marginMicros();
+        this.margin = settings;
+        this.choices = choices;
     }
 
     @Override
@@ -61,35 +68,36 @@ public final class LowestRoundTripTime extends PathMetricMethod {
     }
 
     @Override
-    int settle(QueryContext q, Candidates c, LdnsEntry e, int best) {
-        if (marginPercent == 0 && marginMicros == 0) {
+    int settle(QueryContext q, Candidates c, LdnsEntry e, int best, int bestPath) {
+        if (margin.off()) {
             return best;
         }
-        Address key = new Address(q.ldnsHi, q.ldnsLo);
-        String bestDc = c.get(best).dataCenter().name();
-        String before = previous.get(key);
-        if (before != null && !before.equals(bestDc)) {
+        // every candidate has a path here (decide passed otherwise); a bit per data-center number
+        long dataCenters = 0;
+        for (int i = 0; i < c.size(); i++) {
+            dataCenters |=
+                    1L << e.dataCenterNumber(e.pathIndex(c.get(i).dataCenter().name()));
+        }
+        int bestDc = e.dataCenterNumber(bestPath);
+        int before = choices.previous(q.ldnsHi, q.ldnsLo, dataCenters);
+        if (before != RttChoices.NONE && before != bestDc) {
             for (int i = 0; i < c.size(); i++) {
-                if (c.get(i).dataCenter().name().equals(before)) {
-                    long current = e.rttMicros(e.pathIndex(before));
-                    long challenger = e.rttMicros(e.pathIndex(bestDc));
-                    boolean clearlyBetter =
-                            challenger + marginMicros < current && challenger * 100 < current * (100 - marginPercent);
-                    if (!clearlyBetter) {
-                        if (q.tracing()) {
-                            q.trace.note(name(), "keeps " + before + ": " + bestDc + " is not better by the margin");
-                        }
-                        return i;
+                int at = e.pathIndex(c.get(i).dataCenter().name());
+                if (e.dataCenterNumber(at) == before) {
+                    if (margin.clearlyBetter(e.rttMicros(bestPath), e.rttMicros(at))) {
+                        break;
                     }
+                    if (q.tracing()) {
+                        q.trace.note(
+                                name(),
+                                "keeps " + e.dataCenter(at) + ": " + e.dataCenter(bestPath)
+                                        + " is not better by the margin");
+                    }
+                    return i;
                 }
             }
         }
-        if (!bestDc.equals(before)) {
-            if (previous.size() >= MAX_REMEMBERED) {
-                previous.clear();
-            }
-            previous.put(key, bestDc);
-        }
+        choices.remember(q.ldnsHi, q.ldnsLo, dataCenters, bestDc);
         return best;
     }
 }

@@ -36,8 +36,8 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
         return true;
     }
 
-    /** The chosen candidate index, after any stickiness the method applies. */
-    int settle(QueryContext q, Candidates c, LdnsEntry e, int best) {
+    /** The chosen candidate index, after any stickiness the method applies; the best is candidate {@code best} over path {@code bestPath}. */
+    int settle(QueryContext q, Candidates c, LdnsEntry e, int best, int bestPath) {
         return best;
     }
 
@@ -86,6 +86,6 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
                 bestPath = at;
             }
         }
-        return c.pick(settle(q, c, e, best));
+        return c.pick(settle(q, c, e, best, bestPath));
     }
 }

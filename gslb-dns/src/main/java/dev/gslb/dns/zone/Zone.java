@@ -28,10 +28,13 @@ public final class Zone {
     private final Set<Name> existing;
     /** Wildcard owner names keyed by their parent, the closest encloser they can answer for. */
     private final Map<Name, Name> wildcards;
+    /** How the zone is signed, or null: served unsigned. */
+    private final DnssecSettings dnssec;
 
     Zone(Name origin, SOARecord soa, Map<Name, Map<Integer, List<Record>>> records) {
         this.origin = origin;
         this.soa = soa;
+        this.dnssec = null;
         this.negativeSoa = soaWithTtl(soa.getMinimum());
         Map<Name, Map<Integer, RRset>> n = new HashMap<>();
         Set<Name> names = new HashSet<>();
@@ -50,6 +53,33 @@ public final class Zone {
         this.nodes = Map.copyOf(n);
         this.existing = Set.copyOf(names);
         this.wildcards = Map.copyOf(wild);
+    }
+
+    /** The same zone signed as {@code settings} say (null: unsigned); its data is shared, not copied. */
+    private Zone(Zone data, DnssecSettings settings) {
+        this.origin = data.origin;
+        this.soa = data.soa;
+        this.negativeSoa = data.negativeSoa;
+        this.nodes = data.nodes;
+        this.existing = data.existing;
+        this.wildcards = data.wildcards;
+        this.dnssec = settings;
+    }
+
+    /** This zone, signed as {@code settings} say (null: unsigned). */
+    public Zone withDnssec(DnssecSettings settings) {
+        return new Zone(this, settings);
+    }
+
+    /** How the zone is signed ({@code dnssec:}), or null when it is served unsigned. */
+    public DnssecSettings dnssec() {
+        return dnssec;
+    }
+
+    /** The types at {@code name} in this zone (none when it holds no records there). */
+    public java.util.Set<Integer> types(Name name) {
+        Map<Integer, RRset> node = nodes.get(name);
+        return node == null ? java.util.Set.of() : node.keySet();
     }
 
     private static RRset rrset(List<Record> list) {

@@ -276,6 +276,54 @@ class ResponderAllocationTest {
                 .isLessThanOrEqualTo(queries);
     }
 
+    /**
+     * Signed (a query with DO, the zone signed here), a cached static answer still allocates
+     * nothing, and a wide IP's answer nothing beyond its decision: its signature comes from the
+     * table of answer sets, compared in place.
+     */
+    @Test
+    void aSignedAnswerAllocatesNothingOnceItsSignatureIsMade() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Authority authority = ExampleDeployment.authority(List.of(), dev.gslb.dns.zone.DnssecSettings.DEFAULTS);
+        WideIpResolver resolver = ExampleDeployment.resolver(registry);
+        Responder responder = responder(authority, resolver, registry);
+        responder.keys(dev.gslb.dns.dnssec.TestKeys.ring(Name.fromString("example.com.")));
+        Responder.Worker worker = responder.worker();
+        ByteBuf out = Unpooled.buffer(4096);
+        Address v4 = Address.parse("127.0.0.1");
+        long now = System.currentTimeMillis(); // signatures are timed by the clock, answers by the query's time
+        byte[] api = SignedAnswerTest.query("api.example.com.", Type.A, true, false, 1232);
+        byte[] www = SignedAnswerTest.query("www.example.com.", Type.A, true, false, 1232);
+        for (byte[] q : List.of(api, www)) {
+            out.clear();
+            responder.respond(worker, q, q.length, Transport.UDP, v4.hi(), v4.lo(), now, out);
+            byte[] wire = new byte[out.readableBytes()];
+            out.getBytes(0, wire);
+            assertThat(new Message(wire).getSection(Section.ANSWER))
+                    .extracting(Record::getType)
+                    .contains(Type.RRSIG);
+        }
+        WideIp wwwIp = authority.wideIp(Name.fromString("www.example.com."));
+        WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
+        long[] bytes = leastBytes(
+                () -> {
+                    out.clear();
+                    responder.respond(worker, api, api.length, Transport.UDP, v4.hi(), v4.lo(), now, out);
+                },
+                () -> {
+                    out.clear();
+                    responder.respond(worker, www, www.length, Transport.UDP, v4.hi(), v4.lo(), now, out);
+                },
+                () -> {
+                    bare.query.set(v4.hi(), v4.lo(), Type.A, now);
+                    resolver.resolve(wwwIp, bare);
+                });
+        assertThat(bytes[0]).as("a cached signed static answer").isZero();
+        assertThat(bytes[1])
+                .as("a signed wide IP's answer, beyond its decision")
+                .isLessThanOrEqualTo(bytes[2] + 16);
+    }
+
     private static final long NOW = 1_800_000_000_000L;
 
     private static Responder responder(Authority authority, WideIpResolver resolver, SimpleMeterRegistry registry) {

@@ -39,11 +39,11 @@ class ResponseCacheTest {
                 .as("still full of answers: evicted one slot at a time, never flushed whole")
                 .isGreaterThan(budget / 2);
         QueryView recent = question("n199999.example.com.", 1 + 199_999 % 40);
-        assertThat(cache.get(recent)).as("a recent entry is served").isSameAs(body);
-        assertThat(cache.get(question("N199999.EXAMPLE.COM.", 1 + 199_999 % 40)))
+        assertThat(cache.get(recent, 0)).as("a recent entry is served").isSameAs(body);
+        assertThat(cache.get(question("N199999.EXAMPLE.COM.", 1 + 199_999 % 40), 0))
                 .as("whatever the letter case")
                 .isSameAs(body);
-        assertThat(cache.get(question("n199999.example.com.", 3 + 199_999 % 40)))
+        assertThat(cache.get(question("n199999.example.com.", 3 + 199_999 % 40), 0))
                 .as("another type")
                 .isNull();
     }
@@ -59,7 +59,7 @@ class ResponseCacheTest {
                             Name.fromString("big.example.com."), DClass.IN, 60, "y" + i + "z".repeat(240)),
                     org.xbill.DNS.Section.ANSWER);
         }
-        AnswerBody big = AnswerBody.render(m, 12 + 17 + 4, false, 0, 0);
+        AnswerBody big = AnswerBody.render(m, 12 + 17 + 4, false, 0, 0, Long.MAX_VALUE);
         assertThat(big.sections.length).isGreaterThan(1900);
         long peak = 0;
         for (int i = 0; i < 20_000; i++) {

@@ -73,7 +73,8 @@ public final class NewLdnsFigures {
                 2 * n,
                 settings.perNetwork(),
                 settings.refresh(),
-                settings.rttSmoothing());
+                settings.rttSmoothing(),
+                settings.checkFirst());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ProximityTable table = new ProximityTable(ProximitySettings.DEFAULTS, Clock.systemUTC());
         try (ProbeScheduler scheduler = new ProbeScheduler(

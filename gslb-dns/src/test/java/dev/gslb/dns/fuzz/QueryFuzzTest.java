@@ -31,12 +31,14 @@ class QueryFuzzTest {
 
     private static Responder responder() {
         try {
-            return new Responder(
-                    ExampleDeployment.authority(),
+            Responder r = new Responder( // signed: a query with DO takes the signing paths, one without the others
+                    ExampleDeployment.authority(java.util.List.of(), dev.gslb.dns.zone.DnssecSettings.DEFAULTS),
                     ExampleDeployment.resolver(REGISTRY),
                     new InstanceIdentity("fuzz", "CNC"),
                     new DnsMetrics(REGISTRY),
                     AnswerSettings.DEFAULTS);
+            r.keys(dev.gslb.dns.dnssec.TestKeys.ring(org.xbill.DNS.Name.fromString("example.com.")));
+            return r;
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

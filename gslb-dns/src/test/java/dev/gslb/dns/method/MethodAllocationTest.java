@@ -2,13 +2,24 @@ package dev.gslb.dns.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.probe.ProbeProtocol;
+import dev.gslb.probe.proximity.LdnsEntry;
+import dev.gslb.probe.proximity.Path;
+import dev.gslb.probe.proximity.ProximitySettings;
+import dev.gslb.probe.proximity.ProximityTable;
 import dev.gslb.site.AdminState;
 import dev.gslb.site.HealthState;
 import dev.gslb.site.ServerLoad;
 import dev.gslb.site.ServerState;
 import dev.gslb.site.VirtualServer;
+import dev.gslb.topology.Address;
+import dev.gslb.topology.TopologyTable;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.xbill.DNS.Type;
@@ -60,17 +71,83 @@ class MethodAllocationTest {
         QueryContext q = new QueryContext();
         long now = MethodTablesTest.NOW.toEpochMilli();
         // the source's LDNS: fresh paths from every data center, so the path methods decide too
-        dev.gslb.topology.Address ldns = dev.gslb.topology.Address.parse("61.136.178.229");
+        Address ldns = Address.parse("61.136.178.229");
         assertThat(method.decide(c, q.set(ldns, Type.A, now))).isEqualTo(Outcome.PICKED);
+        assertThat(bytesPerDecision(() -> method.decide(c, q.set(ldns, Type.A, now))))
+                .as(name + ": bytes per decision")
+                .isZero();
+    }
+
+    /**
+     * The RTT margin, on by default, costs nothing either: decisions that keep the previous
+     * choice, that move it, and that overwrite another LDNS's choice in a shared slot.
+     */
+    @Test
+    void theRttMarginAllocatesNothing() {
+        assertThat(LowestRoundTripTime.Settings.DEFAULTS.off()).isFalse();
+        Instant at = MethodTablesTest.NOW;
+        ProximityTable proximity = new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(at, ZoneOffset.UTC));
+        var services = new MethodRegistry.Services(proximity, TopologyTable::empty, 2_400_000, MethodSettings.DEFAULTS);
+        LoadBalancingMethod method = new MethodRegistry(services).create("lowest-round-trip-time");
+        long now = at.toEpochMilli();
+        Candidates c = candidates();
+        QueryContext q = new QueryContext();
+        // kept: CNC answered first, TEL is then 5 ms better (within the margin)
+        Address kept = Address.parse("198.18.3.1");
+        paths(proximity, kept, 50_000, 60_000, now - 2);
+        LdnsEntry e = proximity.get(kept);
+        long set = 0; // the key of the choice among the three data centers (RttChoices)
+        for (int i = 0; i < e.pathCount(); i++) {
+            set |= 1L << e.dataCenterNumber(i);
+        }
+        assertThat(pick(method, c, q, kept, now)).isEqualTo("cnc1");
+        paths(proximity, kept, 50_000, 45_000, now - 1);
+        assertThat(pick(method, c, q, kept, now)).isEqualTo("cnc1");
+        // overwritten: two LDNS in one slot, on different data centers, each forgets the other's choice
+        Address first = Address.parse("198.18.4.1");
+        long lo = first.lo() + 1;
+        while (services.rttChoices().slot(first.hi(), lo, set)
+                != services.rttChoices().slot(first.hi(), first.lo(), set)) {
+            lo++;
+        }
+        Address second = new Address(first.hi(), lo);
+        paths(proximity, first, 50_000, 60_000, now - 1);
+        paths(proximity, second, 60_000, 50_000, now - 1);
+        assertThat(pick(method, c, q, first, now)).isEqualTo("cnc1");
+        assertThat(pick(method, c, q, second, now)).isEqualTo("tel1");
+        assertThat(services.rttChoices().previous(first.hi(), first.lo(), set)).isEqualTo(RttChoices.NONE);
+        assertThat(bytesPerDecision(() -> {
+                    method.decide(c, q.set(kept, Type.A, now));
+                    method.decide(c, q.set(first, Type.A, now));
+                    method.decide(c, q.set(second, Type.A, now));
+                }))
+                .as("bytes per three decisions")
+                .isZero();
+        assertThat(pick(method, c, q, kept, now)).isEqualTo("cnc1");
+    }
+
+    private static void paths(ProximityTable proximity, Address ldns, int cnc, int tel, long at) {
+        proximity.recordPath(ldns, Path.of("CNC", cnc, 10000, 0, ProbeProtocol.TCP, at, "t"));
+        proximity.recordPath(ldns, Path.of("TEL", tel, 10000, 0, ProbeProtocol.TCP, at, "t"));
+        proximity.recordPath(ldns, Path.of("BGP", 90_000, 10000, 0, ProbeProtocol.TCP, at, "t"));
+    }
+
+    private static String pick(LoadBalancingMethod method, Candidates c, QueryContext q, Address ldns, long now) {
+        assertThat(method.decide(c, q.set(ldns, Type.A, now))).isEqualTo(Outcome.PICKED);
+        return c.get(0).name();
+    }
+
+    /** The bytes this thread allocates per call of {@code decisions}, the least of several rounds. */
+    private static long bytesPerDecision(Runnable decisions) {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long least = Long.MAX_VALUE;
         for (int round = 0; round < ROUNDS; round++) {
             long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < RUNS; i++) {
-                method.decide(c, q.set(ldns, Type.A, now));
+                decisions.run();
             }
             least = Math.min(least, (threads.getCurrentThreadAllocatedBytes() - before) / RUNS);
         }
-        assertThat(least).as(name + ": bytes per decision").isZero();
+        return least;
     }
 }

@@ -94,6 +94,11 @@ public final class ExampleDeployment implements AutoCloseable {
 
     /** The example zone with www.example.com and {@code more} wide IPs. */
     public static Authority authority(List<WideIp> more) throws Exception {
+        return authority(more, null);
+    }
+
+    /** {@link #authority(List)}, the zone signed as {@code dnssec} says (null: unsigned). */
+    public static Authority authority(List<WideIp> more, dev.gslb.dns.zone.DnssecSettings dnssec) throws Exception {
         DataCenter cnc = new DataCenter("CNC");
         DataCenter tel = new DataCenter("TEL");
         MethodRegistry methods = methods();
@@ -109,7 +114,7 @@ public final class ExampleDeployment implements AutoCloseable {
         WideIp www = new WideIp(Name.fromString("www.example.com."), List.of(pool), WideIp.DEFAULT_TTL);
         List<WideIp> all = new java.util.ArrayList<>(more);
         all.add(www);
-        return new Authority(List.of(ZoneFile.load(ZONE, null)), all);
+        return new Authority(List.of(ZoneFile.load(ZONE, null).withDnssec(dnssec)), all);
     }
 
     /** The methods over an empty proximity table and topology. */

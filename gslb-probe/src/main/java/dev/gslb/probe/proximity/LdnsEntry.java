@@ -31,7 +31,13 @@ public final class LdnsEntry {
 
     private final long hi;
     private final long lo;
-    /** Per path: [rtt << 32 | completion << 16 | hops << 8 | protocol, measuredAt << 20 | dataCenter << 10 | by]. */
+    /** Longs per path. */
+    private static final int STRIDE = 2;
+    /**
+     * Per path: [rtt << 36 | jitter/100 << 24 | completion << 10 | hops << 3 | protocol, measuredAt << 20 |
+     * dataCenter << 10 | by]: RTT up to 268 s in microseconds, jitter up to 409.5 ms in tenths of a
+     * millisecond (clamped), completion up to 10000, hops up to 127, the protocol's code.
+     */
     private final long[] paths;
 
     private final byte state;
@@ -110,12 +116,12 @@ public final class LdnsEntry {
     }
 
     public int pathCount() {
-        return paths.length / 2;
+        return paths.length / STRIDE;
     }
 
     /** The index of {@code dataCenter}'s path, or -1: the query path reads it by index, allocating nothing. */
     public int pathIndex(String dataCenter) {
-        for (int i = 0; i < paths.length / 2; i++) {
+        for (int i = 0; i < paths.length / STRIDE; i++) {
             if (PathNames.SHARED.name(dataCenterNumber(i)).equals(dataCenter)) {
                 return i;
             }
@@ -124,28 +130,34 @@ public final class LdnsEntry {
     }
 
     public int rttMicros(int i) {
-        return (int) (paths[2 * i] >>> 32);
+        return (int) (paths[STRIDE * i] >>> 36);
     }
 
     public int completion(int i) {
-        return (short) (paths[2 * i] >>> 16);
+        return (int) (paths[STRIDE * i] >>> 10) & 0x3FFF;
     }
 
     public int hops(int i) {
-        return (byte) (paths[2 * i] >>> 8);
+        return (int) (paths[STRIDE * i] >>> 3) & 0x7F;
+    }
+
+    /** How far path {@code i}'s rounds stray from its estimate, in microseconds; 0 = not known. */
+    public int jitterMicros(int i) {
+        return (int) (paths[STRIDE * i] >>> 24 & 0xFFF) * Path.JITTER_UNIT_MICROS;
+    }
+
+    /** The number {@link PathNames} gives path {@code i}'s data center: stable while the server runs. */
+    public int dataCenterNumber(int i) {
+        return (int) (paths[STRIDE * i + 1] >>> 10) & 0x3FF;
     }
 
     public long measuredAt(int i) {
-        return paths[2 * i + 1] >>> 20;
+        return paths[STRIDE * i + 1] >>> 20;
     }
 
     /** Whether path {@code i} is fresh enough for a decision ({@link Path#freshAt}), without building it. */
     public boolean freshAt(int i, long nowMillis, long pathTtlMillis) {
         return Path.fresh(measuredAt(i), nowMillis, pathTtlMillis);
-    }
-
-    private int dataCenterNumber(int i) {
-        return (int) (paths[2 * i + 1] >>> 10) & 0x3FF;
     }
 
     /** The data center of path {@code i} (an interned name: nothing is made). */
@@ -155,9 +167,9 @@ public final class LdnsEntry {
 
     /** Path {@code i} as a value. */
     public Path path(int i) {
-        long m = paths[2 * i];
-        long w = paths[2 * i + 1];
-        int p = (int) m & 0xFF;
+        long m = paths[STRIDE * i];
+        long w = paths[STRIDE * i + 1];
+        int p = (int) m & 0x7;
         return new Path(
                 PathNames.SHARED.name(dataCenterNumber(i)),
                 rttMicros(i),
@@ -165,7 +177,8 @@ public final class LdnsEntry {
                 (byte) hops(i),
                 p == 0 ? null : PROTOCOLS[p - 1],
                 measuredAt(i),
-                PathNames.SHARED.name((int) w & 0x3FF));
+                PathNames.SHARED.name((int) w & 0x3FF),
+                jitterMicros(i));
     }
 
     public Path[] paths() {
@@ -196,8 +209,8 @@ public final class LdnsEntry {
             }
             next = paths.clone();
         } else {
-            next = Arrays.copyOf(paths, paths.length + 2);
-            i = paths.length / 2;
+            next = Arrays.copyOf(paths, paths.length + STRIDE);
+            i = paths.length / STRIDE;
         }
         pack(path, next, i);
         return new LdnsEntry(hi, lo, next, State.PROBED, path.protocol(), 0, lastUsed, uses);
@@ -209,8 +222,8 @@ public final class LdnsEntry {
         int n = 0;
         for (int i = 0; i < pathCount(); i++) {
             if (!drop.test(path(i))) {
-                keep[n++] = paths[2 * i];
-                keep[n++] = paths[2 * i + 1];
+                System.arraycopy(paths, STRIDE * i, keep, n, STRIDE);
+                n += STRIDE;
             }
         }
         return n == paths.length
@@ -248,7 +261,7 @@ public final class LdnsEntry {
         if (paths.length == 0) {
             return NONE;
         }
-        long[] out = new long[2 * paths.length];
+        long[] out = new long[STRIDE * paths.length];
         for (int i = 0; i < paths.length; i++) {
             pack(paths[i], out, i);
         }
@@ -256,11 +269,12 @@ public final class LdnsEntry {
     }
 
     private static void pack(Path p, long[] out, int i) {
-        out[2 * i] = (p.rttMicros() & 0xFFFF_FFFFL) << 32
-                | (p.completion() & 0xFFFFL) << 16
-                | (p.hops() & 0xFFL) << 8
+        out[STRIDE * i] = (long) Math.clamp(p.rttMicros(), 0, Path.MAX_RTT_MICROS) << 36
+                | (long) Math.clamp(p.jitterMicros() / Path.JITTER_UNIT_MICROS, 0, 0xFFF) << 24
+                | (long) Math.clamp(p.completion(), 0, 0x3FFF) << 10
+                | (long) Math.clamp(p.hops(), 0, 0x7F) << 3
                 | code(p.protocol());
-        out[2 * i + 1] = clampTime(p.measuredAt()) << 20
+        out[STRIDE * i + 1] = clampTime(p.measuredAt()) << 20
                 | (long) PathNames.SHARED.number(p.dataCenter()) << 10
                 | PathNames.SHARED.number(p.measuredBy());
     }

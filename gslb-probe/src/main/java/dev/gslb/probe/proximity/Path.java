@@ -13,6 +13,9 @@ import dev.gslb.probe.ProbeProtocol;
  * @param protocol    what got the replies
  * @param measuredAt  epoch milliseconds of the measurement
  * @param measuredBy  the instance that measured it
+ * @param jitterMicros how far this data center's rounds stray from the estimate (mean deviation),
+ *                    known to the instance that measures the path; 0 = not known (a peer's path,
+ *                    or one read from the store)
  */
 public record Path(
         String dataCenter,
@@ -21,7 +24,16 @@ public record Path(
         byte hops,
         ProbeProtocol protocol,
         long measuredAt,
-        String measuredBy) {
+        String measuredBy,
+        int jitterMicros) {
+
+    /** The longest RTT a path holds (268 s, far beyond any probe timeout): the table packs it in 28 bits. */
+    public static final int MAX_RTT_MICROS = (1 << 28) - 1;
+
+    /** Jitter is kept in tenths of a millisecond up to 409.5 ms (12 bits in the table). */
+    static final int JITTER_UNIT_MICROS = 100;
+
+    static final int MAX_JITTER_MICROS = 0xFFF * JITTER_UNIT_MICROS;
 
     public static Path of(
             String dataCenter,
@@ -31,14 +43,31 @@ public record Path(
             ProbeProtocol protocol,
             long measuredAt,
             String measuredBy) {
+        return of(dataCenter, rttMicros, completion, hops, protocol, measuredAt, measuredBy, 0);
+    }
+
+    /** A path with its jitter as the measuring instance estimated it. */
+    public static Path of(
+            String dataCenter,
+            long rttMicros,
+            int completion,
+            int hops,
+            ProbeProtocol protocol,
+            long measuredAt,
+            String measuredBy,
+            long jitterMicros) {
         return new Path(
                 dataCenter.intern(),
-                (int) Math.min(Integer.MAX_VALUE, rttMicros),
+                (int) Math.min(rttMicros, MAX_RTT_MICROS), // negative kept: a peer's bad value is refused by its reader
                 (short) completion,
                 (byte) Math.min(127, hops),
                 protocol,
                 measuredAt,
-                measuredBy.intern());
+                measuredBy.intern(),
+                (int) Math.clamp(
+                        (jitterMicros + JITTER_UNIT_MICROS / 2) / JITTER_UNIT_MICROS * JITTER_UNIT_MICROS,
+                        0,
+                        MAX_JITTER_MICROS));
     }
 
     /** Fresh paths are used for RTT decisions; older ones are shown but not trusted. */

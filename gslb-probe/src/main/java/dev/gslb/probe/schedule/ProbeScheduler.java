@@ -4,6 +4,7 @@ import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.ProbeResult;
 import dev.gslb.probe.ProbeRound;
 import dev.gslb.probe.Prober;
+import dev.gslb.probe.RttEstimator;
 import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.NetworkRate;
 import dev.gslb.probe.proximity.Path;
@@ -35,9 +36,10 @@ import org.slf4j.LoggerFactory;
  * does can make this server send faster than the cap or probe one LDNS more than once per interval.
  *
  * <p>A round starts with the protocol that last answered this data center's probes of the LDNS;
- * a round without hops keeps the previous hops; the RTT is smoothed with the previous one of the
- * same protocol. The paths of LDNS in use are refreshed every {@code refresh}, most recent and
- * most frequent askers first, with at most half the rate cap.
+ * a round without hops keeps the previous hops; the path's estimate is carried on from the
+ * previous one of the same protocol ({@link RttEstimator}). The paths of LDNS in use are refreshed
+ * every {@code refresh}, most recent and most frequent askers first, with at most half the rate
+ * cap; a refresh of a known path starts with one probe ({@link ProbeRound.Expectation}).
  */
 public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
@@ -65,6 +67,9 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     private final Map<Skip, Counter> skipped = new EnumMap<>(Skip.class);
     private final Counter probed;
     private final Counter unprobeable;
+    private final Counter packetsSent;
+    private final Counter packetsReplied;
+    private final RttEstimator estimator;
     private volatile boolean running = true;
     private volatile double refreshAgeP50 = Double.NaN;
     private volatile double refreshAgeP99 = Double.NaN;
@@ -107,14 +112,12 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                             .register(registry));
         }
         String rounds = "LDNS probe rounds, by result: probed (a path measured) or unprobeable (no protocol answered)";
-        probed = Counter.builder("probe_rounds")
-                .tag("result", "probed")
-                .description(rounds)
-                .register(registry);
-        unprobeable = Counter.builder("probe_rounds")
-                .tag("result", "unprobeable")
-                .description(rounds)
-                .register(registry);
+        probed = result(registry, "probe_rounds", "probed", rounds);
+        unprobeable = result(registry, "probe_rounds", "unprobeable", rounds);
+        String packets = "Probe packets this instance sent, and those that got a reply";
+        packetsSent = result(registry, "probe_packets", "sent", packets);
+        packetsReplied = result(registry, "probe_packets", "replied", packets);
+        estimator = new RttEstimator(settings.rttSmoothing());
         for (int i = 0; i < settings.concurrency(); i++) {
             workers.add(Thread.ofVirtual().name("probe-", i).start(this::work));
         }
@@ -129,6 +132,14 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         if (!settings.refresh().isZero()) {
             workers.add(Thread.ofVirtual().name("probe-refresh").start(this::refreshLoop));
         }
+    }
+
+    /** A counter of {@code name} for one {@code result}. */
+    private static Counter result(MeterRegistry registry, String name, String result, String description) {
+        return Counter.builder(name)
+                .tag("result", result)
+                .description(description)
+                .register(registry);
     }
 
     private static CidrSet exclusions(List<String> configured) {
@@ -263,9 +274,8 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
 
     /** The configured order, with the protocol that last answered this data center's probes first. */
     private List<ProbeProtocol> orderFor(Address key) {
-        LdnsEntry e = table.get(key);
-        int own = e == null ? -1 : e.pathIndex(dataCenter);
-        ProbeProtocol last = own < 0 ? null : e.path(own).protocol();
+        Path own = ownPath(key);
+        ProbeProtocol last = own == null ? null : own.protocol();
         List<ProbeProtocol> configured = settings.protocols();
         if (last == null || !configured.contains(last) || configured.getFirst() == last) {
             return configured;
@@ -298,22 +308,43 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
     }
 
     private ProbeResult measure(InetAddress ldns, List<Prober> order) throws InterruptedException {
-        ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns);
         Address key = Address.of(ldns);
+        Path known = ownPath(key);
+        long pathTtl = table.settings().pathTtl().toMillis();
+        ProbeRound.Expectation expected = null;
+        long startedAt = table.clock().millis();
+        if (settings.checkFirst()
+                && known != null
+                && known.freshAt(startedAt, pathTtl)
+                && !order.isEmpty()
+                && order.getFirst().protocol() == known.protocol()
+                && !contested(key, known, startedAt, pathTtl)) {
+            expected = new ProbeRound.Expectation(
+                    known.protocol(),
+                    known.rttMicros(),
+                    RttEstimator.tolerance(known.rttMicros(), known.jitterMicros()));
+        }
+        ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns, expected);
+        packetsSent.increment(r.sent());
+        packetsReplied.increment(r.replies());
         if (r.probeable()) {
             long now = table.clock().millis();
-            LdnsEntry before = table.get(key);
-            int own = before == null ? -1 : before.pathIndex(dataCenter);
-            Path previous = own < 0 ? null : before.path(own);
-            long rtt = r.rttMicros();
-            if (previous != null
-                    && previous.protocol() == r.protocol()
-                    && previous.freshAt(now, table.settings().pathTtl().toMillis())) {
-                double w = settings.rttSmoothing();
-                rtt = Math.round(w * rtt + (1 - w) * previous.rttMicros());
-            }
+            Path previous = ownPath(key); // again: a peer's news may have come in meanwhile
+            boolean carriedOn =
+                    previous != null && previous.protocol() == r.protocol() && previous.freshAt(now, pathTtl);
+            RttEstimator.Estimate est = estimator.next(carriedOn ? previous : null, r);
             int hops = r.hops() == 0 && previous != null ? previous.hops() : r.hops(); // cur_last_hops
-            table.recordPath(key, Path.of(dataCenter, (int) rtt, r.completion(), hops, r.protocol(), now, instance));
+            table.recordPath(
+                    key,
+                    Path.of(
+                            dataCenter,
+                            est.rttMicros(),
+                            est.completion(),
+                            hops,
+                            r.protocol(),
+                            now,
+                            instance,
+                            est.jitterMicros()));
             probed.increment();
         } else {
             table.markUnprobeable(key);
@@ -322,8 +353,35 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
         return r;
     }
 
+    /**
+     * Whether another data center's fresh path to {@code key} is close to {@code own}: then the ranking
+     * of the two hangs on the next rounds, and a refresh takes all its samples instead of one.
+     */
+    private boolean contested(Address key, Path own, long now, long pathTtl) {
+        LdnsEntry e = table.get(key);
+        if (e == null) {
+            return false;
+        }
+        for (int i = 0; i < e.pathCount(); i++) {
+            if (!e.dataCenter(i).equals(dataCenter)
+                    && e.freshAt(i, now, pathTtl)
+                    && RttEstimator.contested(own.rttMicros(), own.jitterMicros(), e.rttMicros(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** This data center's path to {@code key}, or null. */
+    private Path ownPath(Address key) {
+        LdnsEntry e = table.get(key);
+        int own = e == null ? -1 : e.pathIndex(dataCenter);
+        return own < 0 ? null : e.path(own);
+    }
+
     private void refreshLoop() {
-        long tick = Math.clamp(settings.refresh().toMillis() / 4, 250, 30_000);
+        // An eighth of the interval: a path is re-measured at most refresh x 9/8 after its last round.
+        long tick = Math.clamp(settings.refresh().toMillis() / 8, 250, 30_000);
         while (running) {
             try {
                 Thread.sleep(tick);

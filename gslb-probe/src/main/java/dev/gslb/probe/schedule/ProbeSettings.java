@@ -27,7 +27,10 @@ import java.util.List;
  * @param refresh       an LDNS in use gets its path re-measured when it is older than this, from the
  *                      same rate cap (most recent and most frequent askers first); zero: off
  * @param rttSmoothing  weight of a new round's RTT against this data center's previous one of the same
- *                      protocol (1 = no smoothing): rtt = w x new + (1 - w) x previous
+ *                      protocol (1 = no smoothing): rtt = w x new + (1 - w) x previous ({@link
+ *                      dev.gslb.probe.RttEstimator}; a changed route restarts it)
+ * @param checkFirst    a refresh of a known path sends one probe first, and the other samples only when
+ *                      that one is lost or off the estimate
  */
 public record ProbeSettings(
         InetAddress source,
@@ -43,9 +46,12 @@ public record ProbeSettings(
         int queueCapacity,
         int perNetwork,
         Duration refresh,
-        double rttSmoothing) {
-    public static final Duration DEFAULT_REFRESH = Duration.ofMinutes(2);
-    public static final double DEFAULT_RTT_SMOOTHING = 0.7;
+        double rttSmoothing,
+        boolean checkFirst) {
+    /** Under a minute, so a route change moves answers within one (with the scan's tick and sync). */
+    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(45);
+
+    public static final double DEFAULT_RTT_SMOOTHING = 0.25;
 
     /** Settings with the default refresh and smoothing (tests that set the rest). */
     public ProbeSettings(
@@ -75,7 +81,8 @@ public record ProbeSettings(
                 queueCapacity,
                 perNetwork,
                 DEFAULT_REFRESH,
-                DEFAULT_RTT_SMOOTHING);
+                DEFAULT_RTT_SMOOTHING,
+                true);
     }
 
     /** Never probed whatever the configuration adds: this-network, multicast and reserved space. */
@@ -120,7 +127,7 @@ public record ProbeSettings(
     public static final Setting<Integer> CONCURRENCY =
             Setting.integer("concurrency", 64, 1, 10_000, "LDNS measured at once");
     public static final Setting<Duration> MIN_INTERVAL =
-            Setting.duration("min-interval", Duration.ofSeconds(60), "an LDNS is measured at most once per interval");
+            Setting.duration("min-interval", Duration.ofSeconds(30), "an LDNS is measured at most once per interval");
     public static final Setting<Integer> DNS_PORT =
             Setting.integer("dns-port", 53, 1, 65535, "port of DNS_DOT, DNS_REV and TCP probes");
     public static final Setting<Integer> UDP_PORT = Setting.integer("udp-port", 53, 1, 65535, "port of UDP probes");
@@ -134,12 +141,21 @@ public record ProbeSettings(
     public static final Setting<Duration> REFRESH = Setting.duration(
             "refresh", DEFAULT_REFRESH, "paths of LDNS in use are re-measured when older than this (0 = off)");
     public static final Setting<Double> RTT_SMOOTHING = Setting.of(
-                    "rtt-smoothing", Double.class, DEFAULT_RTT_SMOOTHING, "weight of a new round's RTT (1 = none)")
+                    "rtt-smoothing",
+                    Double.class,
+                    DEFAULT_RTT_SMOOTHING,
+                    "weight of a new round's RTT in the path's estimate (1 = none)")
             .check("above 0, at most 1", w -> {
                 if (!(w > 0 && w <= 1)) {
                     throw new IllegalArgumentException("rtt-smoothing must be above 0 and at most 1, not " + w);
                 }
             });
+
+    public static final Setting<Boolean> CHECK_FIRST = Setting.of(
+            "check-first",
+            Boolean.class,
+            true,
+            "a refresh sends one probe first, the other samples only when it is lost or off the estimate");
 
     public static final SettingsTable<ProbeSettings> SETTINGS = SettingsTable.of(
             ProbeSettings.class,
@@ -156,7 +172,8 @@ public record ProbeSettings(
             QUEUE,
             PER_NETWORK,
             REFRESH,
-            RTT_SMOOTHING);
+            RTT_SMOOTHING,
+            CHECK_FIRST);
 
     public static ProbeSettings defaults() {
         return SETTINGS.defaults();

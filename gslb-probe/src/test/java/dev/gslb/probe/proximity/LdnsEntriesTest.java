@@ -142,13 +142,17 @@ class LdnsEntriesTest {
 
     @Test
     void aPathPacksIntoTheEntryAndComesBackWhole() {
-        Path p = Path.of("CNC", Integer.MAX_VALUE, 10000, 127, ProbeProtocol.ICMP, 1_764_000_000_123L, "gslb-cnc");
+        Path p = Path.of(
+                "CNC", Integer.MAX_VALUE, 10000, 127, ProbeProtocol.ICMP, 1_764_000_000_123L, "gslb-cnc", 409_512);
         Path q = Path.of("TEL", 0, 0, 0, ProbeProtocol.DNS_DOT, 0, "gslb-tel");
         LdnsEntry e = LdnsEntry.probing(5).withPath(p).withPath(q);
         assertThat(e.paths()).containsExactly(p, q);
         assertThat(e.pathIndex("TEL")).isEqualTo(1);
         assertThat(e.pathIndex("CTT")).isEqualTo(-1);
-        assertThat(e.rttMicros(0)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(e.rttMicros(0)).isEqualTo(Path.MAX_RTT_MICROS);
+        assertThat(e.jitterMicros(0))
+                .as("tenths of a millisecond, at most 409.5 ms")
+                .isEqualTo(409_500);
         assertThat(e.hops(0)).isEqualTo(127);
         assertThat(e.measuredAt(0)).isEqualTo(1_764_000_000_123L);
         assertThat(e.protocol()).isEqualTo(ProbeProtocol.DNS_DOT);

@@ -74,7 +74,7 @@ class ProbeFidelityTest {
     }
 
     @Test
-    void aRoundStartsWithTheProtocolThatLastAnsweredAndKeepsHopsAndSmoothsTheRtt() throws Exception {
+    void aRoundStartsWithTheProtocolThatLastAnsweredKeepsHopsAndCarriesTheEstimateOn() throws Exception {
         Scripted dot = new Scripted(ProbeProtocol.DNS_DOT, Sample.NO_REPLY); // a TCP-only LDNS
         Scripted tcp = new Scripted(ProbeProtocol.TCP, new Sample(10_000, 60));
         ProximityTable table = table();
@@ -100,7 +100,19 @@ class ProbeFidelityTest {
             assertThat(second.hops())
                     .as("cur_last_hops: the previous round's hops")
                     .isEqualTo((byte) 5);
-            assertThat(second.rttMicros()).as("0.7 x 20000 + 0.3 x 10000").isEqualTo(17_000);
+            assertThat(second.rttMicros())
+                    .as("10 ms off a steady 10 ms path is a changed route: the estimate starts again")
+                    .isEqualTo(20_000);
+            assertThat(tcp.sent)
+                    .as("a surprising first probe gets the other samples")
+                    .hasValue(6);
+
+            tcp.answer = new Sample(21_000, -1); // within the tolerance (5 % of 20 ms, 2 ms at least)
+            s.probeNow(LDNS, null);
+            assertThat(tcp.sent).as("one probe confirms the estimate").hasValue(7);
+            assertThat(table.get(Address.of(LDNS)).path("CNC").rttMicros())
+                    .as("within the band, the round is averaged in: 20000 + 0.25 x 1000")
+                    .isEqualTo(20_250);
         }
     }
 

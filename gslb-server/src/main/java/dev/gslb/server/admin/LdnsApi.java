@@ -147,6 +147,7 @@ public final class LdnsApi {
             paths.add(new LdnsView.PathView(
                     p.dataCenter(),
                     p.rttMicros(),
+                    p.jitterMicros(),
                     p.completion(),
                     p.hops(),
                     p.protocol() == null ? null : p.protocol().label(),

@@ -26,6 +26,8 @@ public final class StateChanges implements AutoCloseable {
     private final Map<String, String> peers = new ConcurrentHashMap<>();
     private final Thread peerWatch;
     private String drift;
+    /** The DNSSEC problems last seen: zone -> why. */
+    private final Map<String, String> dnssec = new java.util.HashMap<>();
 
     public StateChanges(
             Alerts alerts,
@@ -35,6 +37,7 @@ public final class StateChanges implements AutoCloseable {
             String dataCenter,
             PeerSync sync,
             java.util.function.Supplier<String> configDrift,
+            java.util.function.Supplier<Map<String, String>> dnssecProblems,
             Duration peerPoll) {
         this.alerts = alerts;
         health.onChange((server, now) -> {
@@ -47,7 +50,9 @@ public final class StateChanges implements AutoCloseable {
             }
         });
         linkMonitor.onChange(now -> link(now, dataCenter));
-        this.peerWatch = Thread.ofVirtual().name("alert-peers").start(() -> watchPeers(sync, configDrift, peerPoll));
+        this.peerWatch = Thread.ofVirtual()
+                .name("alert-peers")
+                .start(() -> watchPeers(sync, configDrift, dnssecProblems, peerPoll));
     }
 
     private static String reason(HealthMonitor health, String server) {
@@ -74,7 +79,11 @@ public final class StateChanges implements AutoCloseable {
         }
     }
 
-    private void watchPeers(PeerSync sync, java.util.function.Supplier<String> configDrift, Duration poll) {
+    private void watchPeers(
+            PeerSync sync,
+            java.util.function.Supplier<String> configDrift,
+            java.util.function.Supplier<Map<String, String>> dnssecProblems,
+            Duration poll) {
         try {
             for (; ; ) {
                 Thread.sleep(poll);
@@ -95,10 +104,26 @@ public final class StateChanges implements AutoCloseable {
                     alerts.raise(Event.Kind.CONFIG_IN_SYNC, "configuration", null, "every peer serves the same");
                 }
                 drift = now;
+                dnssec(dnssecProblems.get());
             }
         } catch (InterruptedException e) {
             // closing
         }
+    }
+
+    /** A signed zone that stops being signed, or signatures that cannot be made, and when that ends. */
+    private void dnssec(Map<String, String> now) {
+        now.forEach((zone, why) -> {
+            if (!dnssec.containsKey(zone)) {
+                alerts.raise(Event.Kind.DNSSEC_FAILING, zone, null, why);
+            }
+        });
+        dnssec.keySet().stream()
+                .filter(zone -> !now.containsKey(zone))
+                .toList()
+                .forEach(zone -> alerts.raise(Event.Kind.DNSSEC_SIGNING, zone, null, "signed again"));
+        dnssec.clear();
+        dnssec.putAll(now);
     }
 
     @Override
