@@ -223,13 +223,18 @@ class PeerSyncTest {
                 s.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x40, 0x00, 0x01});
                 sockets.add(s);
             }
-            for (int round = 0; round < 6; round++) { // one byte each every half second: SO_TIMEOUT alone never fires
+            // One byte each every half second: SO_TIMEOUT alone never fires. A connection admitted
+            // late (the accept queue still draining when the first held slots were freed at their
+            // deadline) has its own 2 s from its accept, so the trickle goes on until every
+            // connection has been seen closed, for at most 10 s.
+            java.util.Set<Socket> seenClosed = new java.util.HashSet<>();
+            for (int round = 0; round < 20 && seenClosed.size() < n; round++) {
                 Thread.sleep(500); // kept: the trickle's pace is the slow client under test
                 for (Socket s : sockets) {
                     try {
                         s.getOutputStream().write(0);
                     } catch (IOException closed) {
-                        // closed by the server
+                        seenClosed.add(s); // closed by the server
                     }
                 }
             }
