@@ -28,6 +28,8 @@ packages=(
   # DNSSEC: key files from other tools (ldns-keygen, ldns-key2ds; dnssec-keygen is bind9's), the
   # e2e test's signed root and com. (dnssec-signzone), delv (bind9-dnsutils) and dnsviz
   ldnsutils dnsviz
+  # zone transfers: Knot as a secondary of ours (NSD and BIND 9, the other two, are above)
+  knot
 )
 
 missing=()

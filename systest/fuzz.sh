@@ -12,6 +12,7 @@ cd "$here"
 targets=(
   "gslb-dns QueryFuzzTest"
   "gslb-dns ZoneFileFuzzTest"
+  "gslb-dns TransferFuzzTest"
   "gslb-topology TopologyLoaderFuzzTest"
   "gslb-topology BindViewsFuzzTest"
   "gslb-config ConfigFuzzTest"

@@ -2,6 +2,7 @@ package dev.gslb.cli;
 
 import dev.gslb.config.GslbConfig;
 import dev.gslb.config.SharedConfig;
+import dev.gslb.config.TsigKeySpec;
 import dev.gslb.config.admin.AdminSettings;
 import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.dnstap.DnstapSettings;
@@ -13,6 +14,7 @@ import dev.gslb.dns.server.DnsSettings;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.zone.DnssecSettings;
+import dev.gslb.dns.zone.TransferSettings;
 import dev.gslb.probe.health.MonitorSpec;
 import dev.gslb.probe.health.MonitorTypes;
 import dev.gslb.probe.link.SnmpCounters;
@@ -75,7 +77,8 @@ public final class ConfigReference {
                 new Section("admin", "the admin API, its token and its audit log (keys below)"),
                 new Section(
                         "zones",
-                        "zone files, each `file` (RFC 1035) and `origin` (default: the file name without .zone)"),
+                        "zone files, each `file` (RFC 1035) and `origin` (default: the file name without .zone);"
+                                + " `dnssec` and `transfer` (keys below)"),
                 new Section("datacenters", "the names of the data centers"),
                 new Section(
                         "links",
@@ -111,6 +114,7 @@ public final class ConfigReference {
                         "the folder of the programs external monitors may run (default: monitor-programs"
                                 + " beside the config file)"),
                 new Section("load-balancing", "settings of the load-balancing methods (keys below)"),
+                new Section("tsig-keys", "TSIG keys for zone transfers, NOTIFY and signed queries (keys below)"),
                 new Section("sync", "peer sync (keys below)"),
                 new Section("alerts", "programs and webhooks told of changes (keys below)"),
                 new Section("statistics", "answer statistics (keys below)"),
@@ -162,6 +166,17 @@ public final class ConfigReference {
                 "zones: dnssec:",
                 "Signing is on for a zone whose entry has `dnssec:`; `dnssec: {}` takes every default.",
                 DnssecSettings.SETTINGS.settings()));
+        tables.add(new Table(
+                "zones: transfer:",
+                "Secondaries may take a zone whose entry has `transfer:` by AXFR or IXFR: from an address of"
+                        + " `allow` when it is given, signed with a key of `tsig` when that is given (both, when both"
+                        + " are). Not for a signed zone.",
+                TransferSettings.SETTINGS.settings()));
+        tables.add(new Table(
+                "tsig-keys:",
+                "Each entry is one TSIG key (RFC 8945), named by `zones: transfer: tsig:`; a query signed with"
+                        + " one is answered signed.",
+                TsigKeySpec.SETTINGS.settings()));
         tables.add(new Table(
                 "wide-ips: failure:",
                 "What a wide IP answers when no pool does: an rcode, or `fallback-ip` (which then wins"

@@ -177,12 +177,16 @@ class HostileStateTest {
                         .as("measured LDNS %d", i)
                         .isNotNull();
             }
+            // UDP on loopback loses what the socket's buffer cannot hold (more on a busy host): the
+            // churn is judged on the queries that reached the server
+            long lost = UdpDrops.at(s.dns().boundAddresses().getFirst().getPort());
             assertThat(s.proximity().evicted())
-                    .as("the flood churned the full table (UDP may lose some on loopback)")
-                    .isGreaterThan(spoofed / 2);
+                    .as("the flood churned the full table (%d of the queries lost at the socket)", lost)
+                    .isGreaterThan((spoofed - lost) / 2);
             System.out.printf(
-                    "spoofed flood over UDP: %d sources, table %d, admitted %d, evicted %d, refused %d%n",
+                    "spoofed flood over UDP: %d sources, %d lost at the socket, table %d, admitted %d, evicted %d, refused %d%n",
                     spoofed,
+                    lost,
                     s.proximity().size(),
                     s.proximity().admitted(),
                     s.proximity().evicted(),

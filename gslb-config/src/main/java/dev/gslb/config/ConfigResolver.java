@@ -5,6 +5,7 @@ import dev.gslb.config.alert.AlertSpec;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.server.DnsSettings;
+import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.Zones;
@@ -52,7 +53,8 @@ final class ConfigResolver extends Sections {
             }
         }
         ZoneBinder zoneBinder = new ZoneBinder(this);
-        List<Zone> zones = zoneBinder.zones();
+        TsigKeys tsigKeys = zoneBinder.tsigKeys();
+        List<Zone> zones = zoneBinder.zones(tsigKeys);
         var programs = new ProgramAllowList(section(ProgramAllowList.SECTION));
         List<MonitorSpec> monitorSpecs = section(MonitorSpec.SECTION);
         for (int i = 0; i < monitorSpecs.size(); i++) {
@@ -84,6 +86,7 @@ final class ConfigResolver extends Sections {
                 section(AdminSettings.SECTION),
                 List.copyOf(dataCenters.values()),
                 zones,
+                tsigKeys,
                 wideIps,
                 section(GslbConfig.LoadBalancing.SECTION),
                 new TopologyBinder(this).topology(),

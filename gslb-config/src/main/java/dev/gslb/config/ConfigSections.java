@@ -45,6 +45,7 @@ public final class ConfigSections {
             shared(MonitorSpec.SECTION),
             local(ProgramAllowList.SECTION),
             shared(GslbConfig.LoadBalancing.SECTION),
+            shared(TsigKeySpec.SECTION), // last: the shared YAML of a configuration without it is as before
             local(SyncSettings.SECTION),
             local(AlertSpec.SECTION),
             local(StatisticsSettings.SECTION),

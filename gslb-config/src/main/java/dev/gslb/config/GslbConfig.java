@@ -9,6 +9,7 @@ import dev.gslb.dns.dnstap.DnstapSettings;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.MethodSettings;
 import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.wideip.StatisticsSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.probe.health.HealthTarget;
@@ -34,6 +35,7 @@ public record GslbConfig(
         AdminSettings admin,
         List<DataCenter> dataCenters,
         List<Zone> zones,
+        TsigKeys tsigKeys,
         List<WideIpSpec> wideIps,
         LoadBalancing loadBalancing,
         Topology topology,
@@ -173,6 +175,7 @@ public record GslbConfig(
                 admin,
                 dataCenters,
                 zones,
+                tsigKeys,
                 wideIps,
                 loadBalancing,
                 topology,
@@ -201,6 +204,7 @@ public record GslbConfig(
                 admin,
                 shared.dataCenters,
                 shared.zones,
+                shared.tsigKeys,
                 shared.wideIps,
                 shared.loadBalancing,
                 shared.topology,

@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNullElse;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import dev.gslb.dns.answer.Authority;
+import dev.gslb.dns.tsig.TsigKey;
+import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.DnssecSettings;
+import dev.gslb.dns.zone.TransferSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
@@ -26,7 +29,7 @@ import org.xbill.DNS.Name;
 /** The {@code zones:} and {@code wide-ips:} sections: the zone files served and the wide IPs inside them. */
 final class ZoneBinder extends Sections {
     /** One entry of {@code zones:} as written. */
-    record ZoneEntry(Path file, Name origin, DnssecSettings dnssec) {
+    record ZoneEntry(Path file, Name origin, DnssecSettings dnssec, TransferSettings transfer) {
         static final Section<List<ZoneEntry>> SECTION = Section.list("zones", ZoneEntry.class);
     }
 
@@ -58,7 +61,22 @@ final class ZoneBinder extends Sections {
         super(shared);
     }
 
-    List<Zone> zones() throws SettingsException {
+    /** The {@code tsig-keys:} section: the keys transfers, NOTIFY and signed queries are checked with. */
+    TsigKeys tsigKeys() throws SettingsException {
+        List<TsigKeySpec> given = section(TsigKeySpec.SECTION);
+        List<TsigKey> keys = new ArrayList<>();
+        Set<Name> names = new HashSet<>();
+        for (int i = 0; i < given.size(); i++) {
+            TsigKey k = given.get(i).key();
+            if (!names.add(k.name())) {
+                throw file.error("TSIG key " + k.name() + " is defined twice", "tsig-keys", i);
+            }
+            keys.add(k);
+        }
+        return new TsigKeys(keys);
+    }
+
+    List<Zone> zones(TsigKeys keys) throws SettingsException {
         List<ZoneEntry> given = section(ZoneEntry.SECTION);
         if (given.isEmpty()) {
             throw file.error("no zones: add at least one under 'zones:' (file: path/to/zone)");
@@ -72,8 +90,11 @@ final class ZoneBinder extends Sections {
             if (!Files.isRegularFile(z.file())) {
                 throw file.error("zone file " + z.file() + " does not exist", "zones", i, "file");
             }
+            checkTransfer(z, keys, i);
             try {
-                zones.add(ZoneFile.load(z.file(), z.origin()).withDnssec(z.dnssec()));
+                zones.add(ZoneFile.load(z.file(), z.origin())
+                        .withDnssec(z.dnssec())
+                        .withTransfer(z.transfer()));
             } catch (ZoneException e) { // where the zone is configured, then the zone file's own file:line
                 throw file.error(
                         "zone " + (z.origin() == null ? z.file().getFileName() : z.origin()) + ": " + e.getMessage(),
@@ -82,6 +103,41 @@ final class ZoneBinder extends Sections {
             }
         }
         return List.copyOf(zones);
+    }
+
+    /** A zone's transfer: its keys defined; not for a signed zone (signed as answered, it would go out unsigned). */
+    private void checkTransfer(ZoneEntry z, TsigKeys keys, int i) throws SettingsException {
+        TransferSettings t = z.transfer();
+        if (t == null) {
+            return;
+        }
+        if (t.allow().isEmpty() && t.tsig().isEmpty()) {
+            throw file.error(
+                    "transfer: needs 'allow:' (the secondaries' addresses) or 'tsig:' (key names), or both",
+                    "zones",
+                    i,
+                    "transfer");
+        }
+        if (z.dnssec() != null) {
+            throw file.error(
+                    "zone " + z.origin() + " is signed as it is answered (dnssec:), so a secondary would get it"
+                            + " unsigned: a signed zone is not offered for transfer (remove transfer: or dnssec:)",
+                    "zones",
+                    i,
+                    "transfer");
+        }
+        for (int k = 0; k < t.tsig().size(); k++) {
+            if (keys.find(t.tsig().get(k)) == null) {
+                throw file.error(
+                        "transfer names TSIG key " + t.tsig().get(k) + ", which tsig-keys: does not define; defined: "
+                                + keys.names(),
+                        "zones",
+                        i,
+                        "transfer",
+                        "tsig",
+                        k);
+            }
+        }
     }
 
     List<WideIpSpec> wideIps(Zones served) throws SettingsException {

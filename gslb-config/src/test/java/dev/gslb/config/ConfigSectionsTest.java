@@ -19,6 +19,7 @@ class ConfigSectionsTest {
                         "wide-ips",
                         "topology",
                         "monitors",
-                        "load-balancing");
+                        "load-balancing",
+                        "tsig-keys");
     }
 }

@@ -9,6 +9,8 @@ import dev.gslb.dns.dnstap.Dnstap;
 import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.StaticPersistence;
 import dev.gslb.dns.server.DnsServer;
+import dev.gslb.dns.transfer.Notifier;
+import dev.gslb.dns.transfer.Transfers;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.PersistenceTable;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -97,6 +99,9 @@ public final class GslbServer implements AutoCloseable {
     private final Dnstap dnstap;
 
     private final Reconfiguration reconfiguration;
+    /** Zone transfers out and NOTIFY (zones: transfer:). */
+    private final Transfers transfers;
+
     private final DnsServer dns;
     private final AuditLog audit;
     private final AdminServer admin;
@@ -153,6 +158,9 @@ public final class GslbServer implements AutoCloseable {
         this.dnssecKeys =
                 new ZoneKeyStore(fromFile.stateFolder().resolve("dnssec"), responder::keys, Clock.systemUTC());
         dnssecKeys.zones(responder.authority()); // before the listeners answer
+        responder.tsigKeys(config.tsigKeys());
+        this.transfers = new Transfers(new Notifier());
+        transfers.update(responder.authority(), config.tsigKeys()); // start-up tells the secondaries too
         this.keySharing = new KeySharing(
                 dnssecKeys,
                 config.instance().name(),
@@ -162,9 +170,9 @@ public final class GslbServer implements AutoCloseable {
         dnssecKeys.onChange(keySharing::changed);
         sync.exchangeKeys(keySharing); // before peer sync starts
         this.reconfiguration = new Reconfiguration(
-                group, () -> fromFile, topology, methods, responder, dnssecKeys::zones, probes, site);
+                group, () -> fromFile, topology, methods, responder, dnssecKeys::zones, transfers, probes, site);
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
-        this.dns = new DnsServer(config.dns(), responder, metrics);
+        this.dns = new DnsServer(config.dns(), responder, transfers, metrics);
         this.audit = new AuditLog(config.admin().audit());
         maintenance.attach(
                 sync::publishRuntimeStates,
@@ -469,6 +477,7 @@ public final class GslbServer implements AutoCloseable {
         admin.close();
         audit.close();
         dns.close();
+        transfers.close();
         if (dnstap != null) { // after the listeners: what they queued is written, then the stream ends
             dnstap.close();
         }

@@ -5,6 +5,7 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.transfer.Transfers;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.SitePublisher;
 import dev.gslb.sync.SyncGroup;
@@ -32,6 +33,9 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
 
     private final ProbeSide probes;
     private final SitePublisher site;
+    /** Zone transfers out: each zone's journal, and NOTIFY to its secondaries when its serial moves. */
+    private final Transfers transfers;
+
     private volatile GslbServer.ConfigSource source;
 
     Reconfiguration(
@@ -41,8 +45,10 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
             MethodRegistry methods,
             Responder responder,
             Consumer<Authority> signedZones,
+            Transfers transfers,
             ProbeSide probes,
             SitePublisher site) {
+        this.transfers = transfers;
         this.group = group;
         this.source = source;
         this.topology = topology;
@@ -94,7 +100,9 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
         site.resite(next.site(), probes.health::state, probes.links::local); // before the wide IPs naming its servers
         int polled = probes.loads.reconfigure(next.loads()); // after: a server no longer polled is told unknown
         responder.replace(a);
+        responder.tsigKeys(next.tsigKeys());
         signedZones.accept(a);
+        transfers.update(a, next.tsigKeys());
         log.info(
                 "configuration applied: {} zone(s), {} wide IP(s), monitors of {} server(s) changed, load polling of {}",
                 a.zones().all().size(),

@@ -124,6 +124,9 @@ final class MessageAnswerer {
                             wideIp.name().isWild() ? wideIp.name() : null),
                     q);
         }
+        if (zone.expired()) { // a secondary zone not held: as a secondary answers (the wide IPs are ours, above)
+            return new Result(AnswerBody.empty(false, Rcode.SERVFAIL, ERRORS), false);
+        }
         if (authority.emptyNonTerminal(qname) && !zone.delegated(qname)) { // exists: wide IPs are below it
             m.addRecord(zone.negativeSoa(), Section.AUTHORITY);
             return new Result(

@@ -5,6 +5,7 @@ import dev.gslb.dns.dnssec.KeyRing;
 import dev.gslb.dns.dnssec.SigningBudget;
 import dev.gslb.dns.dnstap.Dnstap;
 import dev.gslb.dns.rrl.ResponseRateLimiter;
+import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
 import io.netty.buffer.ByteBuf;
@@ -68,6 +69,8 @@ public final class Responder implements AutoCloseable {
 
     private volatile Served served;
     private volatile KeyRing keyRing = KeyRing.EMPTY;
+    /** The TSIG keys a signed query is checked with; none: every signed query gets BADKEY from the guard. */
+    private volatile TsigKeys tsigKeys = TsigKeys.NONE;
     /** Shared by every zone and kept across reloads: the CPU it guards is the server's. */
     private final SigningBudget signingBudget;
 
@@ -130,6 +133,11 @@ public final class Responder implements AutoCloseable {
                 settings.cacheBytes());
     }
 
+    /** Swaps in the TSIG keys signed queries are checked with. */
+    public void tsigKeys(TsigKeys keys) {
+        tsigKeys = keys;
+    }
+
     /** The keys answers are signed with now. */
     public KeyRing keys() {
         return keyRing;
@@ -189,6 +197,10 @@ public final class Responder implements AutoCloseable {
         try {
             Reply r = t.reply;
             QueryView.Verdict verdict = t.query.read(packet, length, transport);
+            TsigKeys keys = tsigKeys;
+            if (verdict == QueryView.Verdict.BADKEY && !keys.isEmpty()) {
+                return signed(t, keys, packet, length, transport, hi, lo, port, nowMillis, out);
+            }
             int guarded = guard(t.query, verdict, r);
             if (guarded == DROPPED) {
                 return false;
@@ -236,6 +248,70 @@ public final class Responder implements AutoCloseable {
         }
     }
 
+    /**
+     * A query signed with TSIG while this server has keys (RFC 8945): checked, then answered as
+     * the same query unsigned would be, and that answer signed; a check that fails gets its TSIG
+     * error. Off the allocation-free path: signed queries come from secondaries and operators, a
+     * few a minute.
+     */
+    private boolean signed(
+            Worker t,
+            TsigKeys keys,
+            byte[] packet,
+            int length,
+            Transport transport,
+            long hi,
+            long lo,
+            int port,
+            long nowMillis,
+            ByteBuf out) {
+        TsigKeys.Checked checked;
+        try {
+            checked = keys.check(packet, length);
+        } catch (java.io.IOException e) { // the guard read it whole; cannot happen
+            metrics.dropped(DnsMetrics.Drop.MALFORMED);
+            return false;
+        }
+        if (checked.error() != Rcode.NOERROR) {
+            out.writeBytes(checked.errorAnswer());
+            return true;
+        }
+        byte[] unsigned = java.util.Arrays.copyOf(packet, t.query.tsigOwner); // the TSIG is the last record
+        int additional = ((unsigned[10] & 0xFF) << 8 | (unsigned[11] & 0xFF)) - 1;
+        unsigned[10] = (byte) (additional >> 8);
+        unsigned[11] = (byte) additional;
+        ByteBuf answer = io.netty.buffer.Unpooled.buffer(512);
+        try {
+            if (!respond(t, unsigned, unsigned.length, transport, hi, lo, port, nowMillis, answer)) {
+                return false;
+            }
+            byte[] body = new byte[answer.readableBytes()];
+            answer.getBytes(answer.readerIndex(), body);
+            org.xbill.DNS.Message m = new org.xbill.DNS.Message(body);
+            checked.sign(m);
+            byte[] wire = m.toWire();
+            int limit = transport == Transport.TCP
+                    ? 65535
+                    : t.query.hasOpt ? Math.max(512, Math.min(t.query.udpPayload, settings.ednsUdpSize())) : 512;
+            if (wire.length > limit) { // the signature made it too long: TC, the question, signed (RFC 8945 5.3)
+                org.xbill.DNS.Message tc =
+                        new org.xbill.DNS.Message(m.getHeader().getID());
+                tc.getHeader().setFlag(org.xbill.DNS.Flags.QR);
+                tc.getHeader().setFlag(org.xbill.DNS.Flags.TC);
+                tc.addRecord(checked.message().getQuestion(), org.xbill.DNS.Section.QUESTION);
+                checked.sign(tc);
+                wire = tc.toWire();
+            }
+            out.writeBytes(wire);
+            return true;
+        } catch (java.io.IOException e) { // our own answer did not read back: a bug
+            metrics.dropped(DnsMetrics.Drop.INTERNAL_ERROR);
+            return false;
+        } finally {
+            answer.release();
+        }
+    }
+
     /** What the guard leaves to the next stages: nothing, the error answer it set, or the question. */
     private static final int DROPPED = 0;
 
@@ -267,7 +343,7 @@ public final class Responder implements AutoCloseable {
                 r.error(Rcode.BADVERS, q.questionReadable, true); // answered in EDNS version 0
                 return ERROR;
             }
-            case BADKEY -> { // no zone transfers yet, so no TSIG keys: every key is unknown
+            case BADKEY -> { // signed while this server has no TSIG keys: every key is unknown
                 r.error(Rcode.NOTAUTH, q.questionReadable, q.hasOpt);
                 r.badKey = true;
                 return ERROR;

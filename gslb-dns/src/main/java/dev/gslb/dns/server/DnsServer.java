@@ -3,6 +3,7 @@ package dev.gslb.dns.server;
 import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.answer.ThrottledLog;
+import dev.gslb.dns.transfer.Transfers;
 import dev.gslb.topology.Address;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -70,9 +71,17 @@ public final class DnsServer implements AutoCloseable {
     private volatile boolean stopping;
     private EventLoopGroup group;
 
+    /** Transfers out, or null: AXFR and IXFR are answered REFUSED. */
+    private final Transfers transfers;
+
     public DnsServer(ListenerSettings settings, Responder responder, DnsMetrics metrics) {
+        this(settings, responder, null, metrics);
+    }
+
+    public DnsServer(ListenerSettings settings, Responder responder, Transfers transfers, DnsMetrics metrics) {
         this.settings = settings;
         this.responder = responder;
+        this.transfers = transfers;
         this.metrics = metrics;
     }
 
@@ -260,7 +269,7 @@ public final class DnsServer implements AutoCloseable {
                                         limit,
                                         new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS),
                                         new TcpFramer(settings.tcpQueryTimeout(), settings.tcpIdle(), metrics),
-                                        new TcpQueryHandler(responder, DnsServer.this::connectionError));
+                                        new TcpQueryHandler(responder, transfers, DnsServer.this::connectionError));
                     }
                 });
         return b.bind(address).await();

@@ -2,18 +2,32 @@ package dev.gslb.dns.server;
 
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.answer.Transport;
+import dev.gslb.dns.transfer.Transfers;
 import dev.gslb.topology.Cidr;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-/** Answers the DNS messages {@link TcpFramer} hands on, one connection's worth, in order (RFC 7766). */
+/**
+ * Answers the DNS messages {@link TcpFramer} hands on, one connection's worth, in order (RFC 7766).
+ * A zone transfer request is handed to {@link Transfers} on a thread of its own, the connection's
+ * reading paused until its last message is written, so no other answer comes between its messages.
+ */
 final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
+    /** Transfer messages written but not yet sent: the transfer waits beyond this, so a slow reader holds little. */
+    private static final int MESSAGES_IN_FLIGHT = 4;
+    /** A secondary that reads nothing for this long has its transfer ended. */
+    private static final long STALL_SECONDS = 30;
+
     private final Responder responder;
+    private final Transfers transfers;
     private final Consumer<Throwable> errors;
     private byte[] scratch = new byte[512];
     /** The peer as the 128-bit form (IPv4 mapped), read once per connection. */
@@ -23,8 +37,9 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private long peerLo;
     private int peerPort;
 
-    TcpQueryHandler(Responder responder, Consumer<Throwable> errors) {
+    TcpQueryHandler(Responder responder, Transfers transfers, Consumer<Throwable> errors) {
         this.responder = responder;
+        this.transfers = transfers;
         this.errors = errors;
     }
 
@@ -45,12 +60,55 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
             peerPort = remote.getPort();
             peerRead = true;
         }
+        if (transfers != null && Transfers.isTransfer(scratch, length)) {
+            out.release();
+            transfer(ctx, java.util.Arrays.copyOf(scratch, length));
+            return;
+        }
         if (responder.respond(scratch, length, Transport.TCP, peerHi, peerLo, peerPort, out)) {
             out.setShort(0, out.readableBytes() - 2);
             ctx.write(out, ctx.voidPromise());
         } else {
             out.release();
             ctx.close(); // a connection that sends non-queries is not worth keeping
+        }
+    }
+
+    /** Streams a transfer's messages from a virtual thread, at most {@link #MESSAGES_IN_FLIGHT} unsent. */
+    private void transfer(ChannelHandlerContext ctx, byte[] request) {
+        Channel channel = ctx.channel();
+        channel.config().setAutoRead(false);
+        InetAddress client = ((InetSocketAddress) channel.remoteAddress()).getAddress();
+        Semaphore window = new Semaphore(MESSAGES_IN_FLIGHT);
+        Thread.ofVirtual().name("transfer to " + client.getHostAddress()).start(() -> {
+            try {
+                transfers.answer(request, request.length, client, message -> {
+                    try {
+                        if (!channel.isActive() || !window.tryAcquire(STALL_SECONDS, TimeUnit.SECONDS)) {
+                            throw new TransferEnded();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new TransferEnded();
+                    }
+                    ByteBuf frame = channel.alloc().buffer(message.length + 2);
+                    frame.writeShort(message.length).writeBytes(message);
+                    channel.writeAndFlush(frame).addListener(f -> window.release());
+                });
+                channel.eventLoop().execute(() -> channel.config().setAutoRead(true));
+            } catch (TransferEnded e) {
+                channel.close(); // a reader that stalled or left
+            } catch (RuntimeException e) {
+                channel.close(); // a bug: this connection only
+                errors.accept(e);
+            }
+        });
+    }
+
+    /** The client stopped reading or closed: the rest of the transfer is not made. */
+    private static final class TransferEnded extends RuntimeException {
+        TransferEnded() {
+            super(null, null, false, false);
         }
     }
 

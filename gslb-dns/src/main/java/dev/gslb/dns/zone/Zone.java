@@ -30,11 +30,20 @@ public final class Zone {
     private final Map<Name, Name> wildcards;
     /** How the zone is signed, or null: served unsigned. */
     private final DnssecSettings dnssec;
+    /** Who may take the zone by transfer and whom to NOTIFY, or null: no transfers. */
+    private final TransferSettings transfer;
+    /** Where a secondary zone is transferred from ({@code primary:}), or null: from its file. */
+    private final SecondarySettings secondary;
+    /** A secondary zone not (or no longer) held: answered SERVFAIL (never loaded, or expired). */
+    private final boolean expired;
 
     Zone(Name origin, SOARecord soa, Map<Name, Map<Integer, List<Record>>> records) {
         this.origin = origin;
         this.soa = soa;
         this.dnssec = null;
+        this.transfer = null;
+        this.secondary = null;
+        this.expired = false;
         this.negativeSoa = soaWithTtl(soa.getMinimum());
         Map<Name, Map<Integer, RRset>> n = new HashMap<>();
         Set<Name> names = new HashSet<>();
@@ -55,8 +64,13 @@ public final class Zone {
         this.wildcards = Map.copyOf(wild);
     }
 
-    /** The same zone signed as {@code settings} say (null: unsigned); its data is shared, not copied. */
-    private Zone(Zone data, DnssecSettings settings) {
+    /** The same zone signed, transferred and held as given; its data is shared, not copied. */
+    private Zone(
+            Zone data,
+            DnssecSettings settings,
+            TransferSettings transfer,
+            SecondarySettings secondary,
+            boolean expired) {
         this.origin = data.origin;
         this.soa = data.soa;
         this.negativeSoa = data.negativeSoa;
@@ -64,11 +78,66 @@ public final class Zone {
         this.existing = data.existing;
         this.wildcards = data.wildcards;
         this.dnssec = settings;
+        this.transfer = transfer;
+        this.secondary = secondary;
+        this.expired = expired;
     }
 
     /** This zone, signed as {@code settings} say (null: unsigned). */
     public Zone withDnssec(DnssecSettings settings) {
-        return new Zone(this, settings);
+        return new Zone(this, settings, transfer, secondary, expired);
+    }
+
+    /** This zone, offered to secondaries as {@code settings} say (null: to nobody). */
+    public Zone withTransfer(TransferSettings settings) {
+        return new Zone(this, dnssec, settings, secondary, expired);
+    }
+
+    /**
+     * A secondary zone before its first transfer: an SOA of serial 0 stands in, and every question
+     * for it is answered SERVFAIL, as a secondary answers for a zone it does not hold.
+     */
+    public static Zone placeholder(Name origin, SecondarySettings secondary) {
+        SOARecord soa = new SOARecord(origin, org.xbill.DNS.DClass.IN, 0, origin, origin, 0, 3600, 600, 604800, 0);
+        Zone empty = new Zone(origin, soa, Map.of(origin, Map.of(Type.SOA, List.of(soa))));
+        return new Zone(empty, null, null, secondary, true);
+    }
+
+    /** This zone's data, held as a secondary of {@code settings}: served until {@link #asExpired()}. */
+    public Zone heldFrom(SecondarySettings settings) {
+        return new Zone(this, dnssec, transfer, settings, false);
+    }
+
+    /** This zone, expired: every question for it is answered SERVFAIL. */
+    public Zone asExpired() {
+        return new Zone(this, dnssec, transfer, secondary, true);
+    }
+
+    /** Where this secondary zone is transferred from, or null (a zone from a file). */
+    public SecondarySettings secondary() {
+        return secondary;
+    }
+
+    /** True for a secondary zone not held (never transferred, or expired): answered SERVFAIL. */
+    public boolean expired() {
+        return expired;
+    }
+
+    /** Every record, the SOA's included, in no order. */
+    public List<Record> records() {
+        List<Record> all = new ArrayList<>(recordCount());
+        rrsets().forEach(set -> all.addAll(set.rrs(false)));
+        return all;
+    }
+
+    /** Who may take the zone by transfer, and whom to NOTIFY ({@code transfer:}), or null. */
+    public TransferSettings transfer() {
+        return transfer;
+    }
+
+    /** Every RRset of the zone, the SOA's included, in no order. */
+    public java.util.stream.Stream<RRset> rrsets() {
+        return nodes.values().stream().flatMap(m -> m.values().stream());
     }
 
     /** How the zone is signed ({@code dnssec:}), or null when it is served unsigned. */

@@ -105,6 +105,18 @@ public final class ZoneFile {
         }
     }
 
+    /**
+     * A zone of {@code records} (a transfer's), checked by the same rules as a file's; problems
+     * name {@code label} and line 0.
+     */
+    public static Zone of(String label, Name origin, List<Record> records) throws ZoneException {
+        if (records.size() > MAX_RECORDS) {
+            throw new ZoneException(List.of(
+                    new ZoneProblem(label, 0, records.size() + " records; a zone may hold at most " + MAX_RECORDS)));
+        }
+        return check(label, origin, records, Map.of());
+    }
+
     private static Zone check(String label, Name origin, List<Record> records, Map<Record, Integer> lines)
             throws ZoneException {
         List<ZoneProblem> problems = new ArrayList<>();

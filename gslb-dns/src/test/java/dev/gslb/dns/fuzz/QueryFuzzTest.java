@@ -22,7 +22,8 @@ import org.xbill.DNS.OPTRecord;
  * rest: the packet). Checked on every input: nothing escapes and nothing fails inside (the
  * internal-error counter stays at zero), a query with QR set is never answered, an answer parses,
  * echoes the ID and the question as asked, and fits the client's limit (512 bytes over UDP
- * without EDNS, min(its size, 1232) with it). Seeds: src/test/resources/.../QueryFuzzTestInputs.
+ * without EDNS, min(its size, 1232) with it). The server has a TSIG key, so signed packets take
+ * the TSIG check. Seeds: src/test/resources/.../QueryFuzzTestInputs.
  */
 class QueryFuzzTest {
     private static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
@@ -38,6 +39,7 @@ class QueryFuzzTest {
                     new DnsMetrics(REGISTRY),
                     AnswerSettings.DEFAULTS);
             r.keys(dev.gslb.dns.dnssec.TestKeys.ring(org.xbill.DNS.Name.fromString("example.com.")));
+            r.tsigKeys(TransferFuzzTest.KEYS); // a signed query takes the TSIG check and the signed answer
             return r;
         } catch (Exception e) {
             throw new IllegalStateException(e);

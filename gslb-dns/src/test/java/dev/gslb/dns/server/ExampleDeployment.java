@@ -6,6 +6,9 @@ import dev.gslb.dns.answer.DnsMetrics;
 import dev.gslb.dns.answer.InstanceIdentity;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.transfer.Notifier;
+import dev.gslb.dns.transfer.Transfers;
+import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.wideip.WideIpResolver;
@@ -41,6 +44,9 @@ public final class ExampleDeployment implements AutoCloseable {
 
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     public final Responder responder;
+    /** Transfers out: of the zones whose settings offer them (none in the example zone as loaded). */
+    public final Transfers transfers = new Transfers(new Notifier());
+
     public final DnsServer server;
 
     public ExampleDeployment() throws Exception {
@@ -73,7 +79,8 @@ public final class ExampleDeployment implements AutoCloseable {
                 answers,
                 rateLimitTime,
                 null);
-        server = new DnsServer(listener, responder, metrics);
+        transfers.update(authority, TsigKeys.NONE);
+        server = new DnsServer(listener, responder, transfers, metrics);
         server.start();
     }
 
@@ -147,6 +154,7 @@ public final class ExampleDeployment implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        transfers.close();
         responder.close();
     }
 }

@@ -27,8 +27,8 @@ import org.xbill.DNS.TSIGRecord;
 import org.xbill.DNS.Type;
 
 /**
- * A query signed with TSIG under a key the server does not have (it has none: there are no zone
- * transfers to sign) is answered NOTAUTH with an unsigned TSIG record carrying BADKEY, as NSD and
+ * A query signed with TSIG under a key the server does not have (here it has none; with keys the
+ * same answer comes from the TSIG check, TransferOutTest) is answered NOTAUTH with an unsigned TSIG record carrying BADKEY, as NSD and
  * BIND answer it (RFC 8945 5.2.1), and a TSIG anywhere but last is FORMERR. Asked with dig, kdig
  * and dnsjava over real sockets.
  */
