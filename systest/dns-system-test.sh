@@ -69,6 +69,8 @@ check "kdig: truncated over UDP, retried over TCP" bash -c "out=\$(${K[*]} big.e
 check "dig: EDNS version 1 gets BADVERS" contains "status: BADVERS" "${D[@]}" +edns=1 +noednsneg example.com SOA
 check "kdig: EDNS version 1 gets BADVERS" contains "status: BADVERS" "${K[@]}" +edns=1 example.com SOA
 check "dig: REFUSED outside served zones" contains "status: REFUSED" "${D[@]}" www.example.org A
+check "dig: AXFR of a zone without transfer: is refused" contains "Transfer failed" "${D[@]}" example.com AXFR
+check "kdig -y: a TSIG key this server lacks gets BADKEY" contains "BADKEY" "${K[@]}" -y hmac-sha256:stranger:YSAzMi1ieXRlIHNlY3JldCBmb3IgdGhlIHRlc3RzISE= example.com SOA
 check "dig: NSID names the instance" contains "NSID:" "${D[@]}" +nsid example.com SOA
 check "dig +cookie: a server cookie comes back, good" contains "(good)" "${D[@]}" +cookie example.com SOA
 check "dig +cookie: the server cookie, sent back, is good" bash -c "c=\$(${D[*]} +cookie example.com SOA | awk '/COOKIE:/ {print \$3}'); [[ \${#c} -eq 48 ]] && ${D[*]} +cookie=\$c example.com SOA | grep -q \"COOKIE: .* (good)\""

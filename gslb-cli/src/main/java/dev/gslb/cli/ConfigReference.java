@@ -78,6 +78,8 @@ public final class ConfigReference {
                 new Section(
                         "zones",
                         "zone files, each `file` (RFC 1035) and `origin` (default: the file name without .zone);"
+                                + " or secondary zones, each `origin`, `primary` (addresses, tried in order) and"
+                                + " `tsig` (a key of tsig-keys:); or a catalog zone, `origin` and `catalog: true`;"
                                 + " `dnssec` and `transfer` (keys below)"),
                 new Section("datacenters", "the names of the data centers"),
                 new Section(

@@ -9,6 +9,7 @@ import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.wideip.Failure;
 import dev.gslb.dns.wideip.WideIp;
 import dev.gslb.dns.zone.DnssecSettings;
+import dev.gslb.dns.zone.SecondarySettings;
 import dev.gslb.dns.zone.TransferSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
@@ -29,7 +30,14 @@ import org.xbill.DNS.Name;
 /** The {@code zones:} and {@code wide-ips:} sections: the zone files served and the wide IPs inside them. */
 final class ZoneBinder extends Sections {
     /** One entry of {@code zones:} as written. */
-    record ZoneEntry(Path file, Name origin, DnssecSettings dnssec, TransferSettings transfer) {
+    record ZoneEntry(
+            Path file,
+            Name origin,
+            DnssecSettings dnssec,
+            TransferSettings transfer,
+            List<String> primary,
+            String tsig,
+            Boolean catalog) {
         static final Section<List<ZoneEntry>> SECTION = Section.list("zones", ZoneEntry.class);
     }
 
@@ -84,8 +92,26 @@ final class ZoneBinder extends Sections {
         List<Zone> zones = new ArrayList<>();
         for (int i = 0; i < given.size(); i++) {
             ZoneEntry z = given.get(i);
+            if (Boolean.TRUE.equals(z.catalog())) {
+                zones.add(catalog(z, keys, i));
+                continue;
+            }
+            if (z.primary() != null) {
+                zones.add(secondary(z, keys, i));
+                continue;
+            }
             if (z.file() == null) {
-                throw file.error("zone needs 'file:' (path to an RFC 1035 zone file)", "zones", i);
+                throw file.error(
+                        "zone needs 'file:' (path to an RFC 1035 zone file), or 'primary:' (a secondary zone)",
+                        "zones",
+                        i);
+            }
+            if (z.tsig() != null) {
+                throw file.error(
+                        "'tsig:' is the key of a secondary zone's transfers: add 'primary:', or remove it",
+                        "zones",
+                        i,
+                        "tsig");
             }
             if (!Files.isRegularFile(z.file())) {
                 throw file.error("zone file " + z.file() + " does not exist", "zones", i, "file");
@@ -103,6 +129,77 @@ final class ZoneBinder extends Sections {
             }
         }
         return List.copyOf(zones);
+    }
+
+    /**
+     * A catalog zone ({@code origin}, {@code catalog: true}, {@code transfer}): its records are made
+     * by the server from the zones offered for transfer, so it has no file, primary or signing.
+     */
+    private Zone catalog(ZoneEntry z, TsigKeys keys, int i) throws SettingsException {
+        if (z.origin() == null) {
+            throw file.error("a catalog zone needs 'origin:' (its name, e.g. catalog.example.net)", "zones", i);
+        }
+        if (z.file() != null || z.primary() != null || z.dnssec() != null || z.tsig() != null) {
+            throw file.error(
+                    "a catalog zone's records are made here: it takes no 'file:', 'primary:', 'tsig:' or 'dnssec:'",
+                    "zones",
+                    i);
+        }
+        if (z.transfer() == null) {
+            throw file.error(
+                    "a catalog zone is for secondaries: give it 'transfer:' (who may take it, whom to notify)",
+                    "zones",
+                    i,
+                    "catalog");
+        }
+        checkTransfer(z, keys, i);
+        return Zone.placeholder(z.origin(), null).withTransfer(z.transfer()).asCatalog();
+    }
+
+    /**
+     * A secondary zone ({@code origin}, {@code primary}, {@code tsig}): a stand-in until its first
+     * transfer, which answers SERVFAIL; not signed here (its primary signs it, or nobody).
+     */
+    private Zone secondary(ZoneEntry z, TsigKeys keys, int i) throws SettingsException {
+        if (z.file() != null) {
+            throw file.error("a zone has 'file:' or 'primary:', not both", "zones", i, "primary");
+        }
+        if (z.origin() == null) {
+            throw file.error("a secondary zone needs 'origin:' (the zone's name)", "zones", i);
+        }
+        if (z.dnssec() != null) {
+            throw file.error(
+                    "a secondary zone is signed by its primary, not here: remove 'dnssec:'", "zones", i, "dnssec");
+        }
+        if (z.primary().isEmpty()) {
+            throw file.error("'primary:' lists no address", "zones", i, "primary");
+        }
+        List<java.net.InetSocketAddress> primaries = new ArrayList<>();
+        for (int p = 0; p < z.primary().size(); p++) {
+            try {
+                primaries.add(TransferSettings.address(z.primary().get(p)));
+            } catch (IllegalArgumentException e) {
+                throw file.error(e.getMessage().replace("transfer.notify", "primary"), "zones", i, "primary", p);
+            }
+        }
+        Name key = null;
+        if (z.tsig() != null) {
+            try {
+                key = Name.fromString(z.tsig(), Name.root);
+            } catch (org.xbill.DNS.TextParseException e) {
+                throw file.error("'" + z.tsig() + "' is not a key name", "zones", i, "tsig");
+            }
+            if (keys.find(key) == null) {
+                throw file.error(
+                        "tsig names key " + key + ", which tsig-keys: does not define; defined: " + keys.names(),
+                        "zones",
+                        i,
+                        "tsig");
+            }
+        }
+        checkTransfer(z, keys, i);
+        return Zone.placeholder(z.origin(), new SecondarySettings(primaries, key))
+                .withTransfer(z.transfer());
     }
 
     /** A zone's transfer: its keys defined; not for a signed zone (signed as answered, it would go out unsigned). */

@@ -52,6 +52,62 @@ class TransferConfigTest {
                 .isFalse();
     }
 
+    private Path secondary(String entry) throws Exception {
+        return ConfigLoaderTest.config(
+                dir,
+                ConfigLoaderTest.GOOD.replace(
+                        "zones:\n  - file: example.com.zone\n",
+                        "tsig-keys:\n  - {name: xfr, secret: " + SECRET + "}\nzones:\n  - file: example.com.zone\n  - "
+                                + entry + "\n"));
+    }
+
+    @Test
+    void aSecondaryZoneBindsAsAStandInThatAnswersServfailUntilItsFirstTransfer() throws Exception {
+        GslbConfig c = ConfigLoader.load(
+                secondary("{origin: example.net, primary: [198.18.0.10, \"[2001:db8::10]:5300\"], tsig: xfr,"
+                        + " transfer: {allow: [198.18.0.0/24]}}"));
+        var z = c.zones().get(1);
+        assertThat(z.origin()).isEqualTo(Name.fromString("example.net."));
+        assertThat(z.expired()).as("not transferred yet").isTrue();
+        assertThat(z.secondary().primaries()).extracting(a -> a.getPort()).containsExactly(53, 5300);
+        assertThat(z.secondary().tsig()).isEqualTo(Name.fromString("xfr."));
+        assertThat(z.transfer()).as("offered on to secondaries of ours").isNotNull();
+
+        assertThatThrownBy(() -> ConfigLoader.load(
+                        secondary("{origin: example.net, primary: [198.18.0.10], file: example.com.zone}")))
+                .hasMessageContaining("'file:' or 'primary:', not both");
+        assertThatThrownBy(() -> ConfigLoader.load(secondary("{primary: [198.18.0.10]}")))
+                .hasMessageContaining("needs 'origin:'");
+        assertThatThrownBy(
+                        () -> ConfigLoader.load(secondary("{origin: example.net, primary: [198.18.0.10], dnssec: {}}")))
+                .hasMessageContaining("signed by its primary");
+        assertThatThrownBy(() ->
+                        ConfigLoader.load(secondary("{origin: example.net, primary: [198.18.0.10], tsig: other}")))
+                .hasMessageContaining("other.")
+                .hasMessageContaining("does not define");
+        assertThatThrownBy(() -> ConfigLoader.load(secondary("{origin: example.net, primary: [ns1.example.org]}")))
+                .hasMessageContaining("gslb.yaml:11:")
+                .hasMessageContaining("not an address");
+        assertThatThrownBy(() -> ConfigLoader.load(secondary("{origin: example.net, primary: []}")))
+                .hasMessageContaining("lists no address");
+    }
+
+    @Test
+    void aCatalogZoneBindsWithItsTransferAndNothingElse() throws Exception {
+        GslbConfig c =
+                ConfigLoader.load(secondary("{origin: catalog.example.net, catalog: true, transfer: {tsig: [xfr]}}"));
+        assertThat(c.zones().get(1).catalog()).isTrue();
+        assertThatThrownBy(() -> ConfigLoader.load(secondary("{origin: catalog.example.net, catalog: true}")))
+                .hasMessageContaining("give it 'transfer:'");
+        assertThatThrownBy(
+                        () -> ConfigLoader.load(
+                                secondary(
+                                        "{origin: catalog.example.net, catalog: true, file: example.com.zone, transfer: {tsig: [xfr]}}")))
+                .hasMessageContaining("records are made here");
+        assertThatThrownBy(() -> ConfigLoader.load(secondary("{catalog: true, transfer: {tsig: [xfr]}}")))
+                .hasMessageContaining("needs 'origin:'");
+    }
+
     @Test
     void mistakesAreRefusedWhereTheyAreWritten() throws Exception {
         Path open = dir.resolve("open.secret");

@@ -10,6 +10,7 @@ import dev.gslb.dns.method.MethodRegistry;
 import dev.gslb.dns.method.StaticPersistence;
 import dev.gslb.dns.server.DnsServer;
 import dev.gslb.dns.transfer.Notifier;
+import dev.gslb.dns.transfer.SecondaryZones;
 import dev.gslb.dns.transfer.Transfers;
 import dev.gslb.dns.wideip.AnswerStatistics;
 import dev.gslb.dns.wideip.PersistenceTable;
@@ -101,6 +102,8 @@ public final class GslbServer implements AutoCloseable {
     private final Reconfiguration reconfiguration;
     /** Zone transfers out and NOTIFY (zones: transfer:). */
     private final Transfers transfers;
+    /** Zones taken by transfer from their primaries (zones: primary:). */
+    private final SecondaryZones secondaries;
 
     private final DnsServer dns;
     private final AuditLog audit;
@@ -160,7 +163,9 @@ public final class GslbServer implements AutoCloseable {
         dnssecKeys.zones(responder.authority()); // before the listeners answer
         responder.tsigKeys(config.tsigKeys());
         this.transfers = new Transfers(new Notifier());
-        transfers.update(responder.authority(), config.tsigKeys()); // start-up tells the secondaries too
+        this.secondaries = new SecondaryZones(
+                fromFile.stateFolder().resolve("secondary"), Clock.systemUTC(), this::secondaryChanged);
+        responder.notifies(secondaries);
         this.keySharing = new KeySharing(
                 dnssecKeys,
                 config.instance().name(),
@@ -170,7 +175,17 @@ public final class GslbServer implements AutoCloseable {
         dnssecKeys.onChange(keySharing::changed);
         sync.exchangeKeys(keySharing); // before peer sync starts
         this.reconfiguration = new Reconfiguration(
-                group, () -> fromFile, topology, methods, responder, dnssecKeys::zones, transfers, probes, site);
+                group,
+                () -> fromFile,
+                topology,
+                methods,
+                responder,
+                dnssecKeys::zones,
+                transfers,
+                secondaries,
+                probes,
+                site);
+        reconfiguration.start(config.tsigKeys()); // secondary zones' copies served before the listeners start
         group.attach(reconfiguration, sync::publishConfig, sync::tellConfigState);
         this.dns = new DnsServer(config.dns(), responder, transfers, metrics);
         this.audit = new AuditLog(config.admin().audit());
@@ -302,6 +317,16 @@ public final class GslbServer implements AutoCloseable {
                 v.digest(),
                 served.content().loads().size(),
                 ConfigInService.of(served.running(), SyncedConfiguration.text(served)));
+    }
+
+    /** A secondary zone has a new copy or expired (from that zone's own thread). */
+    private void secondaryChanged(dev.gslb.dns.zone.Zone zone) {
+        reconfiguration.zoneChanged();
+    }
+
+    /** The zones taken from primaries (zones: primary:). */
+    public SecondaryZones secondaryZones() {
+        return secondaries;
     }
 
     public Authority authority() {
@@ -477,6 +502,7 @@ public final class GslbServer implements AutoCloseable {
         admin.close();
         audit.close();
         dns.close();
+        secondaries.close();
         transfers.close();
         if (dnstap != null) { // after the listeners: what they queued is written, then the stream ends
             dnstap.close();

@@ -5,7 +5,10 @@ import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.answer.Responder;
 import dev.gslb.dns.method.MethodRegistry;
+import dev.gslb.dns.transfer.CatalogZones;
+import dev.gslb.dns.transfer.SecondaryZones;
 import dev.gslb.dns.transfer.Transfers;
+import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.site.SitePublisher;
 import dev.gslb.sync.SyncGroup;
@@ -35,6 +38,13 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
     private final SitePublisher site;
     /** Zone transfers out: each zone's journal, and NOTIFY to its secondaries when its serial moves. */
     private final Transfers transfers;
+    /** The secondary zones: started and stopped with each configuration, their copies put in place. */
+    private final SecondaryZones secondaries;
+    /** The catalog zones' records, made from the zones offered. */
+    private final CatalogZones catalogs = new CatalogZones(java.time.Clock.systemUTC());
+
+    /** The keys of the configuration applied last (a secondary zone's new copy is offered with them). */
+    private volatile TsigKeys tsigKeys = TsigKeys.NONE;
 
     private volatile GslbServer.ConfigSource source;
 
@@ -46,9 +56,11 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
             Responder responder,
             Consumer<Authority> signedZones,
             Transfers transfers,
+            SecondaryZones secondaries,
             ProbeSide probes,
             SitePublisher site) {
         this.transfers = transfers;
+        this.secondaries = secondaries;
         this.group = group;
         this.source = source;
         this.topology = topology;
@@ -57,6 +69,23 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
         this.signedZones = signedZones;
         this.probes = probes;
         this.site = site;
+    }
+
+    /**
+     * At start: the secondary zones begin (their kept copies read now) and every zone is offered,
+     * its secondaries notified, with {@code keys}.
+     */
+    synchronized void start(TsigKeys keys) {
+        tsigKeys = keys;
+        secondaries.configure(responder.authority(), keys);
+        zoneChanged();
+    }
+
+    /** A secondary zone has a new copy, or expired: served, offered and notified from now on. */
+    synchronized void zoneChanged() {
+        Authority a = catalogs.fill(secondaries.fill(responder.authority()));
+        responder.replace(a);
+        transfers.update(a, tsigKeys);
     }
 
     void from(GslbServer.ConfigSource source) {
@@ -96,6 +125,9 @@ final class Reconfiguration implements SyncGroup.Applier<GslbConfig> {
             throw new SettingsException(e.getMessage());
         }
         t.commit();
+        secondaries.configure(a, next.tsigKeys());
+        a = catalogs.fill(secondaries.fill(a));
+        tsigKeys = next.tsigKeys();
         int monitors = probes.health.reconfigure(next.health());
         site.resite(next.site(), probes.health::state, probes.links::local); // before the wide IPs naming its servers
         int polled = probes.loads.reconfigure(next.loads()); // after: a server no longer polled is told unknown

@@ -71,6 +71,12 @@ public final class Responder implements AutoCloseable {
     private volatile KeyRing keyRing = KeyRing.EMPTY;
     /** The TSIG keys a signed query is checked with; none: every signed query gets BADKEY from the guard. */
     private volatile TsigKeys tsigKeys = TsigKeys.NONE;
+    /** Who takes NOTIFY (the secondary zones), or null: NOTIFY is not implemented. */
+    private volatile NotifyReceiver notifies;
+    /** NOTIFY taken a second at most: a flood of them costs a parse each, and a primary sends a few. */
+    private final SigningBudget notifyBudget;
+
+    static final int NOTIFY_PER_SECOND = 100;
     /** Shared by every zone and kept across reloads: the CPU it guards is the server's. */
     private final SigningBudget signingBudget;
 
@@ -107,6 +113,7 @@ public final class Responder implements AutoCloseable {
                 : null;
         this.limiter = new ResponseRateLimiter(settings.rateLimit(), rateLimitTime);
         this.signingBudget = new SigningBudget(settings.signaturesPerSecond(), rateLimitTime);
+        this.notifyBudget = new SigningBudget(NOTIFY_PER_SECOND, rateLimitTime);
         replace(authority);
     }
 
@@ -131,6 +138,11 @@ public final class Responder implements AutoCloseable {
         served = new Served(
                 served.authority().withKeys(ring, System::currentTimeMillis, metrics.signing(), signingBudget),
                 settings.cacheBytes());
+    }
+
+    /** Who takes NOTIFY from now on (null: answered NOTIMP). */
+    public void notifies(NotifyReceiver receiver) {
+        notifies = receiver;
     }
 
     /** Swaps in the TSIG keys signed queries are checked with. */
@@ -198,6 +210,12 @@ public final class Responder implements AutoCloseable {
             Reply r = t.reply;
             QueryView.Verdict verdict = t.query.read(packet, length, transport);
             TsigKeys keys = tsigKeys;
+            NotifyReceiver receiver = notifies;
+            if (verdict == QueryView.Verdict.NOTIMP
+                    && t.query.opcode == org.xbill.DNS.Opcode.NOTIFY
+                    && receiver != null) {
+                return notify(receiver, keys, packet, length, hi, lo, out);
+            }
             if (verdict == QueryView.Verdict.BADKEY && !keys.isEmpty()) {
                 return signed(t, keys, packet, length, transport, hi, lo, port, nowMillis, out);
             }
@@ -309,6 +327,67 @@ public final class Responder implements AutoCloseable {
             return false;
         } finally {
             answer.release();
+        }
+    }
+
+    /**
+     * A NOTIFY (RFC 1996): its TSIG checked, handed to {@code receiver}, answered with its rcode,
+     * the question echoed, signed as it was. Over {@link #NOTIFY_PER_SECOND}, dropped unread.
+     */
+    private boolean notify(
+            NotifyReceiver receiver, TsigKeys keys, byte[] packet, int length, long hi, long lo, ByteBuf out) {
+        if (!notifyBudget.take()) {
+            metrics.dropped(DnsMetrics.Drop.RATE_LIMITED);
+            return false;
+        }
+        TsigKeys.Checked checked;
+        try {
+            checked = keys.check(packet, length);
+        } catch (java.io.IOException e) {
+            metrics.dropped(DnsMetrics.Drop.MALFORMED);
+            return false;
+        }
+        if (checked.error() != Rcode.NOERROR) {
+            out.writeBytes(checked.errorAnswer());
+            return true;
+        }
+        org.xbill.DNS.Message query = checked.message();
+        org.xbill.DNS.Record question = query.getQuestion();
+        org.xbill.DNS.Message answer =
+                new org.xbill.DNS.Message(query.getHeader().getID());
+        answer.getHeader().setOpcode(org.xbill.DNS.Opcode.NOTIFY);
+        answer.getHeader().setFlag(org.xbill.DNS.Flags.QR);
+        int rcode;
+        if (question == null || question.getType() != Type.SOA) {
+            rcode = Rcode.FORMERR;
+        } else {
+            answer.addRecord(question, org.xbill.DNS.Section.QUESTION);
+            rcode = receiver.notified(
+                    question.getName(),
+                    address(hi, lo),
+                    checked.key() == null ? null : checked.key().name());
+            answer.getHeader().setFlag(org.xbill.DNS.Flags.AA);
+        }
+        answer.getHeader().setRcode(rcode);
+        checked.sign(answer);
+        out.writeBytes(answer.toWire());
+        return true;
+    }
+
+    /** The client's address from its 128-bit form (IPv4 mapped). */
+    private static java.net.InetAddress address(long hi, long lo) {
+        byte[] b = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (hi >>> (56 - 8 * i));
+            b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+        }
+        try {
+            if (hi == 0 && (lo >>> 32) == 0xFFFF) {
+                return java.net.InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16));
+            }
+            return java.net.InetAddress.getByAddress(b);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // 4 or 16 bytes: cannot happen
         }
     }
 

@@ -70,8 +70,12 @@ public final class Transfers implements AutoCloseable {
             if (z.transfer() == null) {
                 continue;
             }
-            ZoneContent content = ZoneContent.of(authority, z);
             Offered old = before.get(z.origin());
+            if (old != null && old.zone().sameData(z) && old.zone().transfer().equals(z.transfer())) {
+                now.put(z.origin(), new Offered(z, old.content(), old.journal())); // untouched: not compared again
+                continue;
+            }
+            ZoneContent content = ZoneContent.of(authority, z);
             ZoneJournal journal = ZoneJournal.EMPTY;
             if (old != null) {
                 journal = old.journal().after(old.content(), content);
@@ -84,9 +88,7 @@ public final class Transfers implements AutoCloseable {
                             from,
                             to,
                             from);
-                } else if (from == to
-                        && journal == ZoneJournal.EMPTY
-                        && !old.journal().changes().isEmpty()) {
+                } else if (from == to && journal != old.journal()) {
                     log.warn(
                             "zone {}: records changed but serial {} did not; secondaries will not see the change",
                             z.origin(),

@@ -36,6 +36,8 @@ public final class Zone {
     private final SecondarySettings secondary;
     /** A secondary zone not (or no longer) held: answered SERVFAIL (never loaded, or expired). */
     private final boolean expired;
+    /** A catalog zone (RFC 9432): its records list the zones offered for transfer, made by the server. */
+    private final boolean catalog;
 
     Zone(Name origin, SOARecord soa, Map<Name, Map<Integer, List<Record>>> records) {
         this.origin = origin;
@@ -44,6 +46,7 @@ public final class Zone {
         this.transfer = null;
         this.secondary = null;
         this.expired = false;
+        this.catalog = false;
         this.negativeSoa = soaWithTtl(soa.getMinimum());
         Map<Name, Map<Integer, RRset>> n = new HashMap<>();
         Set<Name> names = new HashSet<>();
@@ -70,7 +73,8 @@ public final class Zone {
             DnssecSettings settings,
             TransferSettings transfer,
             SecondarySettings secondary,
-            boolean expired) {
+            boolean expired,
+            boolean catalog) {
         this.origin = data.origin;
         this.soa = data.soa;
         this.negativeSoa = data.negativeSoa;
@@ -81,16 +85,17 @@ public final class Zone {
         this.transfer = transfer;
         this.secondary = secondary;
         this.expired = expired;
+        this.catalog = catalog;
     }
 
     /** This zone, signed as {@code settings} say (null: unsigned). */
     public Zone withDnssec(DnssecSettings settings) {
-        return new Zone(this, settings, transfer, secondary, expired);
+        return new Zone(this, settings, transfer, secondary, expired, catalog);
     }
 
     /** This zone, offered to secondaries as {@code settings} say (null: to nobody). */
     public Zone withTransfer(TransferSettings settings) {
-        return new Zone(this, dnssec, settings, secondary, expired);
+        return new Zone(this, dnssec, settings, secondary, expired, catalog);
     }
 
     /**
@@ -100,17 +105,32 @@ public final class Zone {
     public static Zone placeholder(Name origin, SecondarySettings secondary) {
         SOARecord soa = new SOARecord(origin, org.xbill.DNS.DClass.IN, 0, origin, origin, 0, 3600, 600, 604800, 0);
         Zone empty = new Zone(origin, soa, Map.of(origin, Map.of(Type.SOA, List.of(soa))));
-        return new Zone(empty, null, null, secondary, true);
+        return new Zone(empty, null, null, secondary, true, false);
     }
 
     /** This zone's data, held as a secondary of {@code settings}: served until {@link #asExpired()}. */
     public Zone heldFrom(SecondarySettings settings) {
-        return new Zone(this, dnssec, transfer, settings, false);
+        return new Zone(this, dnssec, transfer, settings, false, catalog);
     }
 
     /** This zone, expired: every question for it is answered SERVFAIL. */
     public Zone asExpired() {
-        return new Zone(this, dnssec, transfer, secondary, true);
+        return new Zone(this, dnssec, transfer, secondary, true, catalog);
+    }
+
+    /** Whether {@code other} holds this very data (the same load or transfer, however it is served). */
+    public boolean sameData(Zone other) {
+        return nodes == other.nodes;
+    }
+
+    /** This zone as a catalog zone, its records made by the server (RFC 9432). */
+    public Zone asCatalog() {
+        return new Zone(this, dnssec, transfer, secondary, expired, true);
+    }
+
+    /** True for a catalog zone: the server makes its records from the zones it offers. */
+    public boolean catalog() {
+        return catalog;
     }
 
     /** Where this secondary zone is transferred from, or null (a zone from a file). */

@@ -12,7 +12,6 @@ import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneFile;
 import dev.gslb.probe.Shell;
 import dev.gslb.topology.Cidr;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -23,12 +22,7 @@ import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xbill.DNS.DClass;
-import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
-import org.xbill.DNS.Record;
-import org.xbill.DNS.Section;
-import org.xbill.DNS.SimpleResolver;
 import org.xbill.DNS.TSIG;
 import org.xbill.DNS.Type;
 
@@ -47,8 +41,8 @@ class SecondariesTest {
 
     @Test
     void knotAndNsdFollowOurZoneByNotifyAndIxfr(@TempDir Path dir) throws Exception {
-        int knotPort = freePort();
-        int nsdPort = freePort();
+        int knotPort = Knot.freePort();
+        int nsdPort = Knot.freePort();
         List<InetSocketAddress> secondaries = List.of(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), knotPort),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), nsdPort));
@@ -58,12 +52,16 @@ class SecondariesTest {
             gslb.responder.tsigKeys(KEYS);
             gslb.transfers.update(first, KEYS);
             int port = gslb.address().getPort();
-            Process knot = knot(dir.resolve("knot"), knotPort, port);
+            Knot knot = new Knot(dir.resolve("knot"), knotPort, port, SECRET64, """
+                    - domain: example.com
+                      master: gslb
+                      acl: notify-from-gslb
+                    """);
             Process nsd = nsd(dir.resolve("nsd"), nsdPort, port);
             try {
                 for (int secondary : new int[] {knotPort, nsdPort}) {
-                    awaitAnswer(secondary, "api.example.com.", "192.0.2.10", Duration.ofSeconds(30));
-                    assertThat(addresses(secondary, "www.example.com."))
+                    Knot.awaitAnswer(secondary, "api.example.com.", "192.0.2.10", Duration.ofSeconds(30));
+                    assertThat(Knot.addresses(secondary, "www.example.com."))
                             .as("the wide IP's stand-in: its first member")
                             .containsExactly("202.106.83.177");
                 }
@@ -73,8 +71,9 @@ class SecondariesTest {
                 long changed = System.nanoTime();
                 gslb.responder.replace(second);
                 gslb.transfers.update(second, KEYS);
-                double knotSeconds = awaitAnswer(knotPort, "api.example.com.", "192.0.2.12", Duration.ofSeconds(20));
-                awaitAnswer(nsdPort, "api.example.com.", "192.0.2.12", Duration.ofSeconds(20));
+                double knotSeconds =
+                        Knot.awaitAnswer(knotPort, "api.example.com.", "192.0.2.12", Duration.ofSeconds(20));
+                Knot.awaitAnswer(nsdPort, "api.example.com.", "192.0.2.12", Duration.ofSeconds(20));
                 System.out.printf(
                         "secondaries: a change served by knot after %.2f s, by both after %.2f s (NOTIFY, IXFR)%n",
                         knotSeconds, (System.nanoTime() - changed) / 1e9);
@@ -110,38 +109,10 @@ class SecondariesTest {
                         "AXFR");
                 assertThat(signed).contains("192.0.2.12").doesNotContain("tsig verify failure");
             } finally {
-                knot.destroy();
+                knot.close();
                 nsd.destroy();
-                knot.waitFor();
                 nsd.waitFor();
             }
-        }
-    }
-
-    /** Seconds until the server on {@code port} answers {@code address} for {@code name}. */
-    private static double awaitAnswer(int port, String name, String address, Duration limit) throws Exception {
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < limit.toNanos()) {
-            if (addresses(port, name).contains(address)) {
-                return (System.nanoTime() - start) / 1e9;
-            }
-            Thread.sleep(50); // kept: the secondaries refresh at their own pace
-        }
-        throw new AssertionError(
-                "the secondary on port " + port + " did not answer " + address + " for " + name + " within " + limit);
-    }
-
-    private static List<String> addresses(int port, String name) {
-        try {
-            SimpleResolver r = new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            r.setTimeout(Duration.ofMillis(500));
-            Message m = r.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)));
-            return m.getSection(Section.ANSWER).stream()
-                    .filter(rec -> rec.getType() == Type.A)
-                    .map(Record::rdataToString)
-                    .toList();
-        } catch (Exception notYet) {
-            return List.of();
         }
     }
 
@@ -151,46 +122,6 @@ class SecondariesTest {
         return new Authority(
                 List.of(zone),
                 List.copyOf(ExampleDeployment.authority().wideIps().values()));
-    }
-
-    private static Process knot(Path dir, int port, int primary) throws Exception {
-        Files.createDirectories(dir);
-        Path conf = dir.resolve("knot.conf");
-        Files.writeString(conf, """
-                server:
-                    listen: 127.0.0.1@%d
-                    rundir: "%s"
-                log:
-                  - target: "%s/knot.log"
-                    any: info
-                database:
-                    storage: "%s"
-                key:
-                  - id: xfr.
-                    algorithm: hmac-sha256
-                    secret: %s
-                remote:
-                  - id: gslb
-                    address: 127.0.0.1@%d
-                    key: xfr.
-                acl:
-                  - id: notify-from-gslb
-                    address: 127.0.0.0/8
-                    key: xfr.
-                    action: notify
-                template:
-                  - id: default
-                    storage: "%s"
-                    zonefile-sync: -1
-                zone:
-                  - domain: example.com
-                    master: gslb
-                    acl: notify-from-gslb
-                """.formatted(port, dir, dir, dir, SECRET64, primary, dir));
-        return new ProcessBuilder("knotd", "-c", conf.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("knotd.out").toFile())
-                .start();
     }
 
     private static Process nsd(Path dir, int port, int primary) throws Exception {
@@ -226,11 +157,5 @@ class SecondariesTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("nsd.out").toFile())
                 .start();
-    }
-
-    private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.ofLiteral("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -1,0 +1,13 @@
+package dev.gslb.dns.answer;
+
+import java.net.InetAddress;
+import org.xbill.DNS.Name;
+
+/** Takes a NOTIFY (RFC 1996) for a zone: the rcode to answer it with. */
+public interface NotifyReceiver {
+    /**
+     * A NOTIFY for {@code zone} from {@code from}, signed with the key named {@code key} (checked
+     * already; null: unsigned): NOERROR when it is taken, REFUSED or NOTAUTH when not.
+     */
+    int notified(Name zone, InetAddress from, Name key);
+}
