@@ -59,6 +59,32 @@ NFT
 cp "$e2e"/root.zone "$e2e"/com.zone "$e2e"/nsd.conf "$work/"
 dnssec_zones   # keys; DS in the parents; root.zone.signed, com.zone.signed; the trust anchor; keys/
 bg nsd.log gslb-root env -C "$work" nsd -d -c "$work/nsd.conf"
+# The hidden primary of example.net: BIND beside NSD, telling both instances of each change.
+example_net() { # serial, api's address: the zone BIND serves
+  printf '$ORIGIN example.net.\n$TTL 300\n@ IN SOA ns1.example.net. hostmaster.example.net. %s 3600 600 604800 300\n' "$1"
+  printf '  IN NS ns1.example.net.\nns1 IN A 198.18.1.2\napi IN A %s\n$GENERATE 1-100 host-$ IN A 198.18.9.$\n' "$2"
+}
+example_net 1 198.18.8.1 > "$work/example.net.zone"
+cat > "$work/named.conf" <<NAMED
+options {
+  directory "$work";
+  listen-on port 5300 { 198.18.1.2; };
+  listen-on-v6 { none; };
+  pid-file "$work/named.pid";
+  session-keyfile "$work/session.key";
+  recursion no;
+  dnssec-validation no;
+  notify explicit;
+  also-notify { 198.18.2.2 key xfr; 198.18.3.2 key xfr; };
+  allow-transfer { key xfr; };
+  ixfr-from-differences yes;
+  notify-delay 0;
+};
+key xfr { algorithm hmac-sha256; secret "ZTJlLXRlc3Qta2V5LWZvci1leGFtcGxlLm5ldC14ZnI="; };
+controls { };
+zone "example.net" { type primary; file "example.net.zone"; };
+NAMED
+bg named.log gslb-root named -g -c "$work/named.conf"
 mkdir -p "$work/www"; echo ok > "$work/www/index.html"
 bg vs-cnc.log dc-cnc env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.2.10
 bg vs-tel.log dc-tel env -C "$work/www" /usr/bin/python3 -m http.server 80 --bind 198.18.3.10
@@ -125,6 +151,33 @@ if [[ -n "$synced" ]] && gslb_in tel config status | grep -q "gslb-tel (here) *1
    && gslb_in tel config status | grep -q "^in sync"; then
   pass "sync group: the lists loaded on dc-cnc are served by dc-tel within ${synced} s of the load's end (configuration generation 1 from gslb-cnc on both, in sync)"
 else fail "sync group: the lists loaded on dc-cnc reach dc-tel (after '${synced}' s)"; fi
+
+# ---- zone transfers: example.net from a hidden primary (BIND), followed by both instances ----
+say "zone transfers: a change on BIND reaches both instances by NOTIFY and IXFR"
+net_at() { in_ns ldns dig +short +time=1 +tries=1 @"$1" "$2" A 2>/dev/null | head -1; }
+for _ in $(seq 1 60); do
+  [[ "$(net_at 198.18.2.2 api.example.net)" == 198.18.8.1 && "$(net_at 198.18.3.2 api.example.net)" == 198.18.8.1 ]] && break
+  sleep 0.5
+done
+if [[ "$(net_at 198.18.2.2 api.example.net)" == 198.18.8.1 && "$(net_at 198.18.3.2 api.example.net)" == 198.18.8.1 ]]; then
+  pass "zone transfers: both instances took example.net from BIND (AXFR with TSIG)"
+else fail "zone transfers: both instances took example.net from BIND (cnc '$(net_at 198.18.2.2 api.example.net)', tel '$(net_at 198.18.3.2 api.example.net)')"; fi
+example_net 2 198.18.8.2 > "$work/example.net.zone"
+changed_at=$(date +%s.%N)
+in_ns gslb-root pkill -HUP -f "named -g -c $work/named.conf"
+followed=""
+for _ in $(seq 1 200); do
+  if [[ "$(net_at 198.18.2.2 api.example.net)" == 198.18.8.2 && "$(net_at 198.18.3.2 api.example.net)" == 198.18.8.2 ]]; then
+    followed=$(since "$changed_at"); break
+  fi
+  sleep 0.05
+done
+if [[ -n "$followed" ]] && grep -q "IXFR ended" "$work/named.log"; then
+  pass "zone transfers: BIND's change answered by both instances ${followed} s after it (NOTIFY, IXFR)"
+else fail "zone transfers: BIND's change reaches both instances (after '${followed}' s; BIND's log: $(grep -c 'IXFR ended' "$work/named.log") IXFR)"; fi
+if in_ns ldns dig +time=2 +tries=1 @198.18.2.2 example.net AXFR | grep -q "Transfer failed"; then
+  pass "zone transfers: an AXFR of example.net from the resolvers' network is refused (no transfer: on it)"
+else fail "zone transfers: an AXFR of example.net from the resolvers' network is refused"; fi
 
 # ---- story 1: the registrar's delegation, resolved by a real resolver ----
 say "story 1: dig through unbound (root -> com -> our instances)"
@@ -380,8 +433,8 @@ dnssec_wrong_key_fails restart_tel
 say "cleanup: nothing left running"
 stop_all
 sleep 0.2
-left="$(pgrep -af 'nsd -d -c|unbound -d -c|http.server 80 --bind 198.18|nfq-delay|snmpd -f|iperf3 -|gslb.jar serve --config .*systest/e2e' || true)"
-if [[ -z "$left" ]]; then pass "cleanup: no nsd, unbound, web server, delay, snmpd, iperf3 or gslb process left behind"
+left="$(pgrep -af 'nsd -d -c|named -g -c|unbound -d -c|http.server 80 --bind 198.18|nfq-delay|snmpd -f|iperf3 -|gslb.jar serve --config .*systest/e2e' || true)"
+if [[ -z "$left" ]]; then pass "cleanup: no nsd, named, unbound, web server, delay, snmpd, iperf3 or gslb process left behind"
 else echo "$left"; fail "cleanup: processes left behind"; fi
 
 summary "end-to-end test"
