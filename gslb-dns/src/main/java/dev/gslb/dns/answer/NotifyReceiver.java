@@ -10,4 +10,9 @@ public interface NotifyReceiver {
      * already; null: unsigned): NOERROR when it is taken, REFUSED or NOTAUTH when not.
      */
     int notified(Name zone, InetAddress from, Name key);
+
+    /** Whether {@code from} is a primary of a zone here: its NOTIFY has a budget of its own, a flood from elsewhere cannot spend. */
+    default boolean fromPrimary(InetAddress from) {
+        return false;
+    }
 }

@@ -36,8 +36,8 @@ final class QueryView {
         NOTIMP,
         BADVERS,
         /**
-         * Signed with TSIG under a key this server does not have (it has none): NOTAUTH with a TSIG
-         * record carrying BADKEY (RFC 8945 5.2.1).
+         * Signed with TSIG. With no keys here: NOTAUTH with a TSIG record carrying BADKEY (RFC 8945
+         * 5.2.1), written without allocating; with keys, the responder checks it (TsigKeys).
          */
         BADKEY,
         /** Shorter than a header: nothing to answer to. */

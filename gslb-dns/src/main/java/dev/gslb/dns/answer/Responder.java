@@ -73,8 +73,14 @@ public final class Responder implements AutoCloseable {
     private volatile TsigKeys tsigKeys = TsigKeys.NONE;
     /** Who takes NOTIFY (the secondary zones), or null: NOTIFY is not implemented. */
     private volatile NotifyReceiver notifies;
-    /** NOTIFY taken a second at most: a flood of them costs a parse each, and a primary sends a few. */
+    /**
+     * NOTIFY read a second at most (a flood of them costs a parse each, and a primary sends a few):
+     * one budget for the primaries' addresses, one for every other, so a flood from elsewhere does
+     * not shut a primary out.
+     */
     private final SigningBudget notifyBudget;
+
+    private final SigningBudget primaryNotifyBudget;
 
     static final int NOTIFY_PER_SECOND = 100;
     /** Shared by every zone and kept across reloads: the CPU it guards is the server's. */
@@ -114,11 +120,12 @@ public final class Responder implements AutoCloseable {
         this.limiter = new ResponseRateLimiter(settings.rateLimit(), rateLimitTime);
         this.signingBudget = new SigningBudget(settings.signaturesPerSecond(), rateLimitTime);
         this.notifyBudget = new SigningBudget(NOTIFY_PER_SECOND, rateLimitTime);
+        this.primaryNotifyBudget = new SigningBudget(NOTIFY_PER_SECOND, rateLimitTime);
         replace(authority);
     }
 
     /** Swaps in new zones and wide IPs; queries in flight finish on the old ones. */
-    public void replace(Authority authority) {
+    public synchronized void replace(Authority authority) { // reloads, key changes, secondary zones: one at a time
         resolver.countAnswersOf(authority.wideIps().values());
         served = new Served(
                 authority.withKeys(keyRing, System::currentTimeMillis, metrics.signing(), signingBudget),
@@ -133,7 +140,7 @@ public final class Responder implements AutoCloseable {
      * Swaps in the keys of the zones signed here (made, read, rolled or received from a peer);
      * answers signed with the previous keys are made again.
      */
-    public void keys(KeyRing ring) {
+    public synchronized void keys(KeyRing ring) {
         keyRing = ring;
         served = new Served(
                 served.authority().withKeys(ring, System::currentTimeMillis, metrics.signing(), signingBudget),
@@ -336,7 +343,8 @@ public final class Responder implements AutoCloseable {
      */
     private boolean notify(
             NotifyReceiver receiver, TsigKeys keys, byte[] packet, int length, long hi, long lo, ByteBuf out) {
-        if (!notifyBudget.take()) {
+        java.net.InetAddress from = address(hi, lo);
+        if (!(receiver.fromPrimary(from) ? primaryNotifyBudget : notifyBudget).take()) {
             metrics.dropped(DnsMetrics.Drop.RATE_LIMITED);
             return false;
         }
@@ -364,7 +372,7 @@ public final class Responder implements AutoCloseable {
             answer.addRecord(question, org.xbill.DNS.Section.QUESTION);
             rcode = receiver.notified(
                     question.getName(),
-                    address(hi, lo),
+                    from,
                     checked.key() == null ? null : checked.key().name());
             answer.getHeader().setFlag(org.xbill.DNS.Flags.AA);
         }

@@ -30,6 +30,12 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final Transfers transfers;
     private final Consumer<Throwable> errors;
     private byte[] scratch = new byte[512];
+    /** A transfer is being written on this connection: messages read meanwhile wait (RFC 5936 4.1.2 lets them). */
+    private boolean transferring;
+    /** Messages read during a transfer (the framer hands on what it had buffered): at most {@link #MAX_WAITING}. */
+    private final java.util.ArrayDeque<byte[]> waiting = new java.util.ArrayDeque<>();
+
+    private static final int MAX_WAITING = 16;
     /** The peer as the 128-bit form (IPv4 mapped), read once per connection. */
     private boolean peerRead;
 
@@ -46,12 +52,25 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
         int length = frame.readableBytes();
+        if (transferring) { // frames read before reading paused wait for the transfer's end, in order
+            if (waiting.size() == MAX_WAITING) {
+                ctx.close();
+                return;
+            }
+            byte[] copy = new byte[length];
+            frame.getBytes(frame.readerIndex(), copy);
+            waiting.add(copy);
+            return;
+        }
         if (scratch.length < length) {
             scratch = new byte[65535];
         }
         frame.getBytes(frame.readerIndex(), scratch, 0, length);
-        ByteBuf out = ctx.alloc().ioBuffer(514);
-        out.writeShort(0); // length prefix, set below
+        answer(ctx, length);
+    }
+
+    /** Answers the message in {@code scratch[0, length)}. */
+    private void answer(ChannelHandlerContext ctx, int length) {
         if (!peerRead) {
             InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
             InetAddress peer = remote.getAddress();
@@ -61,10 +80,11 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
             peerRead = true;
         }
         if (transfers != null && Transfers.isTransfer(scratch, length)) {
-            out.release();
             transfer(ctx, java.util.Arrays.copyOf(scratch, length));
             return;
         }
+        ByteBuf out = ctx.alloc().ioBuffer(514);
+        out.writeShort(0); // length prefix, set below
         if (responder.respond(scratch, length, Transport.TCP, peerHi, peerLo, peerPort, out)) {
             out.setShort(0, out.readableBytes() - 2);
             ctx.write(out, ctx.voidPromise());
@@ -74,9 +94,26 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
+    /** On the event loop, after a transfer: the messages that waited are answered, then reading goes on. */
+    private void transferEnded(ChannelHandlerContext ctx) {
+        transferring = false;
+        while (!transferring && !waiting.isEmpty() && ctx.channel().isActive()) {
+            byte[] next = waiting.poll();
+            System.arraycopy(
+                    next, 0, scratch.length < next.length ? (scratch = new byte[65535]) : scratch, 0, next.length);
+            answer(ctx, next.length);
+        }
+        ctx.flush();
+        if (!transferring) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
     /** Streams a transfer's messages from a virtual thread, at most {@link #MESSAGES_IN_FLIGHT} unsent. */
     private void transfer(ChannelHandlerContext ctx, byte[] request) {
         Channel channel = ctx.channel();
+        transferring = true;
+        ctx.flush(); // answers before it go first
         channel.config().setAutoRead(false);
         InetAddress client = ((InetSocketAddress) channel.remoteAddress()).getAddress();
         Semaphore window = new Semaphore(MESSAGES_IN_FLIGHT);
@@ -95,7 +132,7 @@ final class TcpQueryHandler extends SimpleChannelInboundHandler<ByteBuf> {
                     frame.writeShort(message.length).writeBytes(message);
                     channel.writeAndFlush(frame).addListener(f -> window.release());
                 });
-                channel.eventLoop().execute(() -> channel.config().setAutoRead(true));
+                channel.eventLoop().execute(() -> transferEnded(ctx));
             } catch (TransferEnded e) {
                 channel.close(); // a reader that stalled or left
             } catch (RuntimeException e) {

@@ -75,6 +75,7 @@ public final class Notifier implements AutoCloseable {
         byte[] wire = notify.toWire();
         long wait = firstWait.toMillis();
         try (DatagramSocket socket = new DatagramSocket()) {
+            socket.connect(target); // only the secondary's own datagrams are read as its answer
             for (int send = 1; send <= SENDS && !closed; send++, wait *= 2) {
                 socket.send(new DatagramPacket(wire, wire.length, target));
                 socket.setSoTimeout((int) wait);

@@ -1,16 +1,20 @@
 package dev.gslb.dns.transfer;
 
+import dev.gslb.dns.answer.Authority;
 import dev.gslb.dns.tsig.TsigKey;
 import dev.gslb.dns.zone.SecondarySettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneException;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.dns.zone.Zones;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,21 +37,25 @@ import org.xbill.DNS.ZoneTransferException;
 import org.xbill.DNS.ZoneTransferIn;
 
 /**
- * One secondary zone: pulled from its primaries by IXFR (AXFR the first time, and when IXFR
- * fails), at the SOA's refresh, its retry after a failure, and at once on a primary's NOTIFY; held
- * until its expire has passed without a transfer, then answered SERVFAIL. A transfer that fails,
- * does not parse, breaks a zone rule, runs past its bounds or brings a lower serial changes
- * nothing; the reason is logged. Each copy is kept in the state folder, so a restart serves it
- * before its first refresh. Runs on a virtual thread of its own.
+ * One secondary zone: pulled from its primaries by IXFR (AXFR the first time, and when an IXFR
+ * fails or does not fit), at the SOA's refresh, its retry after a failure, and at once on a
+ * primary's NOTIFY; held until its expire has passed without a transfer, then answered SERVFAIL.
+ * A transfer that fails, does not parse, breaks a zone rule, leaves no place for a configured wide
+ * IP, is signed, runs past its bounds or brings a lower serial changes nothing; the reason is
+ * logged. Each copy is kept in the state folder, its modification time the last time it was known
+ * current, so a restart serves it before its first refresh. Runs on a virtual thread of its own.
  */
 final class SecondaryZone implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SecondaryZone.class);
     /** Before the first copy: how soon a failed first transfer is tried again. */
     static final Duration FIRST_RETRY = Duration.ofSeconds(10);
 
-    /** Bounds on one transfer in: records, and time from connect to the last message. */
-    record Limits(int maxRecords, Duration maxTime) {
-        static final Limits DEFAULTS = new Limits(ZoneFile.MAX_RECORDS, Duration.ofMinutes(10));
+    /**
+     * Bounds on one transfer in (records, and time from connect to the last message), and the
+     * shortest wait between refreshes whatever the SOA says (a refresh of 0 would be a loop).
+     */
+    record Limits(int maxRecords, Duration maxTime, Duration minRefresh) {
+        static final Limits DEFAULTS = new Limits(ZoneFile.MAX_RECORDS, Duration.ofMinutes(10), Duration.ofSeconds(60));
     }
 
     private final Name origin;
@@ -61,17 +70,16 @@ final class SecondaryZone implements AutoCloseable {
     private volatile boolean closed;
     /** The zone held (possibly expired), or a placeholder before the first copy. */
     private volatile Zone held;
-
-    private Instant lastSuccess;
+    /** The wide IPs configured in this zone: a copy that leaves no place for one is refused. */
+    private volatile List<Name> wideIps;
+    /** When the zone was last known current (a transfer, or an IXFR that found it up to date); null: never. */
+    private volatile Instant lastSuccess;
     /** Why the last refresh failed, or null after one that worked. */
     private volatile String lastProblem;
-    /** Refreshes that failed, every primary refusing or failing. */
-    private final java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
 
-    /** Transfers taken: whole zones, and IXFR changes. */
-    private final java.util.concurrent.atomic.AtomicLong axfrs = new java.util.concurrent.atomic.AtomicLong();
-
-    private final java.util.concurrent.atomic.AtomicLong ixfrs = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong axfrs = new AtomicLong();
+    private final AtomicLong ixfrs = new AtomicLong();
 
     SecondaryZone(
             Name origin,
@@ -80,7 +88,8 @@ final class SecondaryZone implements AutoCloseable {
             Path copyFile,
             Limits limits,
             Clock clock,
-            Consumer<Zone> publish) {
+            Consumer<Zone> publish,
+            List<Name> wideIps) {
         this.origin = origin;
         this.settings = settings;
         this.key = key;
@@ -88,12 +97,18 @@ final class SecondaryZone implements AutoCloseable {
         this.limits = limits;
         this.clock = clock;
         this.publish = publish;
+        this.wideIps = List.copyOf(wideIps);
         this.held = readCopy();
         this.thread = Thread.ofVirtual().name("secondary " + origin).start(this::run);
     }
 
     Zone held() {
         return held;
+    }
+
+    /** The wide IPs configured in this zone (a new configuration may change them). */
+    void wideIps(List<Name> names) {
+        wideIps = List.copyOf(names);
     }
 
     /** Transfers taken of {@code type}: AXFR (a whole zone, asked either way) or IXFR (changes). */
@@ -133,6 +148,7 @@ final class SecondaryZone implements AutoCloseable {
         }
         try {
             Zone z = ZoneFile.load(copyFile, origin).heldFrom(settings);
+            checkPlacement(z);
             lastSuccess = Files.getLastModifiedTime(copyFile).toInstant();
             if (expiredAt(z, clock.instant())) {
                 log.warn(
@@ -147,9 +163,9 @@ final class SecondaryZone implements AutoCloseable {
                     z.soa().getSerial(),
                     copyFile);
             return z;
-        } catch (ZoneException | IOException e) {
+        } catch (ZoneException | IOException | RefusedTransfer e) {
             log.warn(
-                    "zone {}: the copy in {} does not load ({}); SERVFAIL until a transfer",
+                    "zone {}: the copy in {} is not served ({}); SERVFAIL until a transfer",
                     origin,
                     copyFile,
                     e.getMessage());
@@ -158,19 +174,13 @@ final class SecondaryZone implements AutoCloseable {
     }
 
     private boolean expiredAt(Zone z, Instant now) {
-        return lastSuccess == null
-                || now.isAfter(lastSuccess.plusSeconds(z.soa().getExpire()));
+        Instant last = lastSuccess;
+        return last == null || now.isAfter(last.plusSeconds(z.soa().getExpire()));
     }
 
     private void run() {
         while (!closed) {
-            Duration next;
-            try {
-                next = refresh() ? Duration.ofSeconds(held.soa().getRefresh()) : retry();
-            } catch (RuntimeException e) { // a bug: logged, and tried again at the retry
-                log.warn("zone {}: refresh failed: {}", origin, e.toString());
-                next = retry();
-            }
+            Duration next = refresh() ? bounded(held.soa().getRefresh()) : retry();
             Zone z = held;
             if (!z.expired() && expiredAt(z, clock.instant())) {
                 log.warn(
@@ -178,7 +188,13 @@ final class SecondaryZone implements AutoCloseable {
                         origin,
                         z.soa().getExpire());
                 held = z.asExpired();
-                publish.accept(held);
+                publishing(held);
+            }
+            Instant last = lastSuccess;
+            if (!held.expired() && last != null) { // wake for the expire, if it comes first
+                Duration toExpire = Duration.between(
+                        clock.instant(), last.plusSeconds(held.soa().getExpire()));
+                next = toExpire.compareTo(next) < 0 ? toExpire.plusMillis(10) : next;
             }
             try {
                 wake.tryAcquire(Math.max(1, next.toMillis()), TimeUnit.MILLISECONDS);
@@ -190,9 +206,22 @@ final class SecondaryZone implements AutoCloseable {
     }
 
     private Duration retry() {
-        return lastSuccess == null
-                ? FIRST_RETRY
-                : Duration.ofSeconds(Math.max(1, held.soa().getRetry()));
+        return lastSuccess == null ? FIRST_RETRY : bounded(held.soa().getRetry());
+    }
+
+    /** An SOA timer in seconds, at least the floor, at most a day. */
+    private Duration bounded(long seconds) {
+        Duration d = Duration.ofSeconds(Math.min(seconds, 86_400));
+        return d.compareTo(limits.minRefresh()) < 0 ? limits.minRefresh() : d;
+    }
+
+    /** Tells the server of a new copy or an expiry; its failure (a bug) is logged, the zone goes on. */
+    private void publishing(Zone z) {
+        try {
+            publish.accept(z);
+        } catch (RuntimeException e) {
+            log.warn("zone {}: serving its new copy failed: {}", origin, e.toString());
+        }
     }
 
     /** One refresh from the first primary that answers; true when the zone is current (changed or not). */
@@ -208,15 +237,18 @@ final class SecondaryZone implements AutoCloseable {
                 if (next != null) {
                     held = next;
                     keep(next);
-                    publish.accept(next);
-                } else if (held.expired()) { // current again after an expire
-                    held = held.heldFrom(settings);
-                    publish.accept(held);
+                    publishing(next);
+                } else {
+                    touch(); // the copy is current as of now: what a restart counts its expire from
+                    if (held.expired()) { // current again after an expire
+                        held = held.heldFrom(settings);
+                        publishing(held);
+                    }
                 }
                 lastProblem = null;
                 return true;
-            } catch (IOException | ZoneTransferException | ZoneException | RefusedTransfer e) {
-                String why = e instanceof java.net.SocketTimeoutException
+            } catch (IOException | ZoneTransferException | ZoneException | RefusedTransfer | RuntimeException e) {
+                String why = e instanceof SocketTimeoutException
                         ? "not over in time (the transfer's bound, "
                                 + limits.maxTime().toSeconds() + " s, or the zone's expire)"
                         : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -230,26 +262,47 @@ final class SecondaryZone implements AutoCloseable {
         return false;
     }
 
-    /** A transfer refused here (bounds, serial), with the reason. */
+    /** A transfer refused here (bounds, serial, rules), with the reason. */
     static final class RefusedTransfer extends Exception {
+        /** An IXFR whose changes do not fit the zone held: the whole zone is asked for at once. */
+        final boolean ixfrDoesNotFit;
+
         RefusedTransfer(String why) {
+            this(why, false);
+        }
+
+        RefusedTransfer(String why, boolean ixfrDoesNotFit) {
             super(why);
+            this.ixfrDoesNotFit = ixfrDoesNotFit;
         }
     }
 
     /** The zone after a transfer from {@code primary}, or null when it is current. */
     private Zone transfer(InetSocketAddress primary)
             throws IOException, ZoneTransferException, ZoneException, RefusedTransfer {
+        try {
+            return transfer(primary, lastSuccess != null); // a copy held, current or expired: IXFR from its serial
+        } catch (RefusedTransfer e) {
+            if (!e.ixfrDoesNotFit) {
+                throw e;
+            }
+            log.warn("zone {}: {}; asking {} for the whole zone", origin, e.getMessage(), primary);
+            return transfer(primary, false);
+        }
+    }
+
+    private Zone transfer(InetSocketAddress primary, boolean incremental)
+            throws IOException, ZoneTransferException, ZoneException, RefusedTransfer {
         Zone current = held;
-        boolean have = lastSuccess != null; // a copy held, current or expired: IXFR from its serial
-        ZoneTransferIn x = have
+        Instant last = lastSuccess;
+        ZoneTransferIn x = incremental
                 ? ZoneTransferIn.newIXFR(
                         origin, current.soa().getSerial(), true, primary, key == null ? null : key.tsig())
                 : ZoneTransferIn.newAXFR(origin, primary, key == null ? null : key.tsig());
         Duration bound = limits.maxTime();
-        if (have && !current.expired()) { // a stuck transfer must not hold a zone past its expire
+        if (last != null && !current.expired()) { // a stuck transfer must not hold a zone past its expire
             Duration left = Duration.between(
-                    clock.instant(), lastSuccess.plusSeconds(current.soa().getExpire()));
+                    clock.instant(), last.plusSeconds(current.soa().getExpire()));
             bound = left.compareTo(bound) < 0
                     ? (left.isNegative() ? Duration.ofSeconds(1) : left.plusSeconds(1))
                     : bound;
@@ -264,22 +317,32 @@ final class SecondaryZone implements AutoCloseable {
         List<Record> records;
         String kind;
         if (h.ixfr != null) {
-            records = apply(current, h.ixfr);
+            try {
+                records = apply(current, h.ixfr);
+            } catch (RefusedTransfer e) {
+                throw new RefusedTransfer(e.getMessage(), true);
+            }
             kind = "IXFR, " + h.ixfr.size() + " change(s)";
-            ixfrs.incrementAndGet();
         } else {
             records = new ArrayList<>(h.axfr);
             records.removeLast(); // the closing SOA
             kind = "AXFR";
-            axfrs.incrementAndGet();
+        }
+        for (Record r : records) {
+            if (r.getType() == Type.RRSIG) {
+                throw new RefusedTransfer("the zone is signed (RRSIG records): a signed zone is not served as a"
+                        + " secondary here; let its primary serve it, or sign it here from a file");
+            }
         }
         Zone z = ZoneFile.of("transfer of " + origin + " from " + primary, origin, records)
                 .heldFrom(settings);
+        checkPlacement(z);
         long serial = z.soa().getSerial();
-        if (have && Serial.compare(serial, current.soa().getSerial()) < 0) {
+        if (last != null && Serial.compare(serial, current.soa().getSerial()) < 0) {
             throw new RefusedTransfer("the primary's serial " + serial + " is lower than ours, "
                     + current.soa().getSerial() + " (RFC 1982): not taken");
         }
+        (h.ixfr != null ? ixfrs : axfrs).incrementAndGet();
         log.info(
                 "zone {}: serial {} from {} by {} ({} records, {} ms)",
                 origin,
@@ -289,6 +352,17 @@ final class SecondaryZone implements AutoCloseable {
                 z.recordCount(),
                 (System.nanoTime() - started) / 1_000_000);
         return z;
+    }
+
+    /** The wide IPs configured here keep their place (no CNAME at one, no wildcard below a cut). */
+    private void checkPlacement(Zone z) throws RefusedTransfer {
+        for (Name w : wideIps) {
+            try {
+                Authority.checkPlacement(new Zones(List.of(z)), w);
+            } catch (IllegalArgumentException e) {
+                throw new RefusedTransfer(e.getMessage());
+            }
+        }
     }
 
     /** The records of {@code current} after the IXFR's changes; a change that does not fit it is refused. */
@@ -305,9 +379,7 @@ final class SecondaryZone implements AutoCloseable {
                 }
             }
             records.removeIf(r -> r.getType() == Type.SOA);
-            for (Record r : d.adds) {
-                records.add(r); // the new SOA among them
-            }
+            records.addAll(d.adds); // the new SOA among them
             serial = d.end;
         }
         return new ArrayList<>(records);
@@ -323,8 +395,7 @@ final class SecondaryZone implements AutoCloseable {
             Path tmp = copyFile.resolveSibling(copyFile.getFileName() + ".tmp");
             StringBuilder text =
                     new StringBuilder("; secondary zone ").append(origin).append(", kept by gslb\n");
-            SOARecord soa = z.soa();
-            text.append(soa).append('\n');
+            text.append(z.soa()).append('\n');
             for (Record r : z.records()) {
                 if (r.getType() != Type.SOA) {
                     text.append(r).append('\n');
@@ -334,6 +405,17 @@ final class SecondaryZone implements AutoCloseable {
             Files.move(tmp, copyFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             log.warn("zone {}: cannot keep its copy in {}: {}", origin, copyFile, e.toString());
+        }
+    }
+
+    /** Marks the kept copy current as of now (its modification time). */
+    private void touch() {
+        if (copyFile != null && Files.isRegularFile(copyFile)) {
+            try {
+                Files.setLastModifiedTime(copyFile, FileTime.from(clock.instant()));
+            } catch (IOException e) {
+                log.debug("zone {}: cannot touch {}: {}", origin, copyFile, e.toString());
+            }
         }
     }
 

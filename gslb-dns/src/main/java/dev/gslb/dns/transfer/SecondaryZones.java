@@ -58,14 +58,18 @@ public final class SecondaryZones implements NotifyReceiver, AutoCloseable {
             }
             SecondaryZone running = before.get(z.origin());
             var key = s.tsig() == null ? null : keys.find(s.tsig());
+            List<Name> wideIps = authority.wideIps().keySet().stream()
+                    .filter(w -> authority.zones().find(w) == z)
+                    .toList();
             if (running != null && running.settings().equals(s) && Objects.equals(running.key(), key)) {
+                running.wideIps(wideIps);
                 now.put(z.origin(), running);
             } else {
                 if (running != null) {
                     running.close();
                 }
                 Path copy = folder == null ? null : folder.resolve(z.origin().toString() + "zone");
-                now.put(z.origin(), new SecondaryZone(z.origin(), s, key, copy, limits, clock, changed));
+                now.put(z.origin(), new SecondaryZone(z.origin(), s, key, copy, limits, clock, changed, wideIps));
             }
         }
         before.forEach((origin, zone) -> {
@@ -93,6 +97,16 @@ public final class SecondaryZones implements NotifyReceiver, AutoCloseable {
     /** Transfers taken into every secondary zone running, of {@code type} AXFR or IXFR. */
     public long taken(int type) {
         return zones.values().stream().mapToLong(z -> z.taken(type)).sum();
+    }
+
+    @Override
+    public boolean fromPrimary(InetAddress from) {
+        for (SecondaryZone z : zones.values()) {
+            if (z.settings().isPrimary(from)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -67,11 +67,14 @@ public final class Transfers implements AutoCloseable {
         Map<Name, Offered> now = new HashMap<>();
         List<Offered> changed = new ArrayList<>();
         for (Zone z : authority.zones().all()) {
-            if (z.transfer() == null) {
+            if (z.transfer() == null || z.expired()) { // a secondary zone not held is not handed on
                 continue;
             }
             Offered old = before.get(z.origin());
-            if (old != null && old.zone().sameData(z) && old.zone().transfer().equals(z.transfer())) {
+            if (old != null
+                    && old.zone().sameData(z)
+                    && old.zone().transfer().equals(z.transfer())
+                    && old.content().standIns().equals(ZoneContent.standIns(authority, z))) {
                 now.put(z.origin(), new Offered(z, old.content(), old.journal())); // untouched: not compared again
                 continue;
             }
@@ -253,13 +256,20 @@ public final class Transfers implements AutoCloseable {
         Message query = q.message();
         TSIGRecord previous = q.tsig();
         boolean first = true;
-        while (records.hasNext()) {
+        Record pending = null;
+        while (records.hasNext() || pending != null) {
             Message m = response(query, Rcode.NOERROR);
             int bytes = 0;
-            while (records.hasNext() && bytes < MESSAGE_BYTES) {
-                Record r = records.next();
+            while (records.hasNext() || pending != null) {
+                Record r = pending != null ? pending : records.next();
+                pending = null;
+                int size = r.getName().length() + 10 + r.rdataToWireCanonical().length;
+                if (bytes > 0 && bytes + size > MESSAGE_BYTES) { // full: this record opens the next message
+                    pending = r;
+                    break;
+                }
                 m.addRecord(r, Section.ANSWER);
-                bytes += r.getName().length() + 10 + r.rdataToWireCanonical().length;
+                bytes += size;
             }
             if (q.key() != null) {
                 q.key().tsig().apply(m, previous, first);

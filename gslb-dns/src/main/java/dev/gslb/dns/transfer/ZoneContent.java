@@ -23,8 +23,8 @@ import org.xbill.DNS.Type;
  * decides: the first pool's first member of each address family (global-availability order), as
  * a static A and AAAA with the wide IP's TTL; a CNAME pool gives a CNAME to its first name.
  */
-record ZoneContent(SOARecord soa, List<Record> records) {
-    /** The zone's records (its SOA apart) and its wide IPs' stand-ins. */
+record ZoneContent(SOARecord soa, List<Record> records, List<Record> standIns) {
+    /** The zone's records (its SOA apart) and its wide IPs' stand-ins (among the records, and apart). */
     static ZoneContent of(Authority authority, Zone zone) {
         List<Record> records = new ArrayList<>(zone.recordCount());
         zone.rrsets().forEach(set -> {
@@ -32,12 +32,20 @@ record ZoneContent(SOARecord soa, List<Record> records) {
                 set.rrs(false).forEach(records::add);
             }
         });
+        List<Record> standIns = standIns(authority, zone);
+        records.addAll(standIns);
+        return new ZoneContent(zone.soa(), List.copyOf(records), standIns);
+    }
+
+    /** The stand-ins of the wide IPs that lie in {@code zone}. */
+    static List<Record> standIns(Authority authority, Zone zone) {
+        List<Record> out = new ArrayList<>();
         for (WideIp w : authority.wideIps().values()) {
             if (authority.zones().find(w.name()) == zone) {
-                records.addAll(standIns(w));
+                out.addAll(standIns(w));
             }
         }
-        return new ZoneContent(zone.soa(), List.copyOf(records));
+        return List.copyOf(out);
     }
 
     static List<Record> standIns(WideIp w) {

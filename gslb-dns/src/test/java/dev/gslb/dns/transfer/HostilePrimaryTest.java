@@ -151,6 +151,10 @@ class HostilePrimaryTest {
         return m;
     }
 
+    /** The default bounds, with refreshes as often as a second (the tests' SOAs ask for that). */
+    private static final SecondaryZone.Limits FAST =
+            new SecondaryZone.Limits(1_000_000, Duration.ofMinutes(10), Duration.ofSeconds(1));
+
     private static SecondaryZone secondary(
             ScriptedPrimary p, Path copy, SecondaryZone.Limits limits, List<Zone> published) {
         return new SecondaryZone(
@@ -160,7 +164,8 @@ class HostilePrimaryTest {
                 copy,
                 limits,
                 Clock.systemUTC(),
-                published::add);
+                published::add,
+                List.of(Name.fromConstantString("www.example.net.")));
     }
 
     /** Tells {@code z} to refresh, waits for it to fail, and checks the zone in service is still serial 10. */
@@ -189,7 +194,7 @@ class HostilePrimaryTest {
             try (SecondaryZone z = secondary(
                     p,
                     dir.resolve("example.net.zone"),
-                    new SecondaryZone.Limits(1000, Duration.ofSeconds(2)),
+                    new SecondaryZone.Limits(1000, Duration.ofSeconds(2), Duration.ofSeconds(1)),
                     published)) {
                 await("the first copy", () -> !z.held().expired());
                 assertThat(z.held().soa().getSerial()).isEqualTo(10);
@@ -206,7 +211,10 @@ class HostilePrimaryTest {
                         .isLessThan(4.5);
                 p.pause = Duration.ZERO;
 
-                p.script = q -> { // an IXFR deleting a record the zone never held
+                p.script = q -> { // an IXFR deleting a record the zone never held; then an AXFR, of a lower serial
+                    if (q.getQuestion().getType() == Type.AXFR) {
+                        return axfr(q, 9, 5);
+                    }
                     Message m = answer(q);
                     m.addRecord(soa(13), Section.ANSWER);
                     m.addRecord(soa(10), Section.ANSWER);
@@ -216,10 +224,12 @@ class HostilePrimaryTest {
                     m.addRecord(soa(13), Section.ANSWER);
                     return List.of(m);
                 };
-                refused(z, "which the zone does not hold");
-                assertThat(p.requests.getLast().getQuestion().getType())
-                        .as("IXFR asked, once a copy is held")
-                        .isEqualTo(Type.IXFR);
+                int asked = p.requests.size();
+                refused(z, "lower than ours");
+                assertThat(p.requests.subList(asked, p.requests.size()))
+                        .extracting(m -> m.getQuestion().getType())
+                        .as("IXFR asked, once a copy is held; the whole zone when its changes did not fit")
+                        .containsExactly(Type.IXFR, Type.AXFR);
 
                 p.script = q -> { // IXFR not implemented; the AXFR asked then has a lower serial
                     if (q.getQuestion().getType() == Type.IXFR) {
@@ -232,6 +242,25 @@ class HostilePrimaryTest {
                 refused(z, "lower than ours");
                 assertThat(published).as("only the first copy was published").hasSize(1);
 
+                p.script = q -> { // the primary puts a CNAME where the wide IP www.example.net is
+                    Message m = answer(q);
+                    m.addRecord(soa(13), Section.ANSWER);
+                    m.addRecord(
+                            new NSRecord(ZONE, DClass.IN, 300, Name.fromConstantString("ns1.example.net.")),
+                            Section.ANSWER);
+                    m.addRecord(a("ns1", "198.18.0.53"), Section.ANSWER);
+                    m.addRecord(
+                            new org.xbill.DNS.CNAMERecord(
+                                    Name.fromConstantString("www.example.net."),
+                                    DClass.IN,
+                                    300,
+                                    Name.fromConstantString("elsewhere.example.org.")),
+                            Section.ANSWER);
+                    m.addRecord(soa(13), Section.ANSWER);
+                    return List.of(m);
+                };
+                refused(z, "also has a CNAME");
+
                 p.script = q -> axfr(q, 14, 5);
                 z.notified();
                 await("a good one taken", () -> z.held().soa().getSerial() == 14);
@@ -239,8 +268,7 @@ class HostilePrimaryTest {
             }
             // a restart serves the copy kept, before any transfer (the primary now refuses all)
             p.script = q -> List.of();
-            try (SecondaryZone again =
-                    secondary(p, dir.resolve("example.net.zone"), SecondaryZone.Limits.DEFAULTS, new ArrayList<>())) {
+            try (SecondaryZone again = secondary(p, dir.resolve("example.net.zone"), FAST, new ArrayList<>())) {
                 assertThat(again.held().expired()).isFalse();
                 assertThat(again.held().soa().getSerial()).isEqualTo(14);
             }
@@ -316,7 +344,7 @@ class HostilePrimaryTest {
             return List.of(m);
         })) {
             List<Zone> published = new CopyOnWriteArrayList<>();
-            try (SecondaryZone z = secondary(p, null, SecondaryZone.Limits.DEFAULTS, published)) {
+            try (SecondaryZone z = secondary(p, null, FAST, published)) {
                 await("the first copy", () -> !z.held().expired());
                 p.script = q -> List.of(); // the primary stops answering
                 await("expired", () -> z.held().expired());
