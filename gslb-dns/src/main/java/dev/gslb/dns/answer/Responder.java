@@ -343,7 +343,8 @@ public final class Responder implements AutoCloseable {
      */
     private boolean notify(
             NotifyReceiver receiver, TsigKeys keys, byte[] packet, int length, long hi, long lo, ByteBuf out) {
-        java.net.InetAddress from = address(hi, lo);
+        java.net.InetAddress from =
+                new dev.gslb.topology.Address(hi, lo).ipAddress().toInetAddress();
         if (!(receiver.fromPrimary(from) ? primaryNotifyBudget : notifyBudget).take()) {
             metrics.dropped(DnsMetrics.Drop.RATE_LIMITED);
             return false;
@@ -380,23 +381,6 @@ public final class Responder implements AutoCloseable {
         checked.sign(answer);
         out.writeBytes(answer.toWire());
         return true;
-    }
-
-    /** The client's address from its 128-bit form (IPv4 mapped). */
-    private static java.net.InetAddress address(long hi, long lo) {
-        byte[] b = new byte[16];
-        for (int i = 0; i < 8; i++) {
-            b[i] = (byte) (hi >>> (56 - 8 * i));
-            b[8 + i] = (byte) (lo >>> (56 - 8 * i));
-        }
-        try {
-            if (hi == 0 && (lo >>> 32) == 0xFFFF) {
-                return java.net.InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16));
-            }
-            return java.net.InetAddress.getByAddress(b);
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e); // 4 or 16 bytes: cannot happen
-        }
     }
 
     /** What the guard leaves to the next stages: nothing, the error answer it set, or the question. */

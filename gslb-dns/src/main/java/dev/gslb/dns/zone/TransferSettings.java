@@ -1,5 +1,6 @@
 package dev.gslb.dns.zone;
 
+import dev.gslb.settings.HostPort;
 import dev.gslb.settings.Setting;
 import dev.gslb.settings.SettingsTable;
 import dev.gslb.topology.Cidr;
@@ -72,41 +73,16 @@ public record TransferSettings(List<Cidr> allow, List<Name> tsig, List<InetSocke
 
     /** {@code 198.18.0.2}, {@code 198.18.0.2:5300}, {@code 2001:db8::2} or {@code [2001:db8::2]:5300}: a literal, never a name to look up. */
     public static InetSocketAddress address(String text) {
-        String host = text.trim();
-        int port = 53;
-        if (host.startsWith("[")) {
-            int close = host.indexOf(']');
-            if (close < 0) {
-                throw new IllegalArgumentException("transfer.notify: '" + text + "' lacks its ']'");
-            }
-            if (close + 1 < host.length()) {
-                port = port(text, host.substring(close + 1));
-            }
-            host = host.substring(1, close);
-        } else if (host.indexOf(':') == host.lastIndexOf(':') && host.indexOf(':') > 0) { // IPv4:port
-            port = port(text, host.substring(host.indexOf(':')));
-            host = host.substring(0, host.indexOf(':'));
-        }
-        Cidr literal;
+        InetSocketAddress a;
         try {
-            literal = Cidr.parse(host);
+            a = HostPort.parse(text.trim(), 53);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "transfer.notify: '" + text + "' is not an address (a literal, no name)");
+            throw new IllegalArgumentException("transfer.notify: '" + text + "' is not an address: " + e.getMessage());
         }
-        return new InetSocketAddress(literal.address(), port);
-    }
-
-    private static int port(String text, String colonPort) {
-        try {
-            int port = Integer.parseInt(colonPort.substring(1));
-            if (colonPort.charAt(0) == ':' && port > 0 && port < 65536) {
-                return port;
-            }
-        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-            // the message below
+        if (a.getPort() == 0) {
+            throw new IllegalArgumentException("transfer.notify: '" + text + "' has a bad port");
         }
-        throw new IllegalArgumentException("transfer.notify: '" + text + "' has a bad port");
+        return a;
     }
 
     /**
