@@ -68,7 +68,7 @@ public final class SecondaryZones implements NotifyReceiver, AutoCloseable {
                 if (running != null) {
                     running.close();
                 }
-                Path copy = folder == null ? null : folder.resolve(z.origin().toString() + "zone");
+                Path copy = folder == null ? null : folder.resolve(copyName(z.origin()));
                 now.put(z.origin(), new SecondaryZone(z.origin(), s, key, copy, limits, clock, changed, wideIps));
             }
         }
@@ -78,6 +78,26 @@ public final class SecondaryZones implements NotifyReceiver, AutoCloseable {
             }
         });
         zones = Map.copyOf(now);
+    }
+
+    /**
+     * The file a zone's copy is kept in: its name with every character but letters, digits, '.',
+     * '-' and '_' written %XX, so a label holding '/' (a name a peer's configuration may carry)
+     * cannot reach outside the folder.
+     */
+    static String copyName(Name origin) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : origin.toString()
+                .toLowerCase(java.util.Locale.ROOT)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xFF);
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+                out.append(c);
+            } else {
+                out.append('%').append(String.format("%02X", b & 0xFF));
+            }
+        }
+        return out.append("zone").toString();
     }
 
     /** {@code authority} with each secondary zone's stand-in replaced by the copy held (its transfer: kept). */

@@ -359,6 +359,16 @@ class HostilePrimaryTest {
         }
     }
 
+    @Test
+    void aZoneNameCannotPutItsCopyOutsideTheStateFolder() throws Exception {
+        assertThat(SecondaryZones.copyName(Name.fromString("Example.NET."))).isEqualTo("example.net.zone");
+        // labels may hold '/': "/etc/x.example." would resolve to an absolute path, "a/./b" to a subfolder
+        String hostile = SecondaryZones.copyName(Name.fromString("/etc/x.example."));
+        assertThat(hostile).doesNotContain("/").isEqualTo("%2Fetc%2Fx.example.zone");
+        assertThat(SecondaryZones.copyName(Name.fromString("a/./b.example."))).isEqualTo("a%2F.%2Fb.example.zone");
+        assertThat(Path.of("/state/secondary").resolve(hostile).getParent()).isEqualTo(Path.of("/state/secondary"));
+    }
+
     private static Message withSoa(Message m, long serial) {
         m.addRecord(soa(serial), Section.ANSWER);
         return m;
