@@ -3,6 +3,8 @@ package dev.gslb.cli;
 import dev.gslb.api.Json;
 import dev.gslb.api.LdnsImport;
 import dev.gslb.api.LdnsImported;
+import dev.gslb.config.bigip.BigIpImport;
+import dev.gslb.config.bigip.TmshException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +16,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(
         name = "import",
-        description = "Bring in what an F5 3-DNS box or BIND views knew (migration).",
-        subcommands = {ImportCommand.Ldns.class, ImportCommand.BindViewsFile.class})
+        description = "Bring in what an F5 BIG-IP DNS or 3-DNS box or BIND views knew (migration).",
+        subcommands = {ImportCommand.Ldns.class, ImportCommand.BindViewsFile.class, ImportCommand.BigIp.class})
 final class ImportCommand {
     @Command(
             name = "ldns",
@@ -126,6 +128,181 @@ final class ImportCommand {
                 Path inc = Path.of(m.group(1));
                 read(inc.isAbsolute() ? inc : file.toAbsolutePath().getParent().resolve(inc), into);
             }
+        }
+    }
+
+    @Command(
+            name = "bigip",
+            description = "Turn an F5 BIG-IP DNS (GTM) configuration (bigip_gtm.conf, `tmsh list gtm`) into a"
+                    + " configuration, a topology file and a report of every object and setting: mapped, mapped"
+                    + " with a difference, or not supported. Works offline; the result is checked as"
+                    + " `gslb config check` would.",
+            exitCodeListHeading = Manual.EXIT_HEADING,
+            exitCodeList = {Manual.OK, Manual.FAILED, Manual.USAGE},
+            footerHeading = Manual.EXAMPLES,
+            footer = {
+                "  gslb import bigip bigip_gtm.conf --out /etc/gslb/imported --zone db.example.com%n"
+                        + "  gslb import bigip bigip_gtm.conf --dry-run"
+            })
+    static final class BigIp implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE", description = "bigip_gtm.conf, or what `tmsh list gtm` printed.")
+        Path file;
+
+        @Option(
+                names = "--out",
+                paramLabel = "DIR",
+                defaultValue = "bigip-import",
+                description = "Where gslb.yaml, bigip.topology, made-up zones and import-report.txt go"
+                        + " (default: bigip-import).")
+        Path out;
+
+        @Option(names = "--dry-run", description = "Print the whole report; write nothing.")
+        boolean dryRun;
+
+        @Option(names = "--force", description = "Replace the files of an earlier import in DIR.")
+        boolean force;
+
+        @Option(
+                names = "--zone",
+                paramLabel = "FILE",
+                description = "A zone file of yours (repeatable), its origin its $ORIGIN or its name without .zone;"
+                        + " wide IPs no given zone holds get a made-up zone (SOA and NS) to replace.")
+        java.util.List<Path> zones = new java.util.ArrayList<>();
+
+        @Option(
+                names = "--topology-data",
+                paramLabel = "PATH",
+                description = "Topology lists that F5's isp and country records map onto (repeatable; default: the"
+                        + " shipped china-operator-ip lists).")
+        java.util.List<Path> topologyData = new java.util.ArrayList<>();
+
+        @Override
+        public Integer call() throws Exception {
+            java.util.Map<org.xbill.DNS.Name, String> given = new java.util.LinkedHashMap<>();
+            for (Path z : zones) {
+                given.put(origin(z), z.toAbsolutePath().normalize().toString());
+            }
+            java.util.List<Path> data = topologyData.isEmpty() ? shippedLists() : topologyData;
+            var options = new BigIpImport.Options(
+                    given,
+                    data.stream()
+                            .map(d -> d.toAbsolutePath().normalize().toString())
+                            .toList(),
+                    regions(data));
+            BigIpImport.Result r;
+            try {
+                r = BigIpImport.read(file, options);
+            } catch (TmshException e) {
+                System.err.println(e.getMessage());
+                return 1;
+            }
+            System.out.print(r.report().text(dryRun));
+            Path target = dryRun ? Files.createTempDirectory("gslb-bigip") : out;
+            try {
+                if (!dryRun && Files.exists(out.resolve("gslb.yaml")) && !force) {
+                    System.err.println(out.resolve("gslb.yaml")
+                            + " exists (an earlier import?): give --force to replace it," + " or another --out");
+                    return 1;
+                }
+                java.util.List<Path> written = write(r, target);
+                try {
+                    var cfg = dev.gslb.config.ConfigLoader.load(target.resolve("gslb.yaml"));
+                    System.out.printf(
+                            "config check: OK: %d data centers, %d virtual servers, %d wide IPs%n",
+                            cfg.dataCenters().size(),
+                            cfg.health().size(),
+                            cfg.wideIps().size());
+                } catch (dev.gslb.settings.SettingsException e) {
+                    System.err.println("config check failed (a fault of the import; please report it with the F5 lines"
+                            + " involved): " + e.getMessage());
+                    return 1;
+                }
+                if (dryRun) {
+                    System.out.println("dry run: nothing written");
+                } else {
+                    written.forEach(p -> System.out.println("wrote " + p));
+                    System.out.println("next: add instance: and dns: listen: to " + out.resolve("gslb.yaml")
+                            + ", then `gslb config check` it and `gslb resolve NAME --ldns IP` for resolvers you know");
+                }
+                return 0;
+            } finally {
+                if (dryRun) {
+                    delete(target);
+                }
+            }
+        }
+
+        private static java.util.List<Path> write(BigIpImport.Result r, Path dir) throws java.io.IOException {
+            java.util.List<Path> written = new java.util.ArrayList<>();
+            Files.createDirectories(dir);
+            written.add(Files.writeString(dir.resolve("gslb.yaml"), r.config()));
+            if (r.topology() != null) {
+                written.add(Files.writeString(dir.resolve("bigip.topology"), r.topology()));
+            }
+            for (var z : r.madeFiles().entrySet()) {
+                Path p = dir.resolve(z.getKey());
+                Files.createDirectories(p.getParent());
+                written.add(Files.writeString(p, z.getValue()));
+                if (z.getKey().startsWith("monitor-programs/")) {
+                    Files.setPosixFilePermissions(
+                            p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+                }
+            }
+            written.add(Files.writeString(
+                    dir.resolve("import-report.txt"), r.report().text(true)));
+            return written;
+        }
+
+        private static void delete(Path dir) throws java.io.IOException {
+            try (var all = Files.walk(dir)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+
+        /** The zone file's $ORIGIN, else its name without ".zone". */
+        private static org.xbill.DNS.Name origin(Path zone) throws java.io.IOException {
+            String text = Files.readString(zone, StandardCharsets.UTF_8);
+            var m = java.util.regex.Pattern.compile("(?mi)^\\$ORIGIN\\s+(\\S+)").matcher(text);
+            String o = m.find() ? m.group(1) : zone.getFileName().toString().replaceFirst("\\.zone$", "");
+            return org.xbill.DNS.Name.fromString(o, org.xbill.DNS.Name.root);
+        }
+
+        /** The china-operator-ip lists beside the installation (the checkout's or the package's), if there. */
+        private static java.util.List<Path> shippedLists() {
+            for (Path p : java.util.List.of(
+                    Gslb.home().resolve("topology-data/china-operator-ip"),
+                    Path.of("/usr/share/gslb/topology-data/china-operator-ip"))) {
+                if (Files.isDirectory(p)) {
+                    return java.util.List.of(p);
+                }
+            }
+            return java.util.List.of();
+        }
+
+        /** The regions the lists load: each list's name without extension (NAME6 joins NAME). */
+        private static java.util.Set<String> regions(java.util.List<Path> data) throws java.io.IOException {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            for (Path d : data) {
+                java.util.List<Path> files;
+                if (Files.isDirectory(d)) {
+                    try (var list = Files.list(d)) {
+                        files = list.filter(Files::isRegularFile).toList();
+                    }
+                } else {
+                    files = java.util.List.of(d);
+                }
+                for (Path f : files) {
+                    String n = f.getFileName().toString();
+                    if (n.startsWith("LICENSE") || n.startsWith("README") || n.endsWith(".md") || n.equals("stat")) {
+                        continue;
+                    }
+                    n = n.replaceFirst("\\.[^.]*$", "");
+                    out.add(n.endsWith("6") && n.length() > 1 ? n.substring(0, n.length() - 1) : n);
+                }
+            }
+            return out;
         }
     }
 }

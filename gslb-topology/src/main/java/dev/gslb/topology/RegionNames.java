@@ -11,7 +11,7 @@ import java.util.Set;
  * else the china-operator-ip list that ISP or country is (chinanet for China Telecom, china for
  * CN). A name that maps to no loaded region is an error naming the list to load.
  */
-final class RegionNames {
+public final class RegionNames {
     /** ISP names (lower case, letters and digits only) -> the china-operator-ip list of that ISP. */
     private static final Map<String, String> ISPS = Map.ofEntries(
             Map.entry("chinatelecom", "chinanet"),
@@ -34,7 +34,7 @@ final class RegionNames {
     private RegionNames() {}
 
     /** The loaded region a record's source means, or null when it maps to none. */
-    static String resolve(String source, Set<String> loaded) {
+    public static String resolve(String source, Set<String> loaded) {
         int colon = source.indexOf(':');
         String kind = colon > 0 ? source.substring(0, colon) : "";
         if (!kind.equals("isp") && !kind.equals("country") && !kind.equals("continent")) {
@@ -70,7 +70,7 @@ final class RegionNames {
     }
 
     /** Why a source maps to no loaded region, and what to load. */
-    static String unmapped(String source) {
+    public static String unmapped(String source) {
         int colon = source.indexOf(':');
         String kind = colon > 0 ? source.substring(0, colon) : "";
         String name = source.substring(colon + 1);

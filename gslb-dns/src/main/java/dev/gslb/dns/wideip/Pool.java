@@ -131,6 +131,24 @@ public record Pool(
         return null;
     }
 
+    /**
+     * Whether this pool can answer a query of {@code recordType}: a CNAME pool always; a pool of
+     * servers when a member has an address of that type, or a fallback of it. A pool of IPv4 servers
+     * is not tried for AAAA, as F5's A pool is never asked for AAAA (a fallback of return-to-dns there
+     * would otherwise answer for the whole wide IP).
+     */
+    public boolean answers(int recordType) {
+        if (cnames != null || fallbackFor(recordType) != null) {
+            return true;
+        }
+        for (int i = 0; i < members.size(); i++) { // indexed: asked per query
+            if (members.get(i).recordType() == recordType) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** True when a tier reads measured paths: only then are this pool's LDNS worth probing. */
     public boolean usesPathMetrics() {
         for (int i = 0; i < tiers.size(); i++) { // indexed: asked per query, and an iterator is an object

@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xbill.DNS.Type;
 
 /**
  * Runs a wide IP's decision: pools in pool-method order; in each pool the available members of
@@ -337,6 +338,16 @@ public final class WideIpResolver {
         if (poolSet != null) { // disabled or drained: no new answers from it
             if (q.trace() != null) {
                 q.trace().note("candidates", pool.name() + ": the pool is " + poolSet.describe());
+            }
+            return false;
+        }
+        if (!pool.answers(q.recordType())) {
+            if (q.trace() != null) {
+                q.trace()
+                        .note(
+                                "candidates",
+                                pool.name() + ": no member has an " + Type.string(q.recordType())
+                                        + " address: not tried");
             }
             return false;
         }
