@@ -16,6 +16,7 @@ targets=(
   "gslb-topology TopologyLoaderFuzzTest"
   "gslb-topology BindViewsFuzzTest"
   "gslb-config ConfigFuzzTest"
+  "gslb-config BigIpImportFuzzTest"
   "gslb-server AdminRequestFuzzTest"
   "gslb-sync FrameFuzzTest"
   "gslb-sync SyncHelloFuzzTest"

@@ -197,6 +197,10 @@ final class ImportCommand {
                 return 1;
             }
             System.out.print(r.report().text(dryRun));
+            if (r.problem() != null) {
+                System.err.println(file + ": " + r.problem() + "; nothing written");
+                return 1;
+            }
             Path target = dryRun ? Files.createTempDirectory("gslb-bigip") : out;
             try {
                 if (!dryRun && Files.exists(out.resolve("gslb.yaml")) && !force) {

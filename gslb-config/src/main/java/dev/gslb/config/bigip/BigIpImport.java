@@ -110,10 +110,13 @@ public final class BigIpImport {
      *
      * @param config     the configuration's YAML
      * @param topology   the topology file (3DNS syntax) the configuration names, or null
+     * @param problem    why there is nothing to serve (no wide IP could be imported), or null; the
+     *                   report still says what became of each object
      * @param madeFiles  files made up, to replace: zones for wide IPs no given zone holds, and a stand-in
      *                   (it fails) for each external monitor's program; path in the folder -> text
      */
-    public record Result(String config, String topology, Map<String, String> madeFiles, ImportReport report) {}
+    public record Result(
+            String config, String topology, Map<String, String> madeFiles, ImportReport report, String problem) {}
 
     static final String TOPOLOGY_FILE = "bigip.topology";
 
@@ -161,6 +164,44 @@ public final class BigIpImport {
         return read(file.toString(), java.nio.file.Files.readString(file), options);
     }
 
+    /** {@code text} as a whole number within {@code min..max}, or null (F5 writes plain decimal numbers). */
+    static Long number(String text, long min, long max) {
+        if (text == null || !text.matches("-?\\d{1,18}")) {
+            return null;
+        }
+        long v = Long.parseLong(text);
+        return v < min || v > max ? null : v;
+    }
+
+    /** Names written into our configuration and topology file: F5's characters, nothing that could break either. */
+    private static final java.util.regex.Pattern NAME =
+            java.util.regex.Pattern.compile("[A-Za-z0-9_.][A-Za-z0-9_.:/@%+*-]{0,254}");
+
+    /** An object whose name can be ours (a topology record or global settings has none); reported when not. */
+    private boolean named(TmshNode n) {
+        String kind = n.word(1);
+        if (kind.equals("topology") || kind.equals("global-settings")) {
+            return true;
+        }
+        int words = Set.of("pool", "wideip").contains(kind)
+                ? (n.words().size() == 4 ? 4 : 3)
+                : kind.equals("monitor") ? 4 : 3;
+        String name = name(n.words().getLast());
+        if (n.words().size() != words || !NAME.matcher(name).matches()) {
+            report.unsupported(
+                    kind,
+                    String.join(" ", n.words().subList(2, n.words().size())),
+                    n.line(),
+                    "expected 'gtm " + kind + (words == 4 ? " TYPE" : "") + " NAME' with a name of letters, digits and"
+                            + " . _ - / : @ % + *; not read");
+            return false;
+        }
+        return true;
+    }
+
+    /** The largest TTL a DNS answer carries (RFC 2181). */
+    private static final long MAX_TTL = Integer.MAX_VALUE;
+
     /** An F5 name as ours: {@code /Common/web} is web, {@code /Tenant/web} Tenant/web. */
     static String name(String f5) {
         if (f5.startsWith("/Common/")) {
@@ -194,8 +235,16 @@ public final class BigIpImport {
         steps.put("region", n -> topology.region(n, name(n.word(2))));
         steps.put("topology", n -> topology.record(n, dataCenters::contains, pools::containsKey));
         steps.put("global-settings", this::globalSettings);
+        Set<List<String>> seen = new java.util.HashSet<>();
         for (var step : steps.entrySet()) {
-            byKind.getOrDefault(step.getKey(), List.of()).forEach(step.getValue());
+            for (TmshNode n : byKind.getOrDefault(step.getKey(), List.of())) {
+                if (named(n) && seen.add(n.words())) {
+                    step.getValue().accept(n);
+                } else if (named(n)) {
+                    report.unsupported(
+                            n.word(1), name(n.words().getLast()), n.line(), "defined twice: the first is kept");
+                }
+            }
         }
         topology.finishRegions();
         for (var e : byKind.entrySet()) {
@@ -218,17 +267,18 @@ public final class BigIpImport {
         monitorPorts();
         applyManualResume();
         List<Map<String, Object>> zones = zones(madeFiles);
-        return new Result(yaml(zones), topology.file(), madeFiles, report);
+        String problem = wideIps.isEmpty() ? "no wide IP could be imported: there is nothing to serve" : null;
+        return new Result(yaml(zones), topology.file(), madeFiles, report, problem);
     }
 
     // ---------------------------------------------------------------- monitors, data centers, links
 
     private void monitor(TmshNode n) {
-        if (n.words().size() < 4) {
-            report.unsupported("monitor", String.join(" ", n.words()), n.line(), "expected 'gtm monitor KIND NAME'");
+        F5Object o = new F5Object(n, "monitor", name(n.word(3)), report);
+        if (monitors.containsKey(o.name)) {
+            o.unsupported("a monitor of this name is defined already (of another kind): the first is kept");
             return;
         }
-        F5Object o = new F5Object(n, "monitor", name(n.word(3)), report);
         Map<String, Object> m = MonitorImport.of(o, n.word(2));
         o.rest();
         if (m != null) {
@@ -310,7 +360,9 @@ public final class BigIpImport {
         for (String dir : List.of("inbound", "outbound")) {
             TmshNode limit = o.get("limit-max-" + dir + "-bps");
             TmshNode status = o.get("limit-max-" + dir + "-bps-status");
-            if (limit != null && status != null && status.value().equals("enabled")) {
+            if (limit != null && number(limit.value(), 1, Long.MAX_VALUE) == null) {
+                o.unsupported(limit, "limit-max-" + dir + "-bps " + limit.value() + " is not a number of bit/s");
+            } else if (limit != null && status != null && status.value().equals("enabled")) {
                 l.put(dir.equals("inbound") ? "limit-in" : "limit-out", limit.value() + "bit");
                 o.different(
                         limit,
@@ -418,6 +470,11 @@ public final class BigIpImport {
         String f5Name = name(v.key());
         String key = server + ":" + f5Name;
         F5Object o = new F5Object(v, "virtual-server", key, report);
+        if (!NAME.matcher(f5Name).matches() || virtualServers.containsKey(key)) {
+            o.unsupported(
+                    virtualServers.containsKey(key) ? "defined twice: the first is kept" : "not a name: not read");
+            return;
+        }
         TmshNode destination = o.get("destination");
         if (destination == null) {
             o.unsupported("no destination: not imported");
@@ -426,7 +483,7 @@ public final class BigIpImport {
         }
         String[] hostPort = hostPort(destination.value());
         InetAddress address = address(hostPort[0]);
-        if (address == null) {
+        if (address == null || !hostPort[1].equals("*") && number(hostPort[1], 0, 65535) == null) {
             o.unsupported(destination, "destination " + destination.value() + " is not ADDRESS:PORT; not imported");
             o.rest();
             return;
@@ -574,6 +631,10 @@ public final class BigIpImport {
         }
         boolean cname = type.equals("cname");
         String ourName = pools.containsKey(f5Name) ? f5Name + "-" + type : f5Name;
+        if (pools.containsKey(ourName)) {
+            o.unsupported("pool " + ourName + " is defined already: the first is kept");
+            return;
+        }
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("name", ourName);
         if (cname) {
@@ -614,9 +675,11 @@ public final class BigIpImport {
         p.put("members", members);
         methods(o, p, cname);
         TmshNode ttl = o.get("ttl");
-        if (ttl != null) {
+        if (ttl != null && number(ttl.value(), 0, MAX_TTL) != null) {
             p.put("ttl", ttl.value() + "s");
             o.mapped(ttl, "ttl " + ttl.value());
+        } else if (ttl != null) {
+            o.unsupported(ttl, "ttl " + ttl.value() + " is not a number of seconds: the wide IP's TTL");
         }
         if (!cname) {
             addressPoolKeys(o, p, memberVs);
@@ -636,10 +699,11 @@ public final class BigIpImport {
         TmshNode ratio = o.get("ratio");
         Integer r = null;
         if (ratio != null) {
-            try {
-                r = Integer.parseInt(ratio.value());
-            } catch (NumberFormatException e) {
-                o.unsupported(ratio, "ratio " + ratio.value() + " is not a number");
+            Long v = number(ratio.value(), 0, 1_000_000);
+            if (v == null) {
+                o.unsupported(ratio, "ratio " + ratio.value() + " is not 0..1000000; 1");
+            } else {
+                r = v.intValue();
             }
         }
         if (o.disabled()) {
@@ -767,15 +831,19 @@ public final class BigIpImport {
         TmshNode max = o.get("max-answers-returned");
         if (max != null) {
             try {
-                int v = Integer.parseInt(max.value());
-                p.put("max-answers", Math.max(1, Math.min(16, v)));
+                Long given = number(max.value(), 1, 1_000_000);
+                if (given == null) {
+                    throw new NumberFormatException();
+                }
+                int v = given.intValue();
+                p.put("max-answers", Math.min(16, v));
                 if (v > 16) {
                     o.different(max, "max-answers-returned " + v + ": ours answers at most 16");
                 } else {
                     o.mapped(max, "max-answers-returned " + v);
                 }
             } catch (NumberFormatException e) {
-                o.unsupported(max, "max-answers-returned " + max.value() + " is not a number");
+                o.unsupported(max, "max-answers-returned " + max.value() + " is not a number from 1");
             }
         }
         Map<String, Object> qos = new LinkedHashMap<>();
@@ -805,7 +873,11 @@ public final class BigIpImport {
         TmshNode action = o.get("min-up-members-action");
         if (minUp != null && checking != null && checking.value().equals("enabled")) {
             try {
-                int v = Integer.parseInt(minUp.value());
+                Long given = number(minUp.value(), 0, 1_000_000);
+                if (given == null) {
+                    throw new NumberFormatException();
+                }
+                int v = given.intValue();
                 int members = ((List<?>) p.get("members")).size();
                 p.put("min-up-members", Math.min(v, members));
                 if (v > members) {
@@ -875,7 +947,7 @@ public final class BigIpImport {
             Map<String, Object> m = e.getValue();
             if (m.get("type").equals("tcp") && !m.containsKey("port")) {
                 String port = monitorPorts.get(e.getKey());
-                m.put("port", port == null || port.equals("*") ? 80 : Integer.parseInt(port));
+                m.put("port", port == null || port.equals("*") ? 80 : Integer.valueOf(port));
                 if (port == null || port.equals("*")) {
                     report.different("monitor", e.getKey(), 1, "destination *:* on servers without a port: port 80");
                 }
@@ -960,10 +1032,11 @@ public final class BigIpImport {
             int ratio = 1;
             for (TmshNode prop : p.childrenOrEmpty()) {
                 if (prop.key().equals("ratio")) {
-                    try {
-                        ratio = Integer.parseInt(prop.value());
-                    } catch (NumberFormatException x) {
-                        o.different(prop, "ratio " + prop.value() + " is not a number; 1");
+                    Long v = number(prop.value(), 0, 1_000_000);
+                    if (v == null) {
+                        o.different(prop, "ratio " + prop.value() + " is not 0..1000000; 1");
+                    } else {
+                        ratio = v.intValue();
                     }
                 } else if (!prop.key().equals("order")) {
                     o.unsupported(
@@ -997,9 +1070,11 @@ public final class BigIpImport {
         TmshNode persistence = o.get("persistence");
         TmshNode persistTtl = o.get("ttl-persistence");
         if (persistence != null && persistence.value().equals("enabled")) {
-            long ttl = persistTtl == null
-                    ? 3600
-                    : Long.parseLong(persistTtl.value().replaceAll("\\D", "0"));
+            Long given = persistTtl == null ? Long.valueOf(3600) : number(persistTtl.value(), 0, MAX_TTL);
+            if (given == null) {
+                o.different(persistTtl, "ttl-persistence " + persistTtl.value() + " is not a number of seconds: 3600");
+            }
+            long ttl = given == null ? 3600 : given;
             w.put("persistence-ttl", Math.max(1, Math.min(ttl, 7 * 86_400)) + "s");
             if (ttl > 7 * 86_400) {
                 o.different(persistence, "ttl-persistence " + ttl + ": ours keeps at most 7d");
@@ -1011,16 +1086,21 @@ public final class BigIpImport {
         }
         for (String v : List.of("ipv4", "ipv6")) {
             TmshNode cidr = o.get("persist-cidr-" + v);
-            if (cidr != null) {
-                Object had = loadBalancing.putIfAbsent(
-                        "persistence-prefix-" + (v.equals("ipv4") ? "v4" : "v6"),
-                        Integer.valueOf(cidr.value().replaceAll("\\D", "0")));
-                o.different(
-                        cidr,
-                        "persist-cidr-" + v + " " + cidr.value()
-                                + ": ours is one prefix for every wide IP (load-balancing:" + " persistence-prefix-"
-                                + (v.equals("ipv4") ? "v4" : "v6") + ")" + (had == null ? "" : "; kept " + had));
+            if (cidr == null) {
+                continue;
             }
+            String key = "persistence-prefix-" + (v.equals("ipv4") ? "v4" : "v6");
+            Long bits = number(cidr.value(), 1, v.equals("ipv4") ? 32 : 128);
+            if (bits == null) {
+                o.unsupported(cidr, "persist-cidr-" + v + " " + cidr.value() + " is not a prefix length");
+                continue;
+            }
+            Object had = loadBalancing.putIfAbsent(key, bits.intValue());
+            o.different(
+                    cidr,
+                    "persist-cidr-" + v + " " + cidr.value()
+                            + ": ours is one prefix for every wide IP (load-balancing: " + key + ")"
+                            + (had == null ? "" : "; kept " + had));
         }
         TmshNode last = o.get("last-resort-pool");
         if (last != null && !last.value().isEmpty() && !last.value().equals("none")) {
@@ -1040,7 +1120,7 @@ public final class BigIpImport {
             if (Set.of("noerror", "nxdomain", "refused", "servfail").contains(rc)) {
                 Map<String, Object> f = new LinkedHashMap<>();
                 f.put("rcode", rc);
-                if (failureTtl != null) {
+                if (failureTtl != null && number(failureTtl.value(), 0, MAX_TTL) != null) {
                     f.put("ttl", failureTtl.value() + "s");
                 }
                 w.put("failure", f);
@@ -1094,7 +1174,10 @@ public final class BigIpImport {
             return false;
         }
         try {
-            Name.fromString(rest, Name.root);
+            if (Name.fromString(rest, Name.root).labels() < 3) {
+                o.unsupported(at, name + ": ours serves names of two labels or more (example.com)");
+                return false;
+            }
             return true;
         } catch (TextParseException e) {
             o.unsupported(at, name + " is not a domain name: " + e.getMessage());
@@ -1151,10 +1234,11 @@ public final class BigIpImport {
             return;
         }
         try {
-            long v = Long.parseLong(n.value());
-            if (v < 1) {
+            Long given = number(n.value(), 1, 10L * 365 * 86_400);
+            if (given == null) {
                 throw new NumberFormatException();
             }
+            long v = given;
             probe.put(ours, v + "s");
             o.mapped(n, key + " " + v + " -> probe: " + ours + " " + v + "s");
         } catch (NumberFormatException e) {

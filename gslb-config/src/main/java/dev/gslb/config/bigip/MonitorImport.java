@@ -1,9 +1,9 @@
 package dev.gslb.config.bigip;
 
+import dev.gslb.probe.health.ProgramAllowList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -218,7 +218,7 @@ final class MonitorImport {
         TmshNode recv = o.get("recv");
         if (recv != null && !recv.value().isEmpty() && !recv.value().equals("none")) {
             Matcher s = STATUS.matcher(recv.value());
-            if (s.matches()) {
+            if (s.matches() && Integer.parseInt(s.group(1)) >= 100 && Integer.parseInt(s.group(1)) <= 599) {
                 m.put("expect-status", Integer.parseInt(s.group(1)));
                 o.mapped(recv, "recv '" + recv.value() + "': expect-status " + s.group(1));
             } else {
@@ -240,7 +240,9 @@ final class MonitorImport {
     /** tmsh's {@code \r\n} escapes are ours too: kept as written. */
     private static void escaped(F5Object o, Map<String, Object> m, String key, String ours) {
         TmshNode n = o.get(key);
-        if (n != null && !n.value().isEmpty() && !n.value().equals("none")) {
+        if (n != null && ours.equals("expect") && !regex(n.value())) {
+            o.unsupported(n, key + " '" + n.value() + "' is not a regular expression Java reads; not checked");
+        } else if (n != null && !n.value().isEmpty() && !n.value().equals("none")) {
             m.put(ours, n.value());
             o.mapped(n, key + " -> " + ours);
         }
@@ -250,6 +252,15 @@ final class MonitorImport {
      * SMTP's HELO name is written; an FTP, POP3 or IMAP login needs its password, which F5 keeps
      * encrypted, so those monitors are written without a login (ours then checks the greeting).
      */
+    private static boolean regex(String text) {
+        try {
+            Pattern.compile(text);
+            return true;
+        } catch (java.util.regex.PatternSyntaxException e) {
+            return false;
+        }
+    }
+
     private static void login(F5Object o, Map<String, Object> m, String userKey, boolean password) {
         TmshNode user = o.get(userKey);
         TmshNode pass = o.get("password");
@@ -268,13 +279,20 @@ final class MonitorImport {
     private static void dns(F5Object o, Map<String, Object> m) {
         TmshNode q = o.get("qname");
         if (q != null) {
-            m.put("query-name", q.value());
-            o.mapped(q, "qname -> query-name");
+            try {
+                org.xbill.DNS.Name.fromString(q.value(), org.xbill.DNS.Name.root);
+                m.put("query-name", q.value());
+                o.mapped(q, "qname -> query-name");
+            } catch (org.xbill.DNS.TextParseException e) {
+                o.unsupported(q, "qname " + q.value() + " is not a domain name");
+            }
         }
         TmshNode t = o.get("qtype");
-        if (t != null) {
-            m.put("query-type", t.value().toUpperCase(Locale.ROOT));
+        if (t != null && org.xbill.DNS.Type.value(t.value()) > 0) {
+            m.put("query-type", org.xbill.DNS.Type.string(org.xbill.DNS.Type.value(t.value())));
             o.mapped(t, "qtype -> query-type");
+        } else if (t != null) {
+            o.unsupported(t, "qtype " + t.value() + " is not a DNS type: A");
         }
         TmshNode r = o.get("recv");
         if (r != null && !r.value().isEmpty() && !r.value().equals("none")) {
@@ -299,6 +317,13 @@ final class MonitorImport {
         }
         String program = run.value();
         program = program.substring(program.lastIndexOf('/') + 1);
+        if (!ProgramAllowList.isProgramName(program)) {
+            o.unsupported(
+                    run,
+                    "run " + run.value() + ": '" + program + "' cannot name a program here (letters, digits,"
+                            + " . _ + -)");
+            return;
+        }
         List<String> command = new ArrayList<>(List.of(program));
         TmshNode args = o.get("args");
         if (args != null && !args.value().isBlank()) {

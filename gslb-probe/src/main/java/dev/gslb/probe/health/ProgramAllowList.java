@@ -20,6 +20,11 @@ public record ProgramAllowList(Path folder) {
     /** A file name and nothing else: no separator, no "." or "..", no option-like leading "-". */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._+-]{0,254}");
 
+    /** Whether {@code name} can name a program of the folder. */
+    public static boolean isProgramName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
     /** {@code spec} with its external check's program found in the folder; a monitor of another kind as it is. */
     public MonitorSpec place(MonitorSpec spec) {
         if (!(spec.check() instanceof ExternalCheck e)) {
