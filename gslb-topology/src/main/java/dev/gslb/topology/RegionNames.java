@@ -27,7 +27,13 @@ public final class RegionNames {
             Map.entry("cernet", "cernet"),
             Map.entry("chinaeducationandresearchnetwork", "cernet"),
             Map.entry("cstnet", "cstnet"),
-            Map.entry("drpeng", "drpeng"));
+            Map.entry("drpeng", "drpeng"),
+            // F5's ISP names (isp /Common/ChinaMobilNetwork); its city lists match the whole ISP's
+            Map.entry("chinamobilnetwork", "cmcc"),
+            Map.entry("chinaeducationnetwork", "cernet"),
+            Map.entry("beijingcnc", "unicom"),
+            Map.entry("shanghaicnc", "unicom"),
+            Map.entry("shanghaitelecom", "chinanet"));
 
     private static final Map<String, List<String>> COUNTRIES = Map.of("cn", List.of("CN", "china"));
 

@@ -137,6 +137,8 @@ public final class BigIpImport {
     private final Map<String, Object> loadBalancing = new LinkedHashMap<>();
     private final Set<String> manualResumeMonitors = new LinkedHashSet<>();
     private final Map<String, String> madeFiles = new TreeMap<>();
+    /** Our pool names and their F5 type (a, aaaa, cname): a wide IP names a pool of its type. */
+    private final Map<String, String> poolTypes = new HashMap<>();
     /** A port of a server each "*:*" monitor checks (ours needs one written; translation: replaces it). */
     private final Map<String, String> monitorPorts = new HashMap<>();
 
@@ -300,13 +302,13 @@ public final class BigIpImport {
         List<String> words =
                 new ArrayList<>(rule.words().subList(1, rule.words().size()));
         words.addAll(rule.items());
-        if (words.contains("min")) {
+        if (words.contains("min") || words.contains("require")) {
             o.different(
                     rule,
                     "monitor '" + String.join(" ", words) + "': ours needs every monitor to pass (F5: at least N)");
         }
         for (String w : words) {
-            if (w.equals("and") || w.equals("min") || w.equals("of") || w.matches("\\d+") || w.equals("none")) {
+            if (Set.of("and", "min", "of", "require", "from", "none").contains(w) || w.matches("\\d+")) {
                 continue;
             }
             String m = name(w);
@@ -417,6 +419,9 @@ public final class BigIpImport {
             return; // the object is not imported: its one line says so
         }
         TmshNode addresses = o.get("addresses");
+        addresses = addresses != null
+                ? addresses
+                : o.get("devices"); // v13 and later: devices { NAME { addresses { ... } } }
         if (addresses != null) {
             o.different(
                     addresses,
@@ -580,7 +585,7 @@ public final class BigIpImport {
     private static List<String> depItems(TmshNode dep) {
         List<String> out = new ArrayList<>();
         for (TmshNode c : dep.childrenOrEmpty()) {
-            out.add(c.key());
+            out.addAll(c.words());
         }
         return out;
     }
@@ -688,6 +693,7 @@ public final class BigIpImport {
             o.different("disabled on F5: imported in service; `gslb disable pool " + ourName + "` after start");
         }
         pools.put(ourName, p);
+        poolTypes.put(ourName, type);
         o.mapped("pool " + ourName + (cname ? " (CNAME)" : "") + " of " + members.size() + " members");
         o.rest();
     }
@@ -711,8 +717,13 @@ public final class BigIpImport {
         }
         Object out;
         if (cname) {
-            o.get("static-target");
+            TmshNode fixed = o.get("static-target");
             String target = m.key();
+            if (fixed == null || !fixed.value().equals("yes")) {
+                o.different(
+                        "member " + target + " (static-target no): answered as a CNAME whatever its health (F5 checks"
+                                + " the wide IP it names when that wide IP is its own)");
+            }
             try {
                 Name.fromString(target, Name.root);
             } catch (TextParseException e) {
@@ -868,42 +879,33 @@ public final class BigIpImport {
         if (!qos.isEmpty()) {
             p.put("qos", new TreeMap<>(qos));
         }
-        TmshNode checking = o.get("min-up-members-checking");
-        TmshNode minUp = o.get("min-up-members");
-        TmshNode action = o.get("min-up-members-action");
-        if (minUp != null && checking != null && checking.value().equals("enabled")) {
-            try {
-                Long given = number(minUp.value(), 0, 1_000_000);
-                if (given == null) {
-                    throw new NumberFormatException();
-                }
-                int v = given.intValue();
-                int members = ((List<?>) p.get("members")).size();
-                p.put("min-up-members", Math.min(v, members));
-                if (v > members) {
+        TmshNode mode = o.get("min-members-up-mode");
+        TmshNode value = o.get("min-members-up-value");
+        String upMode = mode == null ? "off" : mode.value();
+        if (!upMode.equals("off")) {
+            int members = ((List<?>) p.get("members")).size();
+            Long given = value == null ? null : number(value.value(), 0, upMode.equals("percent") ? 100 : 1_000_000);
+            if (given == null) {
+                o.unsupported(mode, "min-members-up-mode " + upMode + " without a min-members-up-value we read: off");
+            } else {
+                // F5: a pool with fewer members up is unavailable, and the wide IP goes on to its next pool
+                long need = upMode.equals("percent") ? (given * members + 99) / 100 : given;
+                p.put("min-up-members", (int) Math.min(need, members));
+                p.put("min-up-action", "next-pool");
+                if (upMode.equals("percent")) {
                     o.different(
-                            minUp,
-                            "min-up-members " + v + " is more than the " + members + " members; written as " + members);
+                            mode,
+                            "min-members-up " + given + " percent: min-up-members " + Math.min(need, members)
+                                    + " of its " + members + " members (a count here)");
+                } else if (need > members) {
+                    o.different(
+                            mode, "min-members-up " + need + " is more than the " + members + " members: " + members);
                 } else {
-                    o.mapped(minUp, "min-up-members " + v);
+                    o.mapped(mode, "min-members-up " + need + " -> min-up-members, next pool when fewer are up");
                 }
-                String a = action == null ? "return-to-dns" : action.value();
-                if (a.equals("skip-pool") || a.equals("next-pool")) {
-                    p.put("min-up-action", "next-pool");
-                    different(o, action, "min-up-members-action " + a + " -> next-pool");
-                } else {
-                    p.put("min-up-action", "fail");
-                    different(
-                            o,
-                            action,
-                            "min-up-members-action " + a + ": ours fails the pool, and the wide IP goes"
-                                    + " to its next pool or its failure answer (F5 " + a + ")");
-                }
-            } catch (NumberFormatException e) {
-                o.unsupported(minUp, "min-up-members " + minUp.value() + " is not a number");
             }
-        } else if (minUp != null) {
-            o.mapped(minUp, "min-up-members " + minUp.value() + " without min-up-members-checking enabled: off");
+        } else if (mode != null) {
+            o.mapped(mode, "min-members-up-mode off");
         }
         TmshNode manual = o.get("manual-resume");
         if (manual != null && manual.value().equals("enabled")) {
@@ -1006,8 +1008,10 @@ public final class BigIpImport {
         }
         List<Object> choices = new ArrayList<>();
         List<Map.Entry<Long, TmshNode>> ordered = new ArrayList<>();
+        Map<TmshNode, String> wanted = new HashMap<>();
         for (String key : List.of("pools", "pools-cname")) {
             for (TmshNode p : o.block(key)) {
+                wanted.put(p, key.equals("pools-cname") ? "cname" : type);
                 long order = ordered.size();
                 for (TmshNode prop : p.childrenOrEmpty()) {
                     if (prop.key().equals("order")) {
@@ -1024,9 +1028,12 @@ public final class BigIpImport {
         ordered.sort(Map.Entry.comparingByKey());
         for (var e : ordered) {
             TmshNode p = e.getValue();
-            String pool = pools.containsKey(name(p.key()) + "-" + type) ? name(p.key()) + "-" + type : name(p.key());
-            if (!pools.containsKey(pool)) {
-                o.unsupported(p, "pool " + pool + " was not imported (see its lines); left out");
+            String pool = poolOf(name(p.key()), wanted.get(p));
+            if (pool == null) {
+                o.unsupported(
+                        p,
+                        "pool " + name(p.key()) + " (" + wanted.get(p)
+                                + ") was not imported (see its lines); left out");
                 continue;
             }
             int ratio = 1;
@@ -1131,7 +1138,7 @@ public final class BigIpImport {
         }
         TmshNode verbosity = o.get("load-balancing-decision-log-verbosity");
         if (verbosity != null
-                && !verbosity.value().isBlank()
+                && (!verbosity.items().isEmpty() || !verbosity.value().isBlank())
                 && !verbosity.value().equals("none")) {
             w.put("decision-log", true);
             o.different(verbosity, "load-balancing-decision-log-verbosity: decision-log: true (ours logs every step)");
@@ -1166,6 +1173,16 @@ public final class BigIpImport {
         o.rest();
     }
 
+    /** Our name of the imported pool {@code f5Name} of {@code type} (renamed NAME-TYPE when another type has the name), or null. */
+    private String poolOf(String f5Name, String type) {
+        for (String candidate : List.of(f5Name, f5Name + "-" + type)) {
+            if (type.equals(poolTypes.get(candidate))) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
     /** A name ours can serve: a domain name, its first label alone may be "*". */
     private static boolean wildcard(F5Object o, TmshNode at, String name) {
         String rest = name.startsWith("*.") ? name.substring(2) : name;
@@ -1192,7 +1209,7 @@ public final class BigIpImport {
         F5Object o = new F5Object(n, "global-settings", part, report);
         durationSetting(o, "path-ttl", "path-ttl");
         durationSetting(o, "inactive-ldns-ttl", "inactive-ttl");
-        durationSetting(o, "timer-retry-path-data", "retry");
+        durationSetting(o, "paths-retry", "retry");
         TmshNode protocols = o.get("metrics-collection-protocols");
         if (protocols != null) {
             List<String> ours = new ArrayList<>();

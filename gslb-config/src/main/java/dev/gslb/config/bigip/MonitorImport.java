@@ -88,7 +88,7 @@ final class MonitorImport {
         if (from != null) {
             o.mapped(from, "defaults-from " + from.value() + ": its kind is " + f5Kind + " (type " + type + ")");
         }
-        int interval = seconds(o, "interval", 30);
+        int interval = seconds(o, "interval", f5Kind.equals("dns") ? 5 : 30); // dns: LTM's dns monitor's defaults
         int timeout = seconds(o, "timeout", f5Kind.equals("dns") ? 16 : 120);
         int probeTimeout = seconds(o, "probe-timeout", 5);
         timing(m, interval, timeout, probeTimeout);

@@ -189,6 +189,13 @@ final class TopologyImport {
                             + "; give the lists with --topology-data");
                     return false;
                 }
+                if (kind.equals("isp")
+                        && Set.of("BeijingCNC", "ShanghaiCNC", "ShanghaiTelecom")
+                                .contains(name)) {
+                    o.different(kind + " " + value + ": matches the whole of "
+                            + RegionNames.resolve(kind + ":" + name, loadedRegions)
+                            + " (the shipped lists are per ISP, not per city)");
+                }
                 into.add(kind + ".\"" + name + "\"");
                 return true;
             }
