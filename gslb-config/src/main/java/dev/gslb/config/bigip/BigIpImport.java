@@ -557,7 +557,9 @@ public final class BigIpImport {
         }
         List<String> depends = new ArrayList<>();
         TmshNode dep = o.get("depends-on");
-        if (dep != null) {
+        if (dep != null && dep.value().equals("none")) {
+            o.mapped(dep, "depends-on none");
+        } else if (dep != null) {
             for (String d : dep.isBlock() ? depItems(dep) : List.of(dep.value())) {
                 String target = dependency(d, server);
                 if (target != null) {
