@@ -137,6 +137,10 @@ public final class BigIpImport {
     private final Map<String, Object> loadBalancing = new LinkedHashMap<>();
     private final Set<String> manualResumeMonitors = new LinkedHashSet<>();
     private final Map<String, String> madeFiles = new TreeMap<>();
+    /** Each virtual server's depends-on as written ("server:vs" -> references), resolved after every server. */
+    private final Map<String, Dependency> dependencies = new LinkedHashMap<>();
+
+    private record Dependency(F5Object on, TmshNode at, String server, List<String> refs) {}
     /** Our pool names and their F5 type (a, aaaa, cname): a wide IP names a pool of its type. */
     private final Map<String, String> poolTypes = new HashMap<>();
     /** A port of a server each "*:*" monitor checks (ours needs one written; translation: replaces it). */
@@ -226,7 +230,7 @@ public final class BigIpImport {
             }
             byKind.computeIfAbsent(n.word(1), k -> new ArrayList<>()).add(n);
         }
-        // in this order: each kind names only kinds before it
+        // in this order: each kind names only kinds before it (a virtual server's dependencies: see below)
         Map<String, Consumer<TmshNode>> steps = new LinkedHashMap<>();
         steps.put("monitor", this::monitor);
         steps.put("datacenter", this::dataCenter);
@@ -249,6 +253,7 @@ public final class BigIpImport {
             }
         }
         topology.finishRegions();
+        dependencies();
         for (var e : byKind.entrySet()) {
             if (steps.containsKey(e.getKey())) {
                 continue;
@@ -555,26 +560,11 @@ public final class BigIpImport {
         if (tp != null && ta == null) {
             o.mapped(tp, "translation-port " + tp.value());
         }
-        List<String> depends = new ArrayList<>();
         TmshNode dep = o.get("depends-on");
         if (dep != null && dep.value().equals("none")) {
             o.mapped(dep, "depends-on none");
-        } else if (dep != null) {
-            for (String d : dep.isBlock() ? depItems(dep) : List.of(dep.value())) {
-                String target = dependency(d, server);
-                if (target != null) {
-                    depends.add(target);
-                } else {
-                    o.unsupported(
-                            dep,
-                            "depends-on " + d + ": not an imported virtual server (one listed after"
-                                    + " it, or of another server, must come first in the F5 file)");
-                }
-            }
-            if (!depends.isEmpty()) {
-                vs.put("depends-on", depends);
-                o.mapped(dep, "depends-on " + depends);
-            }
+        } else if (dep != null) { // resolved once every server is read: F5 may name one listed later
+            dependencies.put(key, new Dependency(o, dep, server, dep.isBlock() ? depItems(dep) : List.of(dep.value())));
         }
         limits(o);
         if (o.disabled()) {
@@ -582,6 +572,84 @@ public final class BigIpImport {
         }
         virtualServers.put(key, vs);
         o.rest();
+    }
+
+    /**
+     * Each virtual server's depends-on, by our names; a reference to no imported server, or one
+     * closing a cycle (which our configuration refuses, and which would keep them all down), is
+     * left out with a line.
+     */
+    @SuppressWarnings("unchecked")
+    private void dependencies() {
+        for (var e : dependencies.entrySet()) {
+            Dependency d = e.getValue();
+            List<String> on = new ArrayList<>();
+            for (String ref : d.refs()) {
+                String target = dependency(ref, d.server());
+                if (target == null) {
+                    d.on().unsupported(d.at(), "depends-on " + ref + ": not an imported virtual server; left out");
+                } else if (!on.contains(target)) {
+                    on.add(target);
+                }
+            }
+            if (!on.isEmpty()) {
+                virtualServers.get(e.getKey()).put("depends-on", on);
+                d.on().mapped(d.at(), "depends-on " + on);
+            }
+        }
+        Map<String, Map<String, Object>> byName = new HashMap<>();
+        virtualServers.values().forEach(v -> byName.put((String) v.get("name"), v));
+        Map<String, Integer> state = new HashMap<>(); // absent: not seen; 1: on the path; 2: done
+        for (String start : byName.keySet()) {
+            java.util.ArrayDeque<String> path = new java.util.ArrayDeque<>();
+            java.util.ArrayDeque<java.util.Iterator<String>> next = new java.util.ArrayDeque<>();
+            if (state.containsKey(start)) {
+                continue;
+            }
+            state.put(start, 1);
+            path.push(start);
+            next.push(
+                    new ArrayList<>((List<String>) byName.get(start).getOrDefault("depends-on", List.of())).iterator());
+            while (!path.isEmpty()) { // iterative: a long chain must not overflow the stack
+                if (!next.peek().hasNext()) {
+                    state.put(path.pop(), 2);
+                    next.pop();
+                    continue;
+                }
+                String v = next.peek().next();
+                Integer seen = state.get(v);
+                if (seen == null) {
+                    state.put(v, 1);
+                    path.push(v);
+                    next.push(new ArrayList<>((List<String>) byName.get(v).getOrDefault("depends-on", List.of()))
+                            .iterator());
+                } else if (seen == 1) { // closes a cycle
+                    String from = path.peek();
+                    List<String> list = (List<String>) byName.get(from).get("depends-on");
+                    list.remove(v);
+                    if (list.isEmpty()) {
+                        byName.get(from).remove("depends-on");
+                    }
+                    Dependency d = dependencies.values().stream()
+                            .filter(x -> x.on().name.equals(keyOf(from)))
+                            .findFirst()
+                            .orElseThrow();
+                    d.on().different(
+                                    d.at(),
+                                    "depends-on " + v + " closes a cycle of dependencies (each would keep the"
+                                            + " others down for good); left out");
+                }
+            }
+        }
+    }
+
+    private String keyOf(String ourName) {
+        for (var e : virtualServers.entrySet()) {
+            if (e.getValue().get("name").equals(ourName)) {
+                return e.getKey();
+            }
+        }
+        return ourName;
     }
 
     private static List<String> depItems(TmshNode dep) {
@@ -721,6 +789,11 @@ public final class BigIpImport {
         if (cname) {
             TmshNode fixed = o.get("static-target");
             String target = m.key();
+            if (!target.matches("[A-Za-z0-9_.-]{1,253}")) {
+                o.unsupported("member " + target + " is not a host name (letters, digits, '-', '_', '.')");
+                o.rest();
+                return null;
+            }
             if (fixed == null || !fixed.value().equals("yes")) {
                 o.different(
                         "member " + target + " (static-target no): answered as a CNAME whatever its health (F5 checks"
@@ -1085,6 +1158,7 @@ public final class BigIpImport {
             }
             long ttl = given == null ? 3600 : given;
             w.put("persistence-ttl", Math.max(1, Math.min(ttl, 7 * 86_400)) + "s");
+            persistence(o, persistence);
             if (ttl > 7 * 86_400) {
                 o.different(persistence, "ttl-persistence " + ttl + ": ours keeps at most 7d");
             } else {
@@ -1161,8 +1235,9 @@ public final class BigIpImport {
                 if (p.size() > 1) {
                     had.putIfAbsent("pool-method", pm);
                 }
-                o.different("wide IP " + one + " is one wide IP here with the other type's: its pools follow the"
-                        + " other's, and only members of the asked type answer; the first's settings hold");
+                o.different("wide IP " + one + " was imported already (the other type's wide IP, or an alias): one wide"
+                        + " IP here, its pools after the first's; a pool answers only its members' type; the first's"
+                        + " settings hold");
                 continue;
             }
             Map<String, Object> entry = new LinkedHashMap<>();
@@ -1185,11 +1260,35 @@ public final class BigIpImport {
         return null;
     }
 
+    /**
+     * F5 keeps persistence per LDNS address (persist-cidr 32 and 128 by default), ours per /24 and
+     * /56: F5's are written unless a wide IP gives its own (one pair for every wide IP here).
+     */
+    private void persistence(F5Object o, TmshNode at) {
+        for (String v : List.of("ipv4", "ipv6")) {
+            if (o.node.childrenOrEmpty().stream().noneMatch(c -> c.key().equals("persist-cidr-" + v))
+                    && loadBalancing.putIfAbsent(
+                                    "persistence-prefix-" + (v.equals("ipv4") ? "v4" : "v6"),
+                                    v.equals("ipv4") ? 32 : 128)
+                            == null) {
+                o.mapped(
+                        at,
+                        "persistence per " + v + " address (F5's persist-cidr-" + v + " "
+                                + (v.equals("ipv4") ? 32 : 128) + "): load-balancing: persistence-prefix-"
+                                + (v.equals("ipv4") ? "v4" : "v6") + ", for every wide IP");
+            }
+        }
+    }
+
     /** A name ours can serve: a domain name, its first label alone may be "*". */
     private static boolean wildcard(F5Object o, TmshNode at, String name) {
         String rest = name.startsWith("*.") ? name.substring(2) : name;
         if (rest.contains("*") || rest.contains("?") || name.contains("?")) {
             o.unsupported(at, name + ": ours takes a wildcard only as a whole first label (*.example.com)");
+            return false;
+        }
+        if (!name.matches("[A-Za-z0-9_*.-]{1,253}")) {
+            o.unsupported(at, name + ": a wide IP's name here is letters, digits, '-', '_' and '.' (and '*.' first)");
             return false;
         }
         try {
