@@ -1,10 +1,13 @@
 package dev.gslb.config.bigip;
 
+import static dev.gslb.config.bigip.F5Values.name;
+
 import dev.gslb.probe.health.ProgramAllowList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,15 +48,76 @@ final class MonitorImport {
     private static final Pattern STATUS =
             Pattern.compile("\\^?\\s*(?:HTTP/1\\\\?\\.[01x\\[\\]\\\\.]*\\s+)?(\\d{3})(?:\\s+.*)?\\$?");
 
-    private MonitorImport() {}
+    private final ImportReport report;
+    private final ImportedConfig config;
+
+    MonitorImport(ImportReport report, ImportedConfig config) {
+        this.report = report;
+        this.config = config;
+    }
+
+    void monitor(TmshNode n) {
+        F5Object o = new F5Object(n, "monitor", name(n.word(3)), report);
+        if (config.monitors.containsKey(o.name)) {
+            o.unsupported("a monitor of this name is defined already (of another kind): the first is kept");
+            return;
+        }
+        Map<String, Object> m = of(o, n.word(2));
+        o.rest();
+        if (m != null) {
+            config.monitors.put(o.name, m);
+            if (m.get("command") instanceof List<?> command) {
+                config.madeFiles.putIfAbsent(
+                        "monitor-programs/" + command.getFirst(),
+                        "#!/bin/sh\n# A stand-in made by gslb import bigip: copy F5's " + command.getFirst()
+                                + " over this file.\n# Until then the monitor fails, so its servers are down.\n"
+                                + "echo \"" + command.getFirst()
+                                + ": the F5 program was not copied here yet\" >&2\nexit 1\n");
+            }
+        }
+    }
+
+    /** Our monitors for an F5 monitor rule ({@code /Common/http and /Common/tcp}), reported on {@code o}. */
+    List<String> rule(F5Object o, TmshNode rule) {
+        List<String> out = new ArrayList<>();
+        List<String> words =
+                new ArrayList<>(rule.words().subList(1, rule.words().size()));
+        words.addAll(rule.items());
+        if (words.contains("min") || words.contains("require")) {
+            o.different(
+                    rule,
+                    "monitor '" + String.join(" ", words) + "': ours needs every monitor to pass (F5: at least N)");
+        }
+        for (String w : words) {
+            if (Set.of("and", "min", "of", "require", "from", "none").contains(w) || w.matches("\\d+")) {
+                continue;
+            }
+            String m = name(w);
+            if (!config.monitors.containsKey(m) && builtIn(m)) {
+                config.monitors.put(m, builtIn(m, rule.line(), report));
+            }
+            if (config.monitors.containsKey(m)) {
+                out.add(m);
+            } else {
+                o.unsupported(
+                        rule,
+                        "monitor " + m + " is not imported (see its own line, or F5's built-in " + m
+                                + " has no counterpart here); not checked by it");
+            }
+        }
+        if (!out.isEmpty()) {
+            o.mapped(rule, "monitors " + out);
+        }
+        return out;
+    }
 
     /** Whether {@code name} (partition taken off) is one of F5's built-in monitors we can write. */
-    static boolean builtIn(String name) {
+    private static boolean builtIn(String name) {
         return BUILT_IN.containsKey(name);
     }
 
     /** A built-in F5 monitor with F5's defaults (interval 30 s, timeout 120 s). */
-    static Map<String, Object> builtIn(String name, int line, ImportReport report) {
+    private static Map<String, Object> builtIn(String name, int line, ImportReport report) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name);
         String kind = BUILT_IN.get(name);
@@ -73,7 +137,7 @@ final class MonitorImport {
     }
 
     /** The monitor, or null when its kind has no counterpart (reported). */
-    static Map<String, Object> of(F5Object o, String f5Kind) {
+    private static Map<String, Object> of(F5Object o, String f5Kind) {
         String type = TYPES.get(f5Kind);
         if (type == null) {
             o.unsupported("monitor kind " + f5Kind + " has no counterpart here (ours: http, https, tcp, icmp,"

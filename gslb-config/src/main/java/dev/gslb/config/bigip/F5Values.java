@@ -1,0 +1,55 @@
+package dev.gslb.config.bigip;
+
+import java.net.InetAddress;
+
+/** How F5 writes names, numbers and addresses, read into ours (never a name lookup). */
+final class F5Values {
+    private F5Values() {}
+
+    /** Names written into our configuration and topology file: F5's characters, nothing that could break either. */
+    static final java.util.regex.Pattern NAME =
+            java.util.regex.Pattern.compile("[A-Za-z0-9_.][A-Za-z0-9_.:/@%+*-]{0,254}");
+
+    /** The largest TTL a DNS answer carries (RFC 2181). */
+    static final long MAX_TTL = Integer.MAX_VALUE;
+
+    /** {@code text} as a whole number within {@code min..max}, or null (F5 writes plain decimal numbers). */
+    static Long number(String text, long min, long max) {
+        if (text == null || !text.matches("-?\\d{1,18}")) {
+            return null;
+        }
+        long v = Long.parseLong(text);
+        return v < min || v > max ? null : v;
+    }
+
+    /** An F5 name as ours: {@code /Common/web} is web, {@code /Tenant/web} Tenant/web. */
+    static String name(String f5) {
+        if (f5.startsWith("/Common/")) {
+            return f5.substring("/Common/".length());
+        }
+        return f5.startsWith("/") ? f5.substring(1) : f5;
+    }
+
+    /** {@code 10.1.1.1:80}, {@code 2001:db8::1.80}, route domain {@code %2} taken off: address and port ("*" if none). */
+    static String[] hostPort(String destination) {
+        String d = destination.replaceAll("%\\d+", "");
+        int colons = d.length() - d.replace(":", "").length();
+        int sep = colons > 1 ? d.lastIndexOf('.') : d.lastIndexOf(':');
+        if (colons > 1 && sep < d.lastIndexOf(':')) {
+            sep = -1; // IPv6 without a port
+        }
+        return sep < 0 ? new String[] {d, "*"} : new String[] {d.substring(0, sep), d.substring(sep + 1)};
+    }
+
+    /** An IP address literal, or null: never a name lookup. */
+    static InetAddress address(String text) {
+        if (!text.matches("[0-9a-fA-F:.]+") || !(text.contains(".") || text.contains(":"))) {
+            return null;
+        }
+        try {
+            return InetAddress.ofLiteral(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
