@@ -1,6 +1,7 @@
 package dev.gslb.config.bigip;
 
 import java.net.InetAddress;
+import java.util.Map;
 
 /** How F5 writes names, numbers and addresses, read into ours (never a name lookup). */
 final class F5Values {
@@ -51,5 +52,13 @@ final class F5Values {
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** A YAML entry of two keys, in this order (Map.of's order changes from run to run). */
+    static Map<String, Object> entry(String k1, Object v1, String k2, Object v2) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
     }
 }

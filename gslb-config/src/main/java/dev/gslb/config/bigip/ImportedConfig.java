@@ -140,7 +140,7 @@ final class ImportedConfig {
         }
         List<Map<String, Object>> zones = new ArrayList<>();
         for (Name z : used) {
-            zones.add(new LinkedHashMap<>(Map.of("file", given.get(z), "origin", z.toString(true))));
+            zones.add(F5Values.entry("file", given.get(z), "origin", z.toString(true)));
         }
         for (Name z : kept) {
             String origin = z.toString(true);
@@ -152,7 +152,7 @@ final class ImportedConfig {
                             + "$ORIGIN " + origin + ".\n$TTL 3600\n"
                             + "@ IN SOA ns1 hostmaster 1 3600 600 1209600 30\n"
                             + "@ IN NS ns1\n");
-            zones.add(new LinkedHashMap<>(Map.of("file", fileName, "origin", origin)));
+            zones.add(F5Values.entry("file", fileName, "origin", origin));
             report.different(
                     "zone",
                     origin,

@@ -197,7 +197,7 @@ final class PoolImport {
                 o.rest();
                 return null;
             }
-            out = r == null || r == 1 ? target : Map.of("name", target, "ratio", r);
+            out = r == null || r == 1 ? target : F5Values.entry("name", target, "ratio", r);
             o.mapped("member " + target + (r == null ? "" : " ratio " + r));
         } else {
             String ref = m.key();

@@ -95,7 +95,7 @@ final class WideIpImport {
                             prop, "pool " + pool + ": " + String.join(" ", prop.words()) + ": no counterpart here");
                 }
             }
-            choices.add(ratio == 1 ? pool : new LinkedHashMap<>(Map.of("name", pool, "ratio", ratio)));
+            choices.add(ratio == 1 ? pool : F5Values.entry("name", pool, "ratio", ratio));
             o.mapped(p, "pool " + pool + (ratio == 1 ? "" : " ratio " + ratio));
         }
         if (choices.isEmpty() || names.isEmpty()) {
