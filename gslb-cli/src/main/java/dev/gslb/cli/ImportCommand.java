@@ -180,7 +180,25 @@ final class ImportCommand {
         public Integer call() throws Exception {
             java.util.Map<org.xbill.DNS.Name, String> given = new java.util.LinkedHashMap<>();
             for (Path z : zones) {
-                given.put(origin(z), z.toAbsolutePath().normalize().toString());
+                if (!Files.isRegularFile(z)) {
+                    System.err.println(z + ": --zone names no zone file");
+                    return 1;
+                }
+                org.xbill.DNS.Name origin = origin(z);
+                String had = given.put(origin, z.toAbsolutePath().normalize().toString());
+                if (had != null) {
+                    System.err.println(z + ": a second zone file of " + origin + " (the first: " + had + ")");
+                    return 1;
+                }
+            }
+            if (!dryRun && Files.exists(out) && !Files.isDirectory(out)) {
+                System.err.println(out + ": --out is a file, not a folder");
+                return 1;
+            }
+            if (!dryRun && Files.exists(out.resolve("gslb.yaml")) && !force) {
+                System.err.println(out.resolve("gslb.yaml")
+                        + " exists (an earlier import?): give --force to replace it," + " or another --out");
+                return 1;
             }
             java.util.List<Path> data = topologyData.isEmpty() ? shippedLists() : topologyData;
             var options = new BigIpImport.Options(
@@ -195,69 +213,91 @@ final class ImportCommand {
             } catch (TmshException e) {
                 System.err.println(e.getMessage());
                 return 1;
+            } catch (java.io.IOException e) {
+                System.err.println(file + ": cannot read: " + e.getMessage());
+                return 1;
             }
             System.out.print(r.report().text(dryRun));
             if (r.problem() != null) {
                 System.err.println(file + ": " + r.problem() + "; nothing written");
                 return 1;
             }
-            Path target = dryRun ? Files.createTempDirectory("gslb-bigip") : out;
+            // written and checked aside first: a refusal or a failed write leaves --out as it was
+            Path parent = dryRun ? null : out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Path staged = parent == null
+                    ? Files.createTempDirectory("gslb-bigip")
+                    : Files.createTempDirectory(parent, ".bigip-import-");
             try {
-                if (!dryRun && Files.exists(out.resolve("gslb.yaml")) && !force) {
-                    System.err.println(out.resolve("gslb.yaml")
-                            + " exists (an earlier import?): give --force to replace it," + " or another --out");
-                    return 1;
-                }
-                java.util.List<Path> written = write(r, target);
+                java.util.List<String> files = write(r, staged);
                 try {
-                    var cfg = dev.gslb.config.ConfigLoader.load(target.resolve("gslb.yaml"));
+                    var cfg = dev.gslb.config.ConfigLoader.load(staged.resolve("gslb.yaml"));
+                    cfg.loadTopology().table(); // as `gslb config check` does
                     System.out.printf(
                             "config check: OK: %d data centers, %d virtual servers, %d wide IPs%n",
                             cfg.dataCenters().size(),
                             cfg.health().size(),
                             cfg.wideIps().size());
                 } catch (dev.gslb.settings.SettingsException e) {
-                    System.err.println("config check failed (a fault of the import; please report it with the F5 lines"
-                            + " involved): " + e.getMessage());
+                    String message = e.getMessage().replace(staged.toString(), out.toString());
+                    boolean theirs = given.values().stream().anyMatch(message::contains);
+                    System.err.println("config check refused what the import wrote, so nothing is written: " + message
+                            + (theirs
+                                    ? " (a zone file you gave)"
+                                    : " (a fault of the import: please report it with the F5 lines involved)"));
                     return 1;
                 }
                 if (dryRun) {
                     System.out.println("dry run: nothing written");
-                } else {
-                    written.forEach(p -> System.out.println("wrote " + p));
-                    System.out.println("next: add instance: and dns: listen: to " + out.resolve("gslb.yaml")
-                            + ", then `gslb config check` it and `gslb resolve NAME --ldns IP` for resolvers you know");
+                    return 0;
                 }
+                for (String f : files) {
+                    Path to = out.resolve(f);
+                    Files.createDirectories(to.getParent());
+                    if (f.startsWith("monitor-programs/") && Files.exists(to)) {
+                        System.out.println("kept " + to + " (a program already there is never replaced)");
+                        continue;
+                    }
+                    Files.move(staged.resolve(f), to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    System.out.println("wrote " + to);
+                }
+                System.out.println("next: add instance: and dns: listen: to " + out.resolve("gslb.yaml")
+                        + ", then `gslb config check` it and `gslb resolve NAME --ldns IP` for resolvers you know");
                 return 0;
             } finally {
-                if (dryRun) {
-                    delete(target);
-                }
+                delete(staged);
             }
         }
 
-        private static java.util.List<Path> write(BigIpImport.Result r, Path dir) throws java.io.IOException {
-            java.util.List<Path> written = new java.util.ArrayList<>();
-            Files.createDirectories(dir);
-            written.add(Files.writeString(dir.resolve("gslb.yaml"), r.config()));
+        /** The files of the import, written into {@code dir}: their paths inside it. */
+        private static java.util.List<String> write(BigIpImport.Result r, Path dir) throws java.io.IOException {
+            java.util.List<String> written = new java.util.ArrayList<>();
+            java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
+            files.put("gslb.yaml", r.config());
             if (r.topology() != null) {
-                written.add(Files.writeString(dir.resolve("bigip.topology"), r.topology()));
+                files.put("bigip.topology", r.topology());
             }
-            for (var z : r.madeFiles().entrySet()) {
-                Path p = dir.resolve(z.getKey());
+            files.putAll(r.madeFiles());
+            files.put("import-report.txt", r.report().text(true));
+            for (var f : files.entrySet()) {
+                Path p = dir.resolve(f.getKey());
                 Files.createDirectories(p.getParent());
-                written.add(Files.writeString(p, z.getValue()));
-                if (z.getKey().startsWith("monitor-programs/")) {
+                Files.writeString(p, f.getValue());
+                if (f.getKey().startsWith("monitor-programs/")) {
                     Files.setPosixFilePermissions(
                             p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
                 }
+                written.add(f.getKey());
             }
-            written.add(Files.writeString(
-                    dir.resolve("import-report.txt"), r.report().text(true)));
             return written;
         }
 
         private static void delete(Path dir) throws java.io.IOException {
+            if (!Files.exists(dir)) {
+                return;
+            }
             try (var all = Files.walk(dir)) {
                 for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
                     Files.deleteIfExists(p);
@@ -285,7 +325,7 @@ final class ImportCommand {
             return java.util.List.of();
         }
 
-        /** The regions the lists load: each list's name without extension (NAME6 joins NAME). */
+        /** The regions the lists load: each list's name without extension (NAME6 joins NAME when both are there). */
         private static java.util.Set<String> regions(java.util.List<Path> data) throws java.io.IOException {
             java.util.Set<String> out = new java.util.TreeSet<>();
             for (Path d : data) {
@@ -302,10 +342,11 @@ final class ImportCommand {
                     if (n.startsWith("LICENSE") || n.startsWith("README") || n.endsWith(".md") || n.equals("stat")) {
                         continue;
                     }
-                    n = n.replaceFirst("\\.[^.]*$", "");
-                    out.add(n.endsWith("6") && n.length() > 1 ? n.substring(0, n.length() - 1) : n);
+                    out.add(n.replaceFirst("\\.[^.]*$", ""));
                 }
             }
+            // NAME6 joins NAME when both are loaded, as the loader does; alone it is a region of its own
+            out.removeIf(n -> n.endsWith("6") && out.contains(n.substring(0, n.length() - 1)));
             return out;
         }
     }

@@ -198,4 +198,75 @@ class BigIpImportTest {
         assertThat(run.err()).contains(bad + ":1: blocks nested deeper than 32");
         assertThat(Arrays.asList(run.exit())).containsExactly(1);
     }
+
+    @Test
+    void regionsNamingEachOtherManyTimesOverAreExpandedOnce() throws Exception {
+        StringBuilder f = new StringBuilder("gtm datacenter /Common/dc1 { }\n");
+        for (int r = 0; r < 15; r++) { // each region names the next four times: 4^15 if expanded naively
+            f.append("gtm region /Common/r").append(r).append(" {\n    region-members {\n");
+            for (int k = 0; k < 4; k++) {
+                f.append("        region /Common/r").append(r + 1).append(" { }\n");
+            }
+            f.append("    }\n}\n");
+        }
+        f.append("gtm region /Common/r15 {\n    region-members {\n        subnet 10.0.0.0/8 { }\n    }\n}\n");
+        f.append("""
+                gtm server /Common/s { datacenter /Common/dc1
+                    virtual-servers {
+                        v {
+                            destination 127.0.70.1:http
+                        }
+                    }
+                }
+                gtm pool a /Common/p {
+                    members {
+                        /Common/s:v { }
+                    }
+                }
+                gtm wideip a /Common/www.example.com {
+                    pools {
+                        /Common/p { }
+                    }
+                }
+                gtm topology ldns: region /Common/r0 server: datacenter /Common/dc1 {
+                    score 100
+                }
+                """);
+        Path conf = dir.resolve("fan.conf");
+        Files.writeString(conf, f);
+        TopologyCommandTest.Run run = TopologyCommandTest.gslb(
+                "import", "bigip", conf.toString(), "--out", dir.resolve("o").toString());
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(Files.readString(dir.resolve("o/bigip.topology"))).contains("dc.\"dc1\" 10.0.0.0/8 100");
+        assertThat(Files.readString(dir.resolve("o/gslb.yaml")))
+                .contains("address: 127.0.70.1"); // port "http" read as 80
+    }
+
+    @Test
+    void filesAroundTheImportAreCheckedAndAProgramOfTheOperatorIsNeverReplaced() throws Exception {
+        Path conf = FIXTURES.resolve("monitors.conf");
+        TopologyCommandTest.Run run = TopologyCommandTest.gslb("import", "bigip", dir.toString(), "--dry-run");
+        assertThat(run.err()).contains(dir + ":1: not a regular file");
+        run = TopologyCommandTest.gslb(
+                "import",
+                "bigip",
+                conf.toString(),
+                "--zone",
+                dir.resolve("nope.zone").toString());
+        assertThat(run.err()).contains("nope.zone: --zone names no zone file");
+        Path out = dir.resolve("out");
+        run = TopologyCommandTest.gslb("import", "bigip", conf.toString(), "--out", out.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        Path program = out.resolve("monitor-programs/check_app.sh");
+        assertThat(Files.readString(program)).contains("stand-in");
+        Files.writeString(program, "#!/bin/sh\nexit 0\n"); // the operator copied F5's program
+        run = TopologyCommandTest.gslb("import", "bigip", conf.toString(), "--out", out.toString());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("exists (an earlier import?): give --force");
+        run = TopologyCommandTest.gslb("import", "bigip", conf.toString(), "--out", out.toString(), "--force");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("kept " + program);
+        assertThat(Files.readString(program)).isEqualTo("#!/bin/sh\nexit 0\n");
+        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".bigip-import-"));
+    }
 }

@@ -53,6 +53,9 @@ public final class BigIpImport {
 
     static final String TOPOLOGY_FILE = "bigip.topology";
 
+    /** SnakeYAML reads at most 3 Mi code points of a file; a configuration past that would not load. */
+    static final int MAX_CONFIG_CHARS = 3 << 20;
+
     private final String file;
 
     private final Options options;
@@ -82,16 +85,41 @@ public final class BigIpImport {
         return new BigIpImport(file, options).run(TmshParser.parse(file, text));
     }
 
-    /** {@link #read(String, String, Options)} of a file, refused before it is read when it is larger than the parser takes. */
+    /**
+     * {@link #read(String, String, Options)} of a file: a regular file (not a device or a pipe,
+     * which could feed it for ever), read only up to what the parser takes. Bytes that are not
+     * UTF-8 (a Latin-1 description) become U+FFFD; a byte-order mark is skipped.
+     */
     public static Result read(java.nio.file.Path file, Options options) throws TmshException, java.io.IOException {
-        if (java.nio.file.Files.size(file) > TmshParser.MAX_CHARS) {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new TmshException(file.toString(), 1, "not a regular file");
+        }
+        if (java.nio.file.Files.size(file) > TmshParser.MAX_CHARS) { // refused before a byte is read
             throw new TmshException(
                     file.toString(),
                     1,
                     "larger than " + (TmshParser.MAX_CHARS >> 20) + " MiB (" + java.nio.file.Files.size(file)
                             + " bytes); not read");
         }
-        return read(file.toString(), java.nio.file.Files.readString(file), options);
+        var decoder = java.nio.charset.StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+        StringBuilder text = new StringBuilder();
+        try (var in = new java.io.InputStreamReader(java.nio.file.Files.newInputStream(file), decoder)) {
+            char[] buf = new char[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                text.append(buf, 0, n);
+                if (text.length() > TmshParser.MAX_CHARS) {
+                    throw new TmshException(
+                            file.toString(),
+                            1,
+                            "larger than " + (TmshParser.MAX_CHARS >> 20) + " Mi characters; not read");
+                }
+            }
+        }
+        int bom = !text.isEmpty() && text.charAt(0) == '\uFEFF' ? 1 : 0;
+        return read(file.toString(), text.substring(bom), options);
     }
 
     /** An object whose name can be ours (a topology record or global settings has none); reported when not. */
@@ -141,10 +169,12 @@ public final class BigIpImport {
         steps.put("region", n -> topology.region(n, name(n.word(2))));
         steps.put("topology", n -> topology.record(n, config.dataCenters::contains, config.pools::containsKey));
         steps.put("global-settings", this::globalSettings);
-        Set<List<String>> seen = new java.util.HashSet<>();
+        Set<List<String>> seen = new java.util.HashSet<>(); // kind, type and name as ours: /Common/a and a are one
         for (var step : steps.entrySet()) {
             for (TmshNode n : byKind.getOrDefault(step.getKey(), List.of())) {
-                if (named(n) && seen.add(n.words())) {
+                List<String> id = new ArrayList<>(n.words().subList(1, n.words().size() - 1));
+                id.add(name(n.words().getLast()));
+                if (named(n) && seen.add(id)) {
                     step.getValue().accept(n);
                 } else if (named(n)) {
                     report.unsupported(
@@ -171,16 +201,17 @@ public final class BigIpImport {
                                 });
             }
         }
-        config.monitorPorts(report);
+        config.finishMonitors(report);
         config.applyManualResume();
         List<Map<String, Object>> zones = config.zones(options.zones(), report);
-        String problem = config.wideIps.isEmpty() ? "no wide IP could be imported: there is nothing to serve" : null;
-        return new Result(
-                config.yaml(file, zones, options.topologyData(), topology.size() > 0),
-                topology.file(),
-                config.madeFiles,
-                report,
-                problem);
+        String yaml = config.yaml(file, zones, options.topologyData(), topology.size() > 0);
+        String problem = config.wideIps.isEmpty()
+                ? "no wide IP could be imported: there is nothing to serve"
+                : yaml.length() > MAX_CONFIG_CHARS
+                        ? "the configuration would have " + yaml.length() + " characters, more than the "
+                                + MAX_CONFIG_CHARS + " a configuration file may have (the YAML reader's bound)"
+                        : null;
+        return new Result(yaml, topology.file(), config.madeFiles, report, problem);
     }
 
     private void globalSettings(TmshNode n) {
@@ -220,7 +251,13 @@ public final class BigIpImport {
                     "synchronization " + sync.value() + ": pair the instances with `gslb peer pair`;"
                             + " they then share one configuration");
         }
-        o.get("synchronization-group-name");
+        TmshNode group = o.get("synchronization-group-name");
+        if (group != null) {
+            o.different(
+                    group,
+                    "synchronization-group-name " + group.value() + ": a pair here is what `gslb peer pair`"
+                            + " joins; it has no name");
+        }
         o.rest();
     }
 

@@ -1,7 +1,11 @@
 package dev.gslb.config.bigip;
 
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -18,31 +22,40 @@ final class F5Object {
     final String kind;
     final String name;
     private final ImportReport report;
-    private final Set<TmshNode> taken = new HashSet<>();
+    /** Properties by key, in order: looked up once each, however many an object has. */
+    private final Map<String, List<TmshNode>> byKey = new HashMap<>();
+    /** By identity: a property's equality is its whole subtree, too dear to hash. */
+    private final Set<TmshNode> taken = Collections.newSetFromMap(new IdentityHashMap<>());
 
     F5Object(TmshNode node, String kind, String name, ImportReport report) {
         this.node = node;
         this.kind = kind;
         this.name = name;
         this.report = report;
+        for (TmshNode c : node.childrenOrEmpty()) {
+            byKey.computeIfAbsent(c.key(), k -> new ArrayList<>(1)).add(c);
+        }
     }
 
     int line() {
         return node.line();
     }
 
-    /** The property {@code key} (its first statement), taken; null when absent. */
+    /** The property {@code key}, taken; null when absent. Given again, the others are reported by {@link #rest}. */
     TmshNode get(String key) {
-        TmshNode found = null;
-        for (TmshNode c : node.childrenOrEmpty()) {
-            if (c.key().equals(key)) {
-                taken.add(c);
-                if (found == null) {
-                    found = c;
-                }
-            }
+        List<TmshNode> all = byKey.get(key);
+        if (all == null) {
+            return null;
         }
-        return found;
+        taken.add(all.getFirst());
+        return all.getFirst();
+    }
+
+    /** Every statement of {@code key} (a property an object may give several times), taken. */
+    List<TmshNode> all(String key) {
+        List<TmshNode> all = byKey.getOrDefault(key, List.of());
+        taken.addAll(all);
+        return all;
     }
 
     /** The value of {@code key}, taken; null when absent. */
@@ -91,7 +104,10 @@ final class F5Object {
             String shown = c.words().size() > 6
                     ? String.join(" ", c.words().subList(0, 6)) + " ..."
                     : String.join(" ", c.words());
-            if (INFORMATIONAL.contains(c.key())) {
+            if (byKey.get(c.key()).getFirst() != c
+                    && taken.contains(byKey.get(c.key()).getFirst())) {
+                report.unsupported(kind, name, c.line(), shown + ": " + c.key() + " given again; the first is used");
+            } else if (INFORMATIONAL.contains(c.key())) {
                 report.unsupported(kind, name, c.line(), shown + ": informational; not kept");
             } else {
                 report.unsupported(
@@ -100,9 +116,12 @@ final class F5Object {
         }
     }
 
-    /** The property {@code key}'s nested statements, taken ({@code members { ... }}). */
+    /** The property {@code key}'s nested statements, taken ({@code members { ... }}); given twice, both blocks'. */
     List<TmshNode> block(String key) {
-        TmshNode c = get(key);
-        return c == null ? List.of() : c.childrenOrEmpty();
+        List<TmshNode> out = new ArrayList<>();
+        for (TmshNode c : all(key)) {
+            out.addAll(c.childrenOrEmpty());
+        }
+        return out;
     }
 }

@@ -8,8 +8,8 @@ final class F5Values {
     private F5Values() {}
 
     /** Names written into our configuration and topology file: F5's characters, nothing that could break either. */
-    static final java.util.regex.Pattern NAME =
-            java.util.regex.Pattern.compile("[A-Za-z0-9_.][A-Za-z0-9_.:/@%+*-]{0,254}");
+    static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile(
+            "(?!.*//)[A-Za-z0-9_.][A-Za-z0-9_.:/@%+*-]{0,254}"); // "//" opens a comment in a topology file
 
     /** The largest TTL a DNS answer carries (RFC 2181). */
     static final long MAX_TTL = Integer.MAX_VALUE;
@@ -60,5 +60,33 @@ final class F5Values {
         m.put(k1, v1);
         m.put(k2, v2);
         return m;
+    }
+
+    /** Service names tmsh prints instead of numbers unless told not to (cli global-settings service number). */
+    private static final Map<String, Integer> SERVICES = Map.ofEntries(
+            Map.entry("http", 80),
+            Map.entry("https", 443),
+            Map.entry("domain", 53),
+            Map.entry("smtp", 25),
+            Map.entry("ftp", 21),
+            Map.entry("ssh", 22),
+            Map.entry("telnet", 23),
+            Map.entry("pop3", 110),
+            Map.entry("imap", 143),
+            Map.entry("imaps", 993),
+            Map.entry("pop3s", 995),
+            Map.entry("smtps", 465),
+            Map.entry("ldap", 389),
+            Map.entry("ldaps", 636),
+            Map.entry("snmp", 161),
+            Map.entry("http-alt", 8080));
+
+    /** A port as F5 writes it: a number, a service name, or "*" / "any" (0: any); null when none of these. */
+    static Integer port(String text) {
+        if (text.equals("*") || text.equals("any")) {
+            return 0;
+        }
+        Long n = number(text, 0, 65535);
+        return n != null ? Integer.valueOf(n.intValue()) : SERVICES.get(text);
     }
 }

@@ -33,8 +33,21 @@ public final class ImportReport {
     public record Line(String file, int line, String kind, String object, Status status, String what) {
         @Override
         public String toString() {
-            return file + ":" + line + ": " + kind + " " + object + ": " + status.text() + ": " + what;
+            return printable(file + ":" + line + ": " + kind + " " + object + ": " + status.text() + ": " + what);
         }
+    }
+
+    /** Control characters from the F5 file shown escaped: a quoted new line or ESC must not make a line of its own. */
+    static String printable(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> {
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+                b.append(String.format("\\x%02x", c));
+            } else {
+                b.appendCodePoint(c);
+            }
+        });
+        return b.toString();
     }
 
     private final String file;

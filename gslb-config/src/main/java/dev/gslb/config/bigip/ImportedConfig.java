@@ -48,26 +48,77 @@ final class ImportedConfig {
 
     final Map<String, String> madeFiles = new TreeMap<>();
 
-    /** Our pool names and their F5 type (a, aaaa, cname): a wide IP names a pool of its type. */
+    /** Our pool names by F5's type and name ("a web"): a wide IP names a pool of its type. */
     final Map<String, String> poolTypes = new HashMap<>();
 
-    /** A port of a server each "*:*" monitor checks (ours needs one written; translation: replaces it). */
-    final Map<String, String> monitorPorts = new HashMap<>();
+    /** Our virtual server names. */
+    final Set<String> vsNames = new java.util.HashSet<>();
+
+    /** The port each virtual server ("server:vs") is checked at, 0 for none: what F5's "*:*" monitors use. */
+    final Map<String, Integer> vsPorts = new HashMap<>();
+
+    /** Where each wide IP was defined, for the report. */
+    final Map<String, Integer> wideIpLines = new HashMap<>();
+
+    /** Where each monitor was defined, for the report. */
+    final Map<String, Integer> monitorLines = new HashMap<>();
 
     /**
-     * A tcp monitor needs a port here. F5's {@code *:*} checks each server's own port, which is
-     * written as each server's {@code translation:} port; the monitor's own port is then never used,
-     * and is one of its servers' ports. The other kinds have a default port.
+     * The monitor that checks a server at {@code port} for {@code monitor}: the monitor itself when
+     * it has a port of its own (F5's "*:80") or the server has none, else a copy with that port
+     * (F5's "*:*" checks each server's port; ours checks the monitor's).
      */
-    void monitorPorts(ImportReport report) {
-        for (var e : monitors.entrySet()) {
+    String checkAt(String monitor, int port) {
+        Map<String, Object> m = monitors.get(monitor);
+        if (port == 0
+                || m.containsKey("port")
+                || m.get("type").equals("icmp")
+                || m.get("type").equals("external")) {
+            return monitor;
+        }
+        String copy = monitor + "-" + port;
+        if (!monitors.containsKey(copy)) {
+            Map<String, Object> c = new LinkedHashMap<>(m);
+            c.put("name", copy);
+            c.put("port", port);
+            monitors.put(copy, c);
+        }
+        return copy;
+    }
+
+    /**
+     * The monitors once every server is read: an F5 "*:*" monitor every server of which took a
+     * copy with its port is not written; a tcp monitor still without a port (its servers have none)
+     * checks port 80, said in the report.
+     */
+    @SuppressWarnings("unchecked")
+    void finishMonitors(ImportReport report) {
+        Set<String> used = new java.util.HashSet<>();
+        for (var v : virtualServers.values()) {
+            used.addAll((List<String>) v.getOrDefault("monitors", List.of()));
+        }
+        for (var l : links.values()) {
+            used.addAll((List<String>) l.getOrDefault("monitors", List.of()));
+        }
+        for (var it = monitors.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
             Map<String, Object> m = e.getValue();
-            if (m.get("type").equals("tcp") && !m.containsKey("port")) {
-                String port = monitorPorts.get(e.getKey());
-                m.put("port", port == null || port.equals("*") ? 80 : Integer.valueOf(port));
-                if (port == null || port.equals("*")) {
-                    report.different("monitor", e.getKey(), 1, "destination *:* on servers without a port: port 80");
+            if (m.containsKey("port") || used.contains(e.getKey())) {
+                if (m.get("type").equals("tcp") && !m.containsKey("port")) {
+                    m.put("port", 80);
+                    report.different(
+                            "monitor",
+                            e.getKey(),
+                            monitorLines.getOrDefault(e.getKey(), 1),
+                            "destination *:* on servers without a port: port 80");
                 }
+                continue;
+            }
+            boolean copied = monitors.keySet().stream().anyMatch(k -> k.startsWith(e.getKey() + "-"));
+            if (copied) {
+                it.remove(); // each of its servers has a copy with its own port
+            } else if (m.get("type").equals("tcp")) {
+                m.put("port", 80);
             }
         }
     }
@@ -98,17 +149,12 @@ final class ImportedConfig {
 
     /** Our name of the imported pool {@code f5Name} of {@code type} (renamed NAME-TYPE when another type has the name), or null. */
     String poolOf(String f5Name, String type) {
-        for (String candidate : List.of(f5Name, f5Name + "-" + type)) {
-            if (type.equals(poolTypes.get(candidate))) {
-                return candidate;
-            }
-        }
-        return null;
+        return poolTypes.get(type + " " + f5Name);
     }
 
     /** The zones of the wide IPs: the given files, else one made up per parent name. */
     List<Map<String, Object>> zones(Map<Name, String> given, ImportReport report) {
-        Set<Name> made = new LinkedHashSet<>();
+        Map<Name, Integer> made = new java.util.HashMap<>(); // a zone to make up -> the first line naming it
         Set<Name> used = new LinkedHashSet<>();
         for (Map<String, Object> w : wideIps.values()) {
             Name n;
@@ -127,36 +173,52 @@ final class ImportedConfig {
             if (best != null) {
                 used.add(best);
             } else {
-                made.add(n.labels() <= 3 ? n : new Name(n, 1));
+                made.merge(n.labels() <= 3 ? n : new Name(n, 1), wideIpLines.getOrDefault(w.get("name"), 1), Math::min);
             }
         }
-        List<Name> parents = new ArrayList<>(made);
-        parents.sort(Comparator.comparingInt(Name::labels));
-        List<Name> kept = new ArrayList<>();
-        for (Name z : parents) {
-            if (kept.stream().noneMatch(z::subdomain)) {
+        List<Name> parents = new ArrayList<>(made.keySet());
+        parents.sort(Comparator.comparingInt(Name::labels).thenComparing(n -> n.toString()));
+        Set<Name> kept = new LinkedHashSet<>();
+        for (Name z :
+                parents) { // a zone inside another made-up one is part of it: its ancestors, not every zone, looked up
+            boolean inside = false;
+            for (int k = 1; k < z.labels() - 1 && !inside; k++) {
+                inside = kept.contains(new Name(z, k));
+            }
+            if (!inside) {
                 kept.add(z);
             }
         }
         List<Map<String, Object>> zones = new ArrayList<>();
-        for (Name z : used) {
-            zones.add(F5Values.entry("file", given.get(z), "origin", z.toString(true)));
+        for (Name z : given.keySet()) {
+            if (used.contains(z)) {
+                zones.add(F5Values.entry("file", given.get(z), "origin", z.toString(true)));
+            } else {
+                report.unsupported(
+                        "zone", z.toString(true), 1, given.get(z) + " holds no wide IP imported: not written");
+            }
         }
         for (Name z : kept) {
             String origin = z.toString(true);
-            String fileName = "zones/" + origin + ".zone";
+            // a file name stays short whatever the origin (names reach 253 characters; files 255 bytes)
+            String fileName = "zones/"
+                    + (origin.length() <= 200
+                            ? origin
+                            : origin.substring(0, 150) + "-" + Integer.toHexString(origin.hashCode()))
+                    + ".zone";
             madeFiles.put(
                     fileName,
                     "; made up by gslb import bigip for the wide IPs of " + origin
                             + ": replace it with your zone (gslb import bigip --zone FILE)\n"
                             + "$ORIGIN " + origin + ".\n$TTL 3600\n"
-                            + "@ IN SOA ns1 hostmaster 1 3600 600 1209600 30\n"
-                            + "@ IN NS ns1\n");
+                            + (origin.length() < 240 // ns1.ORIGIN must stay a name of at most 255 bytes
+                                    ? "@ IN SOA ns1 hostmaster 1 3600 600 1209600 30\n@ IN NS ns1\n"
+                                    : "@ IN SOA @ @ 1 3600 600 1209600 30\n@ IN NS @\n"));
             zones.add(F5Values.entry("file", fileName, "origin", origin));
             report.different(
                     "zone",
                     origin,
-                    1,
+                    made.get(z),
                     "no zone file given: " + fileName + " made up (SOA and NS only) for the"
                             + " wide IPs in it; give yours with --zone FILE");
         }

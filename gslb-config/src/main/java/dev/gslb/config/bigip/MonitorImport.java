@@ -30,7 +30,8 @@ final class MonitorImport {
             Map.entry("pop3", "pop3"),
             Map.entry("imap", "imap"),
             Map.entry("dns", "dns"),
-            Map.entry("external", "external"));
+            Map.entry("external", "external"),
+            Map.entry("bigip", "tcp"));
 
     /** F5's built-in monitors, usable without a definition: name -> kind (and port, when the name says). */
     private static final Map<String, String> BUILT_IN = Map.ofEntries(
@@ -43,7 +44,8 @@ final class MonitorImport {
             Map.entry("smtp", "smtp"),
             Map.entry("ftp", "ftp"),
             Map.entry("pop3", "pop3"),
-            Map.entry("imap", "imap"));
+            Map.entry("imap", "imap"),
+            Map.entry("bigip", "bigip"));
 
     private static final Pattern STATUS =
             Pattern.compile("\\^?\\s*(?:HTTP/1\\\\?\\.[01x\\[\\]\\\\.]*\\s+)?(\\d{3})(?:\\s+.*)?\\$?");
@@ -66,6 +68,7 @@ final class MonitorImport {
         o.rest();
         if (m != null) {
             config.monitors.put(o.name, m);
+            config.monitorLines.put(o.name, n.line());
             if (m.get("command") instanceof List<?> command) {
                 config.madeFiles.putIfAbsent(
                         "monitor-programs/" + command.getFirst(),
@@ -132,7 +135,10 @@ final class MonitorImport {
                 line,
                 "F5's built-in " + name + ", written as type " + TYPES.get(kind)
                         + " with F5's timing: every 30s, down after 4 failed checks (F5: 120 s without a success)"
-                        + (kind.equals("tcp-half-open") ? "; a full TCP connect (F5: SYN only)" : ""));
+                        + (kind.equals("tcp-half-open") ? "; a full TCP connect (F5: SYN only)" : "")
+                        + (kind.equals("bigip")
+                                ? "; F5's bigip monitor asks the BIG-IP (LTM) for the virtual server's state, here a TCP connect to the virtual server's port checks it"
+                                : ""));
         return m;
     }
 
@@ -158,6 +164,10 @@ final class MonitorImport {
         timing(m, interval, timeout, probeTimeout);
         o.different("every " + interval + "s, down after " + m.get("down") + " failed checks, each given "
                 + m.get("timeout") + " (F5: down after " + timeout + " s without a success); up after one success");
+        if (f5Kind.equals("bigip")) {
+            o.different("kind bigip: F5 asks the BIG-IP (LTM) for the virtual server's state; here a TCP connect to"
+                    + " the virtual server's port checks it");
+        }
         if (f5Kind.equals("tcp-half-open")) {
             o.different("a full TCP connect, closed at once (F5 sends a SYN only)");
         }
@@ -230,6 +240,10 @@ final class MonitorImport {
         int sep = Math.max(v.lastIndexOf(':'), v.indexOf(':') < 0 ? v.lastIndexOf('.') : -1);
         String address = sep < 0 ? v : v.substring(0, sep);
         String port = sep < 0 ? "*" : v.substring(sep + 1);
+        if (!port.equals("*") && Set.of("icmp", "external").contains(m.get("type"))) {
+            o.different(d, "destination " + v + ": an " + m.get("type") + " monitor here takes no port");
+            return;
+        }
         if (!port.equals("*")) {
             try {
                 int p = Integer.parseInt(port);
@@ -287,13 +301,14 @@ final class MonitorImport {
                 o.mapped(recv, "recv '" + recv.value() + "': expect-status " + s.group(1));
             } else {
                 String text = recv.value();
-                m.put("expect-body", text);
                 if (text.matches(".*[\\^$.*+?()\\[\\]{}|\\\\].*")) {
                     o.different(
                             recv,
-                            "recv is a regular expression on F5; ours, expect-body, is text the body must"
-                                    + " contain: '" + text + "' is looked for as written");
+                            "recv '" + text + "' is a regular expression on F5; ours, expect-body, is text the body"
+                                    + " must contain, so it is not checked (as text it would seldom match): only the"
+                                    + " status is; give expect-body: the text to look for");
                 } else {
+                    m.put("expect-body", text);
                     o.mapped(recv, "recv '" + text + "': expect-body");
                 }
                 o.different(recv, "the status must also be 200 (expect-status); F5 only matched recv");
@@ -399,8 +414,7 @@ final class MonitorImport {
                 "run " + run.value() + ": copy the program over the stand-in monitor-programs/" + program
                         + " (it fails until then)"
                         + " (F5 passes the address and port as arguments; ours gives {address} and GSLB_ADDRESS)");
-        TmshNode vars = o.get("user-defined");
-        if (vars != null) {
+        for (TmshNode vars : o.all("user-defined")) {
             o.unsupported(vars, "user-defined " + vars.value() + ": ours sets no such variables; pass it in command:");
         }
     }

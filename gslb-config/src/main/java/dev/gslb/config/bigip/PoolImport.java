@@ -96,9 +96,12 @@ final class PoolImport {
             return;
         }
         boolean cname = type.equals("cname");
-        String ourName = config.pools.containsKey(f5Name) ? f5Name + "-" + type : f5Name;
-        if (config.pools.containsKey(ourName)) {
-            o.unsupported("pool " + ourName + " is defined already: the first is kept");
+        String ourName = f5Name; // another type's pool of this name: NAME-TYPE (then NAME-TYPE-2, ...)
+        for (int k = 1; config.pools.containsKey(ourName); k++) {
+            ourName = f5Name + "-" + type + (k == 1 ? "" : "-" + k);
+        }
+        if (config.poolTypes.containsKey(type + " " + f5Name)) {
+            o.unsupported("pool " + type + " " + f5Name + " is defined already: the first is kept");
             return;
         }
         Map<String, Object> p = new LinkedHashMap<>();
@@ -154,7 +157,7 @@ final class PoolImport {
             o.different("disabled on F5: imported in service; `gslb disable pool " + ourName + "` after start");
         }
         config.pools.put(ourName, p);
-        config.poolTypes.put(ourName, type);
+        config.poolTypes.put(type + " " + f5Name, ourName);
         o.mapped("pool " + ourName + (cname ? " (CNAME)" : "") + " of " + members.size() + " members");
         o.rest();
     }
@@ -390,7 +393,12 @@ final class PoolImport {
                 @SuppressWarnings("unchecked")
                 List<String> had = (List<String>)
                         config.virtualServers.get(key).computeIfAbsent("monitors", k -> new ArrayList<String>());
-                extra.stream().filter(m -> !had.contains(m)).forEach(had::add);
+                for (String m : extra) {
+                    String at = config.checkAt(m, config.vsPorts.getOrDefault(key, 0));
+                    if (!had.contains(at)) {
+                        had.add(at);
+                    }
+                }
             }
             if (!extra.isEmpty()) {
                 o.different(

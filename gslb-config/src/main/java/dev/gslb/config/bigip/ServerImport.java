@@ -26,6 +26,9 @@ final class ServerImport {
     /** Each virtual server's depends-on as written ("server:vs" -> references), resolved after every server. */
     private final Map<String, Dependency> dependencies = new LinkedHashMap<>();
 
+    /** Our virtual server names and their "server:vs" keys, made once cycles are looked for. */
+    private final Map<String, String> keys = new HashMap<>();
+
     private record Dependency(F5Object on, TmshNode at, String server, List<String> refs) {}
 
     ServerImport(ImportReport report, ImportedConfig config, MonitorImport monitorImport) {
@@ -193,14 +196,19 @@ final class ServerImport {
         }
         String[] hostPort = hostPort(destination.value());
         InetAddress address = address(hostPort[0]);
-        if (address == null || !hostPort[1].equals("*") && number(hostPort[1], 0, 65535) == null) {
+        Integer port = F5Values.port(hostPort[1]);
+        if (address == null || port == null) {
             o.unsupported(destination, "destination " + destination.value() + " is not ADDRESS:PORT; not imported");
             o.rest();
             return;
         }
         Map<String, Object> vs = new LinkedHashMap<>();
-        boolean clash = config.virtualServers.values().stream()
-                .anyMatch(x -> x.get("name").equals(f5Name));
+        boolean clash = config.vsNames.contains(f5Name);
+        if (clash && config.vsNames.contains(key)) {
+            o.unsupported(destination, "its names " + f5Name + " and " + key + " are both taken already; not imported");
+            o.rest();
+            return;
+        }
         vs.put("name", clash ? key : f5Name);
         vs.put("address", hostPort[0]);
         vs.put("datacenter", dc);
@@ -225,41 +233,29 @@ final class ServerImport {
             o.mapped("monitors " + serverMonitors + " of server " + server + " (a virtual server without its own takes"
                     + " its server's, as on F5), checking " + hostPort[0]);
         }
-        if (!checks.isEmpty()) {
-            vs.put("monitors", new ArrayList<>(checks));
-        }
         TmshNode ta = o.get("translation-address");
         TmshNode tp = o.get("translation-port");
-        String translation = null;
+        Integer checked = port; // 0: F5's "*", no port
+        if (tp != null && F5Values.port(tp.value()) != null && F5Values.port(tp.value()) != 0) {
+            checked = F5Values.port(tp.value());
+            o.mapped(tp, "translation-port " + tp.value() + ": its monitors check port " + checked);
+        } else if (tp != null && F5Values.port(tp.value()) == null) {
+            o.unsupported(tp, "translation-port " + tp.value() + " is not a port");
+        }
+        if (!checks.isEmpty()) {
+            // F5's "*:*" monitors check this server's port: here a copy of the monitor with that port
+            List<String> at = new ArrayList<>();
+            for (String m : checks) {
+                at.add(config.checkAt(m, checked));
+            }
+            vs.put("monitors", at);
+        }
+        config.vsPorts.put(key, checked);
         if (ta != null && !ta.value().equals("none") && !ta.value().equals("::") && address(ta.value()) != null) {
-            translation = ta.value();
-        }
-        String port = tp != null && !tp.value().equals("0") && !tp.value().equals("*") ? tp.value() : hostPort[1];
-        // F5's "*:*" monitors check the server's port; ours check their own port unless translation: gives one
-        boolean serverPort =
-                checks.stream().anyMatch(m -> !config.monitors.get(m).containsKey("port"));
-        boolean portMatters = serverPort && !port.equals("*") && !port.equals("0");
-        if (portMatters && checks.stream().anyMatch(m -> config.monitors.get(m).containsKey("port"))) {
-            o.different(
-                    destination,
-                    "monitors " + checks + " mix F5's *:* with fixed ports: ours checks them all at" + " port " + port);
-        }
-        checks.stream()
-                .filter(m -> !config.monitors.get(m).containsKey("port"))
-                .forEach(m -> config.monitorPorts.putIfAbsent(m, port));
-        if (translation != null || portMatters) {
-            String a = translation != null ? translation : hostPort[0];
-            String t = a.contains(":") ? "[" + a + "]" : a;
-            vs.put("translation", portMatters ? t + ":" + port : t);
-            o.mapped(
-                    ta != null ? ta : destination,
-                    "monitors check " + vs.get("translation")
-                            + (portMatters
-                                    ? " (the port replaces each monitor's own, as F5's *:* takes the server's port)"
-                                    : ""));
-        }
-        if (tp != null && ta == null) {
-            o.mapped(tp, "translation-port " + tp.value());
+            vs.put("translation", ta.value());
+            o.mapped(ta, "translation-address " + ta.value() + ": its monitors check it there");
+        } else if (ta != null && !ta.value().equals("none") && !ta.value().equals("::")) {
+            o.unsupported(ta, "translation-address " + ta.value() + " is not an address");
         }
         TmshNode dep = o.get("depends-on");
         if (dep != null && dep.value().equals("none")) {
@@ -272,6 +268,7 @@ final class ServerImport {
             o.different("disabled on F5: imported in service; `gslb disable vs " + vs.get("name") + "` after start");
         }
         config.virtualServers.put(key, vs);
+        config.vsNames.add((String) vs.get("name"));
         o.rest();
     }
 
@@ -345,12 +342,10 @@ final class ServerImport {
     }
 
     private String keyOf(String ourName) {
-        for (var e : config.virtualServers.entrySet()) {
-            if (e.getValue().get("name").equals(ourName)) {
-                return e.getKey();
-            }
+        if (keys.isEmpty()) {
+            config.virtualServers.forEach((k, v) -> keys.put((String) v.get("name"), k));
         }
-        return ourName;
+        return keys.getOrDefault(ourName, ourName);
     }
 
     private static List<String> depItems(TmshNode dep) {

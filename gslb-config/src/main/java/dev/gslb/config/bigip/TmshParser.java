@@ -16,10 +16,13 @@ final class TmshParser {
     static final int MAX_DEPTH = 32;
     static final int MAX_WORD = 64 << 10;
     static final int MAX_WORDS = 10_000;
+    /** Statements in all: a 50,000-line configuration has about 45,000. */
+    static final int MAX_STATEMENTS = 1_000_000;
 
     private final String file;
     private final String text;
     private int pos;
+    private int statements;
     private int line = 1;
 
     private TmshParser(String file, String text) {
@@ -68,7 +71,7 @@ final class TmshParser {
                 int at = line;
                 pos++;
                 List<TmshNode> inner = block(depth + 1, at);
-                nodes.add(new TmshNode(words, inner, words.isEmpty() ? at : start));
+                add(nodes, new TmshNode(words, inner, words.isEmpty() ? at : start));
                 words = new ArrayList<>();
                 start = line;
             } else if (c == '}') {
@@ -87,10 +90,18 @@ final class TmshParser {
         }
     }
 
-    private static void end(List<TmshNode> nodes, List<String> words, List<TmshNode> children, int start) {
+    private void end(List<TmshNode> nodes, List<String> words, List<TmshNode> children, int start)
+            throws TmshException {
         if (!words.isEmpty()) {
-            nodes.add(new TmshNode(words, children, start));
+            add(nodes, new TmshNode(words, children, start));
         }
+    }
+
+    private void add(List<TmshNode> nodes, TmshNode node) throws TmshException {
+        if (++statements > MAX_STATEMENTS) {
+            throw new TmshException(file, node.line(), "more than " + MAX_STATEMENTS + " statements; not read");
+        }
+        nodes.add(node);
     }
 
     private void skipBlanks() {

@@ -4,6 +4,7 @@ import dev.gslb.topology.Cidr;
 import dev.gslb.topology.RegionNames;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +22,10 @@ import java.util.function.Predicate;
  */
 final class TopologyImport {
     private static final int MAX_REGION_DEPTH = 16;
+    /** Subnets and lists one record may stand for; records in all. */
+    private static final int MAX_SOURCES = 100_000;
+
+    private static final int MAX_RECORDS = 1_000_000;
     private static final Set<String> LDNS_KINDS = Set.of("subnet", "region", "isp", "country", "continent");
 
     private final ImportReport report;
@@ -30,6 +35,8 @@ final class TopologyImport {
     private final List<String> records = new ArrayList<>();
     private boolean matchingNoted;
     private final Map<String, F5Object> regionObjects = new HashMap<>();
+    /** Each region's sources once expanded (null: it cannot be written). */
+    private final Map<String, Set<String>> expanded = new HashMap<>();
 
     /**
      * @param names         an F5 name to ours (partition taken off)
@@ -95,7 +102,7 @@ final class TopologyImport {
             o.rest();
             return;
         }
-        List<String> sources = new ArrayList<>();
+        Set<String> sources = new LinkedHashSet<>();
         boolean negated = !source.isEmpty() && source.getFirst().equals("not");
         List<String> src = negated ? source.subList(1, source.size()) : source;
         if (src.size() != 2 || !LDNS_KINDS.contains(src.getFirst())) {
@@ -110,6 +117,11 @@ final class TopologyImport {
         }
         if (negated && sources.size() != 1) {
             o.unsupported("'not region' of " + sources.size() + " members: ours negates one subnet or list only");
+            o.rest();
+            return;
+        }
+        if (records.size() + sources.size() > MAX_RECORDS) {
+            o.unsupported("more than " + MAX_RECORDS + " topology records in all; not written");
             o.rest();
             return;
         }
@@ -171,7 +183,7 @@ final class TopologyImport {
     }
 
     /** The sources {@code kind value} stands for, added to {@code into}; false (reported) when one cannot be written. */
-    private boolean sources(String kind, String value, List<String> into, F5Object o, int depth) {
+    private boolean sources(String kind, String value, Set<String> into, F5Object o, int depth) {
         switch (kind) {
             case "subnet" -> {
                 try {
@@ -201,36 +213,14 @@ final class TopologyImport {
             }
             case "region" -> {
                 String name = names.apply(value);
-                TmshNode r = regions.get(name);
-                if (r == null) {
-                    o.unsupported("region " + name + " is not defined");
+                Set<String> members = region(name, o, depth);
+                if (members == null) {
                     return false;
                 }
-                if (depth >= MAX_REGION_DEPTH) {
-                    o.unsupported(
-                            "region " + name + ": regions nested more than " + MAX_REGION_DEPTH + " deep (a cycle?)");
+                into.addAll(members);
+                if (into.size() > MAX_SOURCES) {
+                    o.unsupported("more than " + MAX_SOURCES + " subnets and lists in one record; not written");
                     return false;
-                }
-                for (TmshNode c : r.childrenOrEmpty()) {
-                    if (!c.key().equals("region-members")) {
-                        continue;
-                    }
-                    for (TmshNode member : c.childrenOrEmpty()) {
-                        List<String> w = member.words();
-                        if (w.size() != 2 || !LDNS_KINDS.contains(w.getFirst())) {
-                            report.unsupported(
-                                    "region",
-                                    name,
-                                    member.line(),
-                                    "member '" + String.join(" ", w) + "': ours takes subnet, region, isp, country or"
-                                            + " continent members (no 'not' inside a region); the records naming it are"
-                                            + " not written");
-                            return false;
-                        }
-                        if (!sources(w.get(0), w.get(1), into, o, depth + 1)) {
-                            return false;
-                        }
-                    }
                 }
                 return true;
             }
@@ -239,6 +229,59 @@ final class TopologyImport {
                 return false;
             }
         }
+    }
+
+    /**
+     * The sources a region stands for, each once: expanded once per region however many records
+     * and regions name it (regions naming each other four times over, fifteen deep, would
+     * otherwise be 4^15 records); null, reported once, when one of them cannot be written.
+     */
+    private Set<String> region(String name, F5Object o, int depth) {
+        if (expanded.containsKey(name)) {
+            Set<String> known = expanded.get(name);
+            if (known == null) {
+                o.unsupported("region " + name + " cannot be written (see its line)");
+            }
+            return known;
+        }
+        TmshNode r = regions.get(name);
+        if (r == null) {
+            o.unsupported("region " + name + " is not defined");
+            return null;
+        }
+        if (depth >= MAX_REGION_DEPTH) {
+            o.unsupported("region " + name + ": regions nested more than " + MAX_REGION_DEPTH + " deep (a cycle?)");
+            return null;
+        }
+        Set<String> out = new LinkedHashSet<>();
+        boolean ok = true;
+        for (TmshNode c : r.childrenOrEmpty()) {
+            if (!c.key().equals("region-members")) {
+                continue;
+            }
+            for (TmshNode member : c.childrenOrEmpty()) {
+                List<String> w = member.words();
+                if (w.size() != 2 || !LDNS_KINDS.contains(w.getFirst())) {
+                    report.unsupported(
+                            "region",
+                            name,
+                            member.line(),
+                            "member '" + String.join(" ", w) + "': ours takes subnet, region, isp, country or"
+                                    + " continent members (no 'not' inside a region); the records naming it are"
+                                    + " not written");
+                    ok = false;
+                    break;
+                }
+                if (!sources(w.get(0), w.get(1), out, o, depth + 1)) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if (depth > 0 || ok) { // a failure at the top is the record's; below it, the region's for good
+            expanded.put(name, ok ? out : null);
+        }
+        return ok ? out : null;
     }
 
     /** The topology file, or null when no record was written. */

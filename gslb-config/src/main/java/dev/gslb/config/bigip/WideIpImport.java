@@ -5,7 +5,6 @@ import static dev.gslb.config.bigip.F5Values.name;
 import static dev.gslb.config.bigip.F5Values.number;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,19 +40,17 @@ final class WideIpImport {
         if (wildcard(o, o.node, wName)) {
             names.add(wName);
         }
-        for (String alias : o.node.childrenOrEmpty().stream()
-                .filter(c -> c.key().equals("aliases"))
-                .flatMap(c -> c.items().stream())
-                .toList()) {
-            if (wildcard(o, o.get("aliases"), alias)) {
-                names.add(alias);
-                o.mapped(
-                        o.get("aliases"), "alias " + alias + ": a wide IP of its own with the same pools and settings");
+        for (TmshNode aliases : o.all("aliases")) {
+            for (String alias : aliases.items()) {
+                if (wildcard(o, aliases, alias)) {
+                    names.add(alias);
+                    o.mapped(aliases, "alias " + alias + ": a wide IP of its own with the same pools and settings");
+                }
             }
         }
         List<Object> choices = new ArrayList<>();
         List<Map.Entry<Long, TmshNode>> ordered = new ArrayList<>();
-        Map<TmshNode, String> wanted = new HashMap<>();
+        Map<TmshNode, String> wanted = new java.util.IdentityHashMap<>();
         for (String key : List.of("pools", "pools-cname")) {
             for (TmshNode p : o.block(key)) {
                 wanted.put(p, key.equals("pools-cname") ? "cname" : type);
@@ -215,6 +212,7 @@ final class WideIpImport {
             entry.putAll(w);
             entry.put("pools", new ArrayList<>(choices));
             config.wideIps.put(one.toLowerCase(Locale.ROOT), entry);
+            config.wideIpLines.put(one, o.line());
         }
         o.mapped("wide IP " + wName + " (" + type + ")");
         o.rest();
