@@ -106,7 +106,7 @@ check "state: the admin token and the H2 file are mode 600" equals "600 600" \
 check "peer join: a token from the command line is not taken" bash -c "! '$here/gslb' peer join sometoken </dev/null"
 check "--help: every subcommand answers it" contains "Usage: gslb topology lookup" "${G[@]}" topology lookup --help
 check "help: a nested page" contains "Usage: gslb ldns show" "${G[@]}" help ldns show
-check "serve: a second server on the same state folder says the store is in use and what to do" bash -c "out=\$('$here/gslb' serve --config '$state/gslb.yaml' --listen 127.0.0.1:0 --admin 127.0.0.1:0 --sync 127.0.0.1:0 2>&1); grep -q 'is in use by another process' <<<\"\$out\" && grep -q -- '--state-dir' <<<\"\$out\""
+check "serve: a second server on the same state folder says the folder is in use and what to do" bash -c "out=\$('$here/gslb' serve --config '$state/gslb.yaml' --listen 127.0.0.1:0 --admin 127.0.0.1:0 --sync 127.0.0.1:0 2>&1); grep -q 'is in use by another process' <<<\"\$out\" && grep -q -- '--state-dir' <<<\"\$out\""
 check "serve: a second server on the same ports names the listener, no stack trace" bash -c "out=\$('$here/gslb' serve --config '$state/gslb.yaml' --state-dir '$state/second' 2>&1); grep -q 'cannot listen for the admin API on 127.0.0.1:$admin' <<<\"\$out\" && ! grep -q 'Exception' <<<\"\$out\""
 
 kill -TERM "$server"

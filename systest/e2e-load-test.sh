@@ -16,7 +16,7 @@ G="$here/gslb"
 . "$here/systest/namespaces.sh"   # say, pass, fail, in_ns, since, bg, stop_all, router, link, summary
 splits=()
 # The gslb CLI inside a data center's namespace, with that instance's admin token.
-gslb_in() { local dc="$1"; shift; ip netns exec "lt-$dc" env GSLB_TOKEN_FILE="$bed/var/$dc-admin.token" "$G" "$@"; }
+gslb_in() { local dc="$1"; shift; ip netns exec "lt-$dc" env GSLB_TOKEN_FILE="$bed/var/$dc/admin.token" "$G" "$@"; }
 
 namespaces=(lt-inet lt-cnc lt-tel lt-client)
 cleanup() {

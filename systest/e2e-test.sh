@@ -17,7 +17,7 @@ G="$here/gslb"
 . "$here/systest/namespaces.sh"   # say, pass, fail, in_ns, since, bg, stop_all, router, link, summary
 . "$e2e/dnssec.sh"                # dnssec_zones, dnssec_pinned_resolvers, dnssec_validated, dnssec_wrong_key_fails
 # The gslb CLI inside a data center's namespace, with that instance's admin token.
-gslb_in() { local dc="$1"; shift; ip netns exec "dc-$dc" env GSLB_TOKEN_FILE="$e2e/var/$dc-admin.token" "$G" "$@"; }
+gslb_in() { local dc="$1"; shift; ip netns exec "dc-$dc" env GSLB_TOKEN_FILE="$e2e/var/$dc/admin.token" "$G" "$@"; }
 
 namespaces=(gslb-inet gslb-root dc-cnc dc-tel ldns ldns2)
 cleanup() {
@@ -136,7 +136,7 @@ gslb_in cnc config status
 gslb_in cnc topology load "$here/topology-data/china-operator-ip" | head -12
 loaded_at=$(date +%s.%N)
 # dc-tel's admin API, read with curl (a JVM per check would hide the figure)
-tel_api() { in_ns dc-tel curl -sf -H "Authorization: Bearer $(cat "$e2e/var/tel-admin.token")" "http://127.0.0.1:8053$1"; }
+tel_api() { in_ns dc-tel curl -sf -H "Authorization: Bearer $(cat "$e2e/var/tel/admin.token")" "http://127.0.0.1:8053$1"; }
 synced=""
 for _ in $(seq 1 100); do
   if tel_api "/topology/lookup?ip=198.18.5.2" | grep -q '"region" *: *"lab"'; then synced=$(since "$loaded_at"); break; fi
@@ -288,7 +288,7 @@ try:
 except Exception: print("")' "$2" "$3"
 }
 gslb_in cnc link list
-alerts_before=$(cat "$e2e/var/cnc-alerts.log" 2>/dev/null | wc -l)  # the failover above may have raised some
+alerts_before=$(cat "$e2e/var/cnc/alerts.log" 2>/dev/null | wc -l)  # the failover above may have raised some
 bg iperf-server.log dc-cnc iperf3 -s -1 -B 198.18.2.2
 sleep 0.5
 start=$(date +%s.%N)
@@ -340,7 +340,7 @@ if answer_is 198.18.2.10 30 && [[ "$(link_field tel CNC-1 'l["state"]')" == up ]
   pass "link health: the gateway answers again: CNC-1 UP, CNC answered again"
 else fail "link health: CNC-1 back UP and CNC answered (got '$(ask)')"; fi
 sleep 1
-events="$(tail -n +$((alerts_before + 1)) "$e2e/var/cnc-alerts.log" 2>/dev/null | grep -o '"event":"[a-z-]*"' | cut -d'"' -f4 | tr '\n' ' ')"
+events="$(tail -n +$((alerts_before + 1)) "$e2e/var/cnc/alerts.log" 2>/dev/null | grep -o '"event":"[a-z-]*"' | cut -d'"' -f4 | tr '\n' ' ')"
 echo "alerts received by the program on dc-cnc: $events"
 if [[ "$events" == "link-over-limit link-under-limit link-down link-up " ]]; then
   pass "alerts: each link change reached the alert program once ($events)"

@@ -6,12 +6,14 @@ import dev.gslb.cli.log.LogSettings;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.dns.server.ListenerSettings;
+import dev.gslb.probe.store.StateFolderLock;
 import dev.gslb.server.GslbServer;
 import dev.gslb.server.ServiceManagerNotifier;
 import dev.gslb.settings.HostPort;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.sync.SyncSettings;
 import dev.gslb.topology.TopologyException;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -109,6 +111,15 @@ final class ServeCommand implements Callable<Integer> {
                 config == null ? "embedded default" : config.toAbsolutePath(),
                 cfg.stateFolder(),
                 Runtime.getRuntime().maxMemory() >> 20);
+        try (StateFolderLock held = StateFolderLock.take(cfg.stateFolder())) {
+            return serve(cfg);
+        } catch (IOException e) { // the folder's lock, or a state file the server could not open
+            System.err.println("gslb: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private int serve(GslbConfig cfg) throws Exception {
         GslbServer server;
         try {
             server = new GslbServer(cfg, ServiceManagerNotifier.fromEnvironment());
