@@ -26,6 +26,17 @@ RUN install -d /etc/gslb/monitor-programs
 COPY topology-data /usr/share/gslb/topology-data
 COPY packaging/grafana/gslb-dashboard.json /usr/share/gslb/grafana/gslb-dashboard.json
 COPY LICENSE NOTICE /usr/share/doc/gslb/
+# The AOT caches (JEP 483/514/515), recorded here with the image's own runtime and jar, before
+# java gets its capabilities: a client command's (packaging/gslb.yaml, talks to no server) and
+# serve's (the example zone and the shipped lists, served on loopback ports, asked and stopped).
+RUN mkdir /tmp/home && ln -s /etc/gslb/zones /tmp/home/zones && ln -s /usr/share/gslb/topology-data /tmp/home/topology-data \
+ && . /opt/gslb/lib/jvm-options.sh && cd /tmp \
+ && gslb_jvm_options aot-training && /opt/gslb/runtime/bin/java $GSLB_JVM -Dgslb.home=/etc/gslb \
+      -XX:AOTCacheOutput=/opt/gslb/lib/gslb.aot -jar /opt/gslb/lib/gslb.jar \
+      --config /etc/gslb/gslb.yaml aot-training --admin 127.0.0.1:9 >/dev/null 2>&1; \
+    gslb_jvm_options serve && /opt/gslb/runtime/bin/java $GSLB_JVM -Dgslb.home=/tmp/home \
+      -XX:AOTCacheOutput=/opt/gslb/lib/gslb-serve.aot -jar /opt/gslb/lib/gslb.jar aot-training --serve >/dev/null 2>&1; \
+    rm -rf /tmp/home /tmp/gslb-aot-training-* && chmod 644 /opt/gslb/lib/gslb.aot /opt/gslb/lib/gslb-serve.aot
 # A binary with file capabilities runs in secure mode, where the loader ignores java's $ORIGIN
 # path to libjli.so: the runtime's lib folder is named to it instead.
 RUN ln -s /opt/gslb/bin/gslb /usr/bin/gslb \

@@ -49,7 +49,15 @@ gslb_jvm_options aot-training
   -XX:AOTCacheOutput="$root/opt/gslb/lib/gslb.aot" -jar "$root/opt/gslb/lib/gslb.jar" \
   --config "$here/packaging/gslb.yaml" aot-training --admin 127.0.0.1:9 >/dev/null 2>&1 || true
 [[ -f "$root/opt/gslb/lib/gslb.aot" ]] || { echo "build-deb: the AOT cache was not made" >&2; exit 1; }
-chmod 644 "$root/opt/gslb/lib/gslb.aot"
+# serve's own cache: a server on loopback ports of the system's choosing, from a temporary state
+# folder, with the checkout's zone and lists (gslb aot-training --serve), asked and stopped.
+gslb_jvm_options serve
+# shellcheck disable=SC2086 # GSLB_JVM is a list of options
+"$root/opt/gslb/runtime/bin/java" $GSLB_JVM -Dgslb.home="$here" \
+  -XX:AOTCacheOutput="$root/opt/gslb/lib/gslb-serve.aot" -jar "$root/opt/gslb/lib/gslb.jar" \
+  aot-training --serve >/dev/null 2>&1 || true
+[[ -f "$root/opt/gslb/lib/gslb-serve.aot" ]] || { echo "build-deb: serve's AOT cache was not made" >&2; exit 1; }
+chmod 644 "$root/opt/gslb/lib/gslb.aot" "$root/opt/gslb/lib/gslb-serve.aot"
 asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man1" "$dist"/man/*.adoc
 asciidoctor --backend manpage --destination-dir "$root/usr/share/man/man5" "$dist"/man5/gslb.yaml.adoc
 gzip -9n "$root"/usr/share/man/man1/*.1 "$root"/usr/share/man/man5/*.5

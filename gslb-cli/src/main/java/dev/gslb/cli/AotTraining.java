@@ -19,20 +19,32 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What the launchers run once to record the AOT cache (JEP 483): the steps of a command that
  * talks to a server (the configuration's admin keys, a connection, the answer read into the API's
  * records), against no server and changing nothing, so that the cache holds those classes loaded
- * and linked. Hidden: not an operator's command.
+ * and linked. With {@code --serve}, a server's start and first queries ({@link ServeTraining}).
+ * Hidden: not an operator's command.
  */
 @Command(name = "aot-training", hidden = true, description = "Record what a command loads; talks to no server.")
 final class AotTraining implements Callable<Integer> {
     @Mixin
     AdminOption admin;
 
+    @Option(
+            names = "--serve",
+            description = "Record what serve loads instead: the embedded configuration served on loopback ports"
+                    + " of the system's choosing, from a temporary state folder, asked and stopped.")
+    boolean serve;
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws Exception {
+        if (serve) {
+            new ServeTraining(Gslb.home()).run();
+            return 0;
+        }
         try {
             admin.client().get("/health/servers"); // the launchers give a closed port
         } catch (IOException expected) {

@@ -295,14 +295,7 @@ final class ImportCommand {
         }
 
         private static void delete(Path dir) throws java.io.IOException {
-            if (!Files.exists(dir)) {
-                return;
-            }
-            try (var all = Files.walk(dir)) {
-                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            dev.gslb.probe.store.StateFile.deleteTree(dir);
         }
 
         /** The zone file's $ORIGIN, else its name without ".zone". */

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +42,8 @@ final class ConfigFolder {
             return;
         }
         Path tmp = at.resolveSibling(at.getFileName() + ".tmp");
-        deleteTree(tmp);
-        deleteTree(at);
+        StateFile.deleteTree(tmp);
+        StateFile.deleteTree(at);
         content.writeTo(tmp);
         Files.move(tmp, at, StandardCopyOption.ATOMIC_MOVE);
     }
@@ -67,7 +66,7 @@ final class ConfigFolder {
                 for (Path old : s.filter(f ->
                                 f.getFileName().toString().startsWith("shared-") && !f.equals(at) && !f.equals(inUse))
                         .toList()) {
-                    deleteTree(old);
+                    StateFile.deleteTree(old);
                 }
             }
         } catch (IOException e) {
@@ -93,17 +92,6 @@ final class ConfigFolder {
         } catch (IOException e) {
             log.warn("{} cannot be read ({}); serving the file", f, e.getMessage());
             return null;
-        }
-    }
-
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(f);
-            }
         }
     }
 }

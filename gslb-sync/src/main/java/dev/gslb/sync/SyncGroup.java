@@ -2,6 +2,7 @@ package dev.gslb.sync;
 
 import dev.gslb.api.ConfigStatus;
 import dev.gslb.api.PeerStatus;
+import dev.gslb.probe.store.StateFile;
 import dev.gslb.settings.SettingsException;
 import dev.gslb.topology.load.RuntimeLoad;
 import java.io.IOException;
@@ -316,7 +317,7 @@ public final class SyncGroup<C> implements ConfigExchange {
                     String.join("; ", refusal.lines().toList()));
             if (!content.digest().equals(shared.digest()) && !at.equals(filesAt)) {
                 try {
-                    ConfigFolder.deleteTree(at);
+                    StateFile.deleteTree(at);
                 } catch (IOException ignored) {
                     // removed with the next change
                 }

@@ -152,6 +152,11 @@ public final class AnswerCounts {
     public void register(MeterRegistry registry, AnswerCounts previous) {
         for (var e : cells.entrySet()) {
             Key k = e.getKey();
+            Meter kept = previous == null ? null : previous.meters.get(k);
+            if (kept != null) { // the same adder (see of): registering it again would only warn
+                meters.put(k, kept);
+                continue;
+            }
             meters.put(
                     k,
                     FunctionCounter.builder("answers", e.getValue(), LongAdder::sum)

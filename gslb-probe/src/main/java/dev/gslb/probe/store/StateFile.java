@@ -97,6 +97,18 @@ public final class StateFile {
         return Files.createDirectories(dir, mode(FOLDER_MODE));
     }
 
+    /** Removes {@code p} and everything under it; nothing when it is not there. Links are removed, not followed. */
+    public static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> all = Files.walk(p)) {
+            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+
     /** The mode a file or a folder of the state folder is created with. */
     public static FileAttribute<Set<PosixFilePermission>> mode(String mode) {
         return PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode));

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# First contact after a start (bench/first-contact.py): a server started fresh, as an operator
+# starts it (./gslb serve: the AOT cache of serve in use), then valid questions every millisecond
+# while the first malformed datagrams, rate-limited answers, cookies and TCP connections arrive;
+# then the same with the AOT cache off (GSLB_AOT=off), to show what it takes away. Loopback is
+# exempt from rate limiting but for the /24s the hostile traffic comes from.
+#   bash bench/first-contact.sh
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$(mktemp -d)"
+port=5391
+pid=
+cleanup() { [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+ln -sfn "$here/zones" "$work/zones"
+ln -sfn "$here/topology-data" "$work/topology-data"
+sed -e "s|^  listen: \[\"127.0.0.1:5353\"\]$|  listen: [\"127.0.0.1:$port\"]\n  rate-limit: {responses-per-second: 20, exempt: [127.0.0.0/24]}|" \
+  "$here/gslb-config/src/main/resources/default-config.yaml" >"$work/gslb.yaml"
+grep -q "rate-limit" "$work/gslb.yaml" || { echo "first-contact: could not set the rate limit" >&2; exit 1; }
+"$here/gslb" --version >/dev/null  # builds if needed
+for aot in on off; do
+  rm -rf "$work/var"
+  t0=$(date +%s%N)
+  GSLB_AOT=$aot "$here/gslb" serve --config "$work/gslb.yaml" --state-dir "$work/var" --admin 127.0.0.1:0 \
+    --sync 127.0.0.1:0 >"$work/serve-$aot.log" 2>&1 &
+  pid=$!
+  until dig +short +time=1 +tries=1 @127.0.0.1 -p "$port" example.com SOA 2>/dev/null | grep -q '^[a-z]'; do
+    kill -0 "$pid" 2>/dev/null || { echo "first-contact: the server stopped" >&2; cat "$work/serve-$aot.log" >&2; exit 1; }
+    sleep 0.01
+  done
+  t1=$(date +%s%N)
+  echo
+  echo "== AOT cache $aot: first answer $(( (t1 - t0) / 1000000 )) ms after ./gslb serve"
+  python3 "$here/bench/first-contact.py" "$port"
+  kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+done
