@@ -82,43 +82,35 @@ def drain(s):
 
 
 def malformed(r):
-    s = udp_from("127.0.5.1")
-    for i in range(1000):
+    def junk(i):
         kind = i % 4
         if kind == 0:
-            junk = r.randbytes(r.randint(1, 11))  # shorter than a header
-        elif kind == 1:
-            junk = r.randbytes(r.randint(12, 512))  # random bytes
-        elif kind == 2:
-            junk = query(i, "www.example.com")[:-3]  # a question cut short
-        else:
-            junk = struct.pack(">HHHHHH", i, 0x0100, 1, 0, 0, 0) + b"\xc0\x0c" * 8  # a pointer loop
-        s.sendto(junk, (SERVER, PORT))
-        if i % 50 == 49:
+            return r.randbytes(r.randint(1, 11))  # shorter than a header
+        if kind == 1:
+            return r.randbytes(r.randint(12, 512))  # random bytes
+        if kind == 2:
+            return query(i, "www.example.com")[:-3]  # a question cut short
+        return struct.pack(">HHHHHH", i, 0x0100, 1, 0, 0, 0) + b"\xc0\x0c" * 8  # a pointer loop
+    burst("127.0.5.1", 1000, junk, 50)
+
+
+def burst(address, count, make, pause_every):
+    """count datagrams made by make(i), a millisecond's pause and the answers read every pause_every."""
+    s = udp_from(address)
+    for i in range(count):
+        s.sendto(make(i), (SERVER, PORT))
+        if i % pause_every == pause_every - 1:
             drain(s)
             time.sleep(0.001)
     drain(s)
 
 
 def rate_limited(r):
-    s = udp_from("127.0.6.1")
-    for i in range(2000):
-        s.sendto(query(i, "example.com", 15), (SERVER, PORT))
-        if i % 50 == 49:
-            drain(s)
-            time.sleep(0.001)
-    drain(s)
+    burst("127.0.6.1", 2000, lambda i: query(i, "example.com", 15), 50)
 
 
 def cookies(r):
-    s = udp_from("127.0.7.1")
-    for i in range(500):
-        client = r.randbytes(8)
-        s.sendto(query(i, "example.com", 6, struct.pack(">HH", 10, 8) + client), (SERVER, PORT))
-        if i % 25 == 24:
-            drain(s)
-            time.sleep(0.001)
-    drain(s)
+    burst("127.0.7.1", 500, lambda i: query(i, "example.com", 6, struct.pack(">HH", 10, 8) + r.randbytes(8)), 25)
 
 
 def tcp(r):
