@@ -82,6 +82,12 @@ public final class Gslb {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
+        // Netty's buffer events for Java Flight Recorder: the first pooled chunk (a server's first
+        // TCP connection) loaded JFR's event machinery, 60-70 ms on that connection. Off unless
+        // asked for (-Dio.netty.jfr.enabled=true); a recording still has the JVM's own events.
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
         System.exit(commandLine(args).execute(args));
     }
 
