@@ -69,6 +69,12 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
                 throw new IllegalArgumentException("'" + t + "': prefix length must be 0.." + max);
             }
         }
+        if (v4) {
+            Cidr plain = plainIpv4(addr, slash < 0 ? 32 : Integer.parseInt(t.substring(slash + 1)));
+            if (plain != null) {
+                return plain;
+            }
+        }
         IPAddress ip;
         try {
             ip = new IPAddressString(t, LITERAL).toAddress();
@@ -89,6 +95,40 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
                     "'" + t + "' has host bits set; did you mean " + network.toCanonicalString() + "?");
         }
         return of(network.getLower().withoutPrefixLength().toInetAddress(), len);
+    }
+
+    /**
+     * The common case of an ISP list, by hand: a.b.c.d (each 0-255 without leading zeros) and a
+     * length of 1-32 with no host bit set. The ipaddress library, cold, made parsing the shipped
+     * lists' 17,000 prefixes about a sixth of a server's start. Anything else (null) goes to the
+     * library, which says what is wrong.
+     */
+    private static Cidr plainIpv4(String addr, int len) {
+        if (len < 1 || len > 32) {
+            return null;
+        }
+        long a = 0;
+        int octet = -1;
+        int digits = 0;
+        for (int i = 0; i <= addr.length(); i++) {
+            char c = i < addr.length() ? addr.charAt(i) : '.';
+            if (c == '.') {
+                if (digits == 0 || octet > 255) {
+                    return null;
+                }
+                a = (a << 8) | octet;
+                octet = -1;
+                digits = 0;
+            } else {
+                if (digits > 0 && octet == 0) {
+                    return null; // a leading zero
+                }
+                octet = (octet < 0 ? 0 : octet * 10) + (c - '0');
+                digits++;
+            }
+        }
+        long hostBits = (1L << (32 - len)) - 1;
+        return (a & hostBits) == 0 ? new Cidr(0, V4_MAPPED_LO | a, len, true) : null;
     }
 
     /**

@@ -37,4 +37,24 @@ class CidrTest {
         assertThat(Cidr.parse("202.106.0.0/16").address().getHostAddress()).isEqualTo("202.106.0.0");
         assertThat(Cidr.parse("2001:db8::/32").address().getHostAddress()).isEqualTo("2001:db8:0:0:0:0:0:0");
     }
+
+    /** The hand-parsed IPv4 path gives what the library gives, over random prefixes of every length. */
+    @Test
+    void plainIpv4IsParsedAsTheLibraryParsesIt() throws Exception {
+        java.util.Random r = new java.util.Random(7);
+        for (int i = 0; i < 20_000; i++) {
+            int len = 1 + r.nextInt(32);
+            int a = r.nextInt() & (int) (0xFFFF_FFFFL << (32 - len));
+            byte[] b = {(byte) (a >>> 24), (byte) (a >>> 16), (byte) (a >>> 8), (byte) a};
+            java.net.InetAddress ip = java.net.InetAddress.getByAddress(b);
+            Cidr parsed = Cidr.parse(ip.getHostAddress() + "/" + len);
+            assertThat(parsed).isEqualTo(Cidr.of(ip, len));
+            assertThat(parsed).hasToString(ip.getHostAddress() + "/" + len);
+        }
+        assertThat(Cidr.parse("10.0.0.0/8")).isEqualTo(Cidr.of(java.net.InetAddress.getByName("10.0.0.0"), 8));
+        assertThat(Cidr.parse("010.0.0.0/8")) // a leading zero: the library's reading, decimal
+                .isEqualTo(Cidr.parse("10.0.0.0/8"));
+        assertThatThrownBy(() -> Cidr.parse("256.0.0.0/8")).hasMessageContaining("bad address");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.1/31")).hasMessageContaining("did you mean 10.0.0.0/31?");
+    }
 }
