@@ -12,7 +12,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 packages=(
   # clients and peers: dig, kdig, unbound (resolver and prober target), nsd and gdnsd (the e2e
-  # test's parent zone, the benchmark's reference), dnsperf (the benchmark), named (BIND views import)
+  # test's parent zone, the benchmark's references with knot below), dnsperf (the benchmark),
+  # named (BIND views import)
   dnsutils knot-dnsutils unbound nsd gdnsd dnsperf bind9
   # the manual's gslb.yaml(5) page (ConfigReferenceTest); dnstap readers (DnstapLogTest)
   asciidoctor bind9-dnsutils fstrm-bin
@@ -28,7 +29,8 @@ packages=(
   # DNSSEC: key files from other tools (ldns-keygen, ldns-key2ds; dnssec-keygen is bind9's), the
   # e2e test's signed root and com. (dnssec-signzone), delv (bind9-dnsutils) and dnsviz
   ldnsutils dnsviz
-  # zone transfers: Knot as a secondary of ours (NSD and BIND 9, the other two, are above)
+  # zone transfers: Knot as a secondary of ours (NSD and BIND 9, the other two, are above); the
+  # benchmark's third reference
   knot
 )
 

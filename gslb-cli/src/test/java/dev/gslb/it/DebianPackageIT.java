@@ -84,6 +84,10 @@ class DebianPackageIT {
                     },
                     Objects::nonNull);
             assertThat(a).isIn("202.106.83.177", "219.17.66.100");
+            assertThat(run(root, "ls", "/opt/gslb/lib")).contains("gslb.aot", "gslb-serve.aot");
+            assertThat(run(root, "cat", "/tmp/gslb.log"))
+                    .as("serve's AOT cache, recorded at build, matches the installed jar and runtime")
+                    .doesNotContain("Unable to use AOT cache", "][aot");
             assertThat(run(root, "gslb", "health"))
                     .as("the CLI finds the token in the state folder")
                     .contains("vs1-cnc");
