@@ -64,7 +64,7 @@ class PairAcrossTwoLinksTest {
                 "exec",
                 ns,
                 "env",
-                "GSLB_TOKEN_FILE=" + dir.resolve(ns + "-admin.token"),
+                "GSLB_TOKEN_FILE=" + dir.resolve(ns).resolve("admin.token"),
                 ProcessHandle.current().info().command().orElse("java"),
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp",
@@ -109,17 +109,17 @@ class PairAcrossTwoLinksTest {
         Path file = dir.resolve(name + ".yaml");
         Files.writeString(file, """
                 instance: {name: %s, datacenter: %s}
-                admin: {token-file: %s-admin.token}
+                admin: {token-file: %3$s/admin.token}  # each instance its own state folder
                 zones: [{file: example.com.zone}]
                 datacenters: [CNC, TEL]
-                probe: {store: %s-proximity, protocols: [tcp], timeout: 300ms, exclude: []}  # probes 127.0.0.1 below
+                probe: {store: %3$s/proximity, protocols: [tcp], timeout: 300ms, exclude: []}  # probes 127.0.0.1 below
                 sync:
-                  listen: ["198.18.41.%d:8054", "198.18.42.%d:8054"]
-                  peers-file: %s-peers
-                  identity: %s-identity.pem
+                  listen: ["198.18.41.%4$d:8054", "198.18.42.%4$d:8054"]
+                  peers-file: %3$s/peers
+                  identity: %3$s/identity.pem
                   heartbeat: 200ms
                   dead-after: 1s
-                """.formatted(name, dc, ns, name, hostOctet, hostOctet, name, name));
+                """.formatted(name, dc, ns, hostOctet));
         return file;
     }
 
