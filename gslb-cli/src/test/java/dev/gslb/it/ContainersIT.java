@@ -117,6 +117,10 @@ class ContainersIT {
         assertThat(status).containsPattern("Uid:\\s+([1-9]\\d*)\\s").contains("CapEff:\t0000000000002400");
         assertThat(run(cnc, "cat", "/proc/1/limits")).containsPattern("Max open files\\s+" + NOFILE + "\\s+" + NOFILE);
         assertThat(run(cnc, "gslb", "--version")).containsPattern("gslb \\S+\\nrevision \\S+");
+        assertThat(run(cnc, "ls", "/opt/gslb/lib")).contains("gslb.aot", "gslb-serve.aot");
+        assertThat(cnc.getLogs())
+                .as("serve's AOT cache, recorded in the image, matches its jar and runtime")
+                .doesNotContain("Unable to use AOT cache", "][aot");
 
         // pairing as the README says: a token printed on one, given to the other
         Matcher token = Pattern.compile("\\n  (\\S+)\\n").matcher(run(cnc, "gslb", "peer", "pair"));
