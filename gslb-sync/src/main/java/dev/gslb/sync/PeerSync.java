@@ -295,7 +295,7 @@ public final class PeerSync implements AutoCloseable {
             }
             long now = clock.millis();
             long ttl = settings.pathTtl().toMillis();
-            table.removePaths(p -> !p.dataCenter().equals(me.dataCenter()) && p.measuredAt() + ttl < now);
+            table.removePathsMeasuredBefore(now - ttl, me.dataCenter());
             probeRequests.expire(now);
             outbox.refresh();
         }

@@ -3,7 +3,6 @@ package dev.gslb.probe.proximity;
 import dev.gslb.probe.ProbeProtocol;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * One LDNS in the proximity table: its address, a path per data center, the probe state, and
@@ -217,11 +216,22 @@ public final class LdnsEntry {
     }
 
     /** This entry without the paths {@code drop} selects; itself when there are none. */
-    public LdnsEntry withoutPaths(Predicate<Path> drop) {
+    /** Whether a path but {@code keepDataCenter}'s (its {@link PathNames} number) was measured before {@code cutoff}. */
+    boolean hasPathMeasuredBefore(long cutoff, int keepDataCenter) {
+        for (int i = 0; i < pathCount(); i++) {
+            if (dataCenterNumber(i) != keepDataCenter && measuredAt(i) < cutoff) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** This entry without the paths {@link #hasPathMeasuredBefore} finds; itself when there are none. */
+    LdnsEntry withoutPathsMeasuredBefore(long cutoff, int keepDataCenter) {
         long[] keep = new long[paths.length];
         int n = 0;
         for (int i = 0; i < pathCount(); i++) {
-            if (!drop.test(path(i))) {
+            if (dataCenterNumber(i) == keepDataCenter || measuredAt(i) >= cutoff) {
                 System.arraycopy(paths, STRIDE * i, keep, n, STRIDE);
                 n += STRIDE;
             }

@@ -161,9 +161,20 @@ class LdnsEntriesTest {
 
         Path older = Path.of("CNC", 1, 10000, 0, ProbeProtocol.TCP, 1_764_000_000_000L, "gslb-cnc");
         assertThat(e.withPath(older)).as("older news").isSameAs(e);
-        LdnsEntry without = e.withoutPaths(x -> x.dataCenter().equals("CNC"));
-        assertThat(without.paths()).containsExactly(q);
-        assertThat(without.withoutPaths(x -> false)).isSameAs(without);
+        int tel = PathNames.SHARED.number("TEL");
+        long after = 1_764_000_000_124L;
+        assertThat(e.hasPathMeasuredBefore(after, tel))
+                .as("CNC's, older than the cutoff")
+                .isTrue();
+        assertThat(e.hasPathMeasuredBefore(1_764_000_000_123L, tel))
+                .as("not older")
+                .isFalse();
+        LdnsEntry without = e.withoutPathsMeasuredBefore(after, tel);
+        assertThat(without.paths())
+                .as("TEL's kept, however old: the data center kept")
+                .containsExactly(q);
+        assertThat(without.withoutPathsMeasuredBefore(0, PathNames.SHARED.number("CNC")))
+                .isSameAs(without);
     }
 
     @Test
