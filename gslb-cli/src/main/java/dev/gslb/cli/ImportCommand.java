@@ -267,7 +267,7 @@ final class ImportCommand {
                         + ", then `gslb config check` it and `gslb resolve NAME --ldns IP` for resolvers you know");
                 return 0;
             } finally {
-                delete(staged);
+                dev.gslb.probe.store.StateFile.deleteTree(staged);
             }
         }
 
@@ -292,10 +292,6 @@ final class ImportCommand {
                 written.add(f.getKey());
             }
             return written;
-        }
-
-        private static void delete(Path dir) throws java.io.IOException {
-            dev.gslb.probe.store.StateFile.deleteTree(dir);
         }
 
         /** The zone file's $ORIGIN, else its name without ".zone". */
