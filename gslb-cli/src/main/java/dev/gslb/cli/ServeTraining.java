@@ -7,7 +7,6 @@ import dev.gslb.server.GslbServer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -16,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,17 +77,25 @@ final class ServeTraining {
     }
 
     private GslbConfig config(Path state) throws Exception {
-        String text;
-        try (InputStream in = ConfigLoader.class.getResourceAsStream("/default-config.yaml")) {
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        text = text.replace(
-                        "listen: [\"127.0.0.1:5353\"]",
-                        "listen: [\"127.0.0.1:0\"]\n  rate-limit: {responses-per-second: 5, exempt: [192.0.2.0/24]}")
-                .replace("listen: 127.0.0.1:8053", "listen: 127.0.0.1:0")
-                .replace("  - file: zones/example.com.zone\n", "  - file: zones/example.com.zone\n    dnssec: {}\n");
+        String text = ConfigLoader.embeddedText();
+        text = edited(text, "listen: [\"127.0.0.1:5353\"]", """
+                listen: ["127.0.0.1:0"]
+                  rate-limit: {responses-per-second: 5, exempt: [192.0.2.0/24]}""");
+        text = edited(text, "listen: 127.0.0.1:8053", "listen: 127.0.0.1:0");
+        text = edited(text, "  - file: zones/example.com.zone\n", "  - file: zones/example.com.zone\n    dnssec: {}\n");
         GslbConfig c = ConfigLoader.parse("aot-training", text, home).withStateDir(state);
         return c.withSync(c.sync().listeningOn(List.of(new InetSocketAddress("127.0.0.1", 0))));
+    }
+
+    /**
+     * {@code text} with {@code from} replaced: a default that no longer has it fails the training
+     * loudly (the launchers then start without the cache) instead of training on fixed ports.
+     */
+    private static String edited(String text, String from, String to) {
+        if (!text.contains(from)) {
+            throw new IllegalStateException("the embedded configuration has no '" + from + "' to edit");
+        }
+        return text.replace(from, to);
     }
 
     /** Every question in every form, twice over (the second round is rate-limited), and malformed datagrams. */

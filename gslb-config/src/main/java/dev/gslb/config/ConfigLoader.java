@@ -39,8 +39,13 @@ public final class ConfigLoader {
     private ConfigLoader() {}
 
     public static GslbConfig loadEmbedded(Path home) throws SettingsException {
+        return parse(EMBEDDED_NAME, embeddedText(), home);
+    }
+
+    /** The embedded default's YAML, as {@link #loadEmbedded} reads it (serve's AOT training edits a copy). */
+    public static String embeddedText() throws SettingsException {
         try (InputStream in = ConfigLoader.class.getResourceAsStream(EMBEDDED_RESOURCE)) {
-            return parse(EMBEDDED_NAME, new String(in.readAllBytes(), StandardCharsets.UTF_8), home);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new SettingsException(EMBEDDED_NAME + ": cannot read: " + e.getMessage());
         }

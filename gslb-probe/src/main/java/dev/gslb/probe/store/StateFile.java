@@ -12,7 +12,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,8 +104,8 @@ public final class StateFile {
         if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (java.util.stream.Stream<Path> all = Files.walk(p)) {
-            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        try (Stream<Path> all = Files.walk(p)) {
+            for (Path f : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(f);
             }
         }
