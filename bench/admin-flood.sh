@@ -14,7 +14,7 @@ pid=""
 trap '[[ -n "$pid" ]] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 dns="$(port)"; admin="$(port)"; sync="$(port)"
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xms1g -Xmx1g -Dgslb.home="$here" \
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -Xms1g -Xmx1g -Dgslb.home="$here" \
   -jar "$jar" serve --listen "127.0.0.1:$dns" --admin "127.0.0.1:$admin" --sync "127.0.0.1:$sync" \
   --state-dir "$work/state" >"$work/server.log" 2>&1 &
 pid=$!

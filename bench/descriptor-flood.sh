@@ -16,7 +16,7 @@ trap '[[ -n "$pid" ]] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 dns="$(port)"; admin="$(port)"; sync="$(port)"
 bash -c "ulimit -n $limit && exec \"\$@\"" gslb "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-  -XX:+UseParallelGC -Xmx512m -Dgslb.home="$here" -jar "$jar" serve --listen "127.0.0.1:$dns" \
+  -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -Xmx512m -Dgslb.home="$here" -jar "$jar" serve --listen "127.0.0.1:$dns" \
   --admin "127.0.0.1:$admin" --sync "127.0.0.1:$sync" --state-dir "$work/state" >"$work/server.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 150); do dig +short +time=1 +tries=1 @127.0.0.1 -p "$dns" example.com SOA >/dev/null 2>&1 && break; sleep 0.2; done

@@ -23,7 +23,7 @@ paired_configs() { # probe-port
 
 serve() { # cpus name config port threads [serve options...]
   local cpus="$1" name="$2" config="$3" port="$4" threads="$5"; shift 5
-  taskset -c "$cpus" "$JAVA_HOME/bin/java" -XX:+UseParallelGC -Xms512m -Xmx512m -Dgslb.home="$here" \
+  taskset -c "$cpus" "$JAVA_HOME/bin/java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -Xms512m -Xmx512m -Dgslb.home="$here" \
     "${serve_jvm[@]}" \
     -jar "$jar" serve --config "$config" --listen "127.0.0.1:$port" --listen "[::1]:$port" --threads "$threads" \
     --state-dir "$work/$name" "$@" >"$work/$name.log" 2>&1 &

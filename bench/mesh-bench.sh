@@ -4,4 +4,4 @@
 # all; bytes and CPU per instance, and what twenty data centers would cost each.
 #   bash bench/mesh-bench.sh [updates]
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-exec bash "$here/bench/run-test-main.sh" gslb-sync -Xmx4g -XX:+UseParallelGC -- dev.gslb.sync.MeshFigures "${1:-100000}"
+exec bash "$here/bench/run-test-main.sh" gslb-sync -Xmx4g -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -- dev.gslb.sync.MeshFigures "${1:-100000}"

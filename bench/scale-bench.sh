@@ -5,4 +5,4 @@
 #   bash bench/scale-bench.sh [ldns [snapshot]]      (default 3,000,000; "snapshot": the fresh peer alone;
 #   GSLB_BENCH_JVM: more JVM options, a recording for one)
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-exec bash "$here/bench/run-test-main.sh" gslb-sync -Xmx12g -XX:+UseParallelGC ${GSLB_BENCH_JVM:-} -- dev.gslb.sync.ScaleFigures "${1:-3000000}" ${2:-}
+exec bash "$here/bench/run-test-main.sh" gslb-sync -Xmx12g -XX:+UseParallelGC -XX:+UseCompactObjectHeaders ${GSLB_BENCH_JVM:-} -- dev.gslb.sync.ScaleFigures "${1:-3000000}" ${2:-}

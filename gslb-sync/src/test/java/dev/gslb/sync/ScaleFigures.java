@@ -48,7 +48,7 @@ public final class ScaleFigures {
             for (int d = 0; d < dcs; d++) {
                 paths[d] = Path.of("DC" + d, 20_000 + (i + d) % 100_000, 10000, 0, ProbeProtocol.TCP, now, "gslb-" + d);
             }
-            t.restore(ldns(i), new LdnsEntry(paths, LdnsEntry.State.PROBED, ProbeProtocol.TCP, 0, now));
+            t.restore(ldns(i), LdnsEntry.of(paths, LdnsEntry.State.PROBED, ProbeProtocol.TCP, 0, now));
         }
         long after = usedHeap();
         System.out.printf(

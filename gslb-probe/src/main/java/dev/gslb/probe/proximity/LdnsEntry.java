@@ -1,6 +1,9 @@
 package dev.gslb.probe.proximity;
 
 import dev.gslb.probe.ProbeProtocol;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,13 +12,16 @@ import java.util.List;
  * when it was last seen asking. Immutable: a change builds a new entry and the table swaps it in,
  * so the query path always reads a whole one.
  *
- * <p>Millions of these are held, so an entry is one object and one {@code long[]}: each path is
- * packed into two longs (metrics; measured-at with the numbers of its data-center and instance
- * names, {@link PathNames}) instead of a {@link Path} object with its own header and references.
- * The query path reads a path's fields by index without building a {@link Path}; listings, the
- * store and sync get {@link Path} values from {@link #paths()}.
+ * <p>Millions of these are held, so an entry is as small as it can be made: one object, and for
+ * more than two paths one array beside it (two paths, the usual pair of links, live in the
+ * object's own fields). A path is its metrics in a long, its age in seconds before the entry's
+ * newest path, and the number of its data center and measuring instance ({@link PathNames}):
+ * twelve bytes, eleven in an array ({@link Many}), instead of a {@link Path} object with its own
+ * header and references. Times are kept in whole seconds (an LDNS's use, its retry, a path's measurement):
+ * path TTLs are minutes. The query path reads a path's fields by index without building a
+ * {@link Path}; listings, the store and sync get {@link Path} values from {@link #paths()}.
  */
-public final class LdnsEntry {
+public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
     public enum State {
         PROBING,
         PROBED,
@@ -24,61 +30,67 @@ public final class LdnsEntry {
 
     private static final State[] STATES = State.values();
     private static final ProbeProtocol[] PROTOCOLS = ProbeProtocol.values();
-    private static final long[] NONE = {};
-    /** Measured-at is kept in 44 bits of milliseconds: up to the year 2527. */
-    private static final long MAX_TIME = (1L << 44) - 1;
+    /** Seconds are kept unsigned in 32 bits: up to the year 2106. */
+    private static final long MAX_SECONDS = 0xFFFF_FFFFL;
+    /**
+     * A path's age before the entry's newest path, in seconds, in 22 bits (48.5 days); an older
+     * one is kept as that old: either way far past any path TTL.
+     */
+    private static final long MAX_AGE = (1 << 22) - 1;
+    /** How often an LDNS asked, saturating in 25 bits (64 years of minutes). */
+    private static final int MAX_USES = (1 << 25) - 1;
+    /** The most paths kept in the object's own fields. */
+    private static final int FEW = 2;
+    /** The path count's bits in {@link #meta}. */
+    private static final int COUNT = 0x3 << 25;
 
     private final long hi;
     private final long lo;
-    /** Longs per path. */
-    private static final int STRIDE = 2;
-    /**
-     * Per path: [rtt << 36 | jitter/100 << 24 | completion << 10 | hops << 3 | protocol, measuredAt << 20 |
-     * dataCenter << 10 | by]: RTT up to 268 s in microseconds, jitter up to 409.5 ms in tenths of a
-     * millisecond (clamped), completion up to 10000, hops up to 127, the protocol's code.
-     */
-    private final long[] paths;
+    /** state << 30 | protocol code << 27 | path count ({@link Few} only) << 25 | uses. */
+    private final int meta;
+    /** Epoch seconds, unsigned. */
+    private final int lastUsed;
+    /** Epoch seconds, unsigned, rounded up (a retry never comes early); 0 = none. */
+    private final int retryAt;
+    /** Epoch seconds of the newest path, unsigned: each path keeps its age before it. */
+    private final int newest;
 
-    private final byte state;
-    private final byte protocol;
-    private final long retryAt;
-    private final long lastUsed;
-    /** Minutes in which this LDNS asked (touches are a minute apart at most); in memory only, saturating. */
-    private final int uses;
-
-    private LdnsEntry(
-            long hi,
-            long lo,
-            long[] paths,
-            State state,
-            ProbeProtocol protocol,
-            long retryAt,
-            long lastUsed,
-            int uses) {
+    private LdnsEntry(long hi, long lo, int meta, int lastUsed, int retryAt, int newest) {
         this.hi = hi;
         this.lo = lo;
-        this.paths = paths;
-        this.state = (byte) state.ordinal();
-        this.protocol = code(protocol);
-        this.retryAt = retryAt;
+        this.meta = meta;
         this.lastUsed = lastUsed;
-        this.uses = uses;
+        this.retryAt = retryAt;
+        this.newest = newest;
     }
 
     /** An entry not yet in a table (as read from the store); the table gives it its address. */
-    public LdnsEntry(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
-        this(0, 0, pack(paths), state, protocol, retryAt, lastUsed, 0);
+    public static LdnsEntry of(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
+        Paths p = new Paths(paths.length);
+        for (Path path : paths) {
+            p.add(path);
+        }
+        return p.build(0, 0, meta(state, protocol, 0), seconds(lastUsed), retryAtSeconds(retryAt));
     }
 
     public static LdnsEntry probing(long now) {
-        return new LdnsEntry(0, 0, NONE, State.PROBING, null, 0, now, 1);
+        return new Few(0, 0, meta(State.PROBING, null, 1), seconds(now), 0, new Paths(0));
     }
+
+    /** The metrics of path {@code i}: see {@link #metrics(Path)}. */
+    abstract long metrics(int i);
+
+    /** Path {@code i}'s age before {@link #newest} in seconds << 10 | its {@link PathNames} pair. */
+    abstract int stamp(int i);
+
+    public abstract int pathCount();
+
+    /** This entry's paths with other fields. */
+    abstract LdnsEntry with(long hi, long lo, int meta, int lastUsed, int retryAt);
 
     /** This entry for the LDNS {@code hi:lo} (the table keys entries by the address they hold). */
     LdnsEntry at(long hi, long lo) {
-        return hi == this.hi && lo == this.lo
-                ? this
-                : new LdnsEntry(hi, lo, paths, state(), protocol(), retryAt, lastUsed, uses);
+        return hi == this.hi && lo == this.lo ? this : with(hi, lo, meta, lastUsed, retryAt);
     }
 
     long hi() {
@@ -94,34 +106,31 @@ public final class LdnsEntry {
     }
 
     public State state() {
-        return STATES[state];
+        return STATES[meta >>> 30];
     }
 
     public ProbeProtocol protocol() {
-        return protocol == 0 ? null : PROTOCOLS[protocol - 1];
+        int p = meta >>> 27 & 0x7;
+        return p == 0 ? null : PROTOCOLS[p - 1];
     }
 
     public long retryAt() {
-        return retryAt;
+        return millis(retryAt);
     }
 
     public long lastUsed() {
-        return lastUsed;
+        return millis(lastUsed);
     }
 
     /** How often it asked: the minutes (since this server started) in which it asked anything. */
     public int uses() {
-        return uses;
-    }
-
-    public int pathCount() {
-        return paths.length / STRIDE;
+        return meta & MAX_USES;
     }
 
     /** The index of {@code dataCenter}'s path, or -1: the query path reads it by index, allocating nothing. */
     public int pathIndex(String dataCenter) {
-        for (int i = 0; i < paths.length / STRIDE; i++) {
-            if (PathNames.SHARED.name(dataCenterNumber(i)).equals(dataCenter)) {
+        for (int i = 0; i < pathCount(); i++) {
+            if (dataCenter(i).equals(dataCenter)) {
                 return i;
             }
         }
@@ -129,29 +138,34 @@ public final class LdnsEntry {
     }
 
     public int rttMicros(int i) {
-        return (int) (paths[STRIDE * i] >>> 36);
+        return (int) (metrics(i) >>> 36);
     }
 
     public int completion(int i) {
-        return (int) (paths[STRIDE * i] >>> 10) & 0x3FFF;
+        return (int) (metrics(i) >>> 10) & 0x3FFF;
     }
 
     public int hops(int i) {
-        return (int) (paths[STRIDE * i] >>> 3) & 0x7F;
+        return (int) (metrics(i) >>> 3) & 0x7F;
     }
 
     /** How far path {@code i}'s rounds stray from its estimate, in microseconds; 0 = not known. */
     public int jitterMicros(int i) {
-        return (int) (paths[STRIDE * i] >>> 24 & 0xFFF) * Path.JITTER_UNIT_MICROS;
+        return (int) (metrics(i) >>> 24 & 0xFFF) * Path.JITTER_UNIT_MICROS;
     }
 
     /** The number {@link PathNames} gives path {@code i}'s data center: stable while the server runs. */
     public int dataCenterNumber(int i) {
-        return (int) (paths[STRIDE * i + 1] >>> 10) & 0x3FF;
+        return PathNames.SHARED.dataCenterOf(stamp(i) & 0x3FF);
     }
 
+    /** Epoch milliseconds of path {@code i}'s measurement (whole seconds). */
     public long measuredAt(int i) {
-        return paths[STRIDE * i + 1] >>> 20;
+        return measuredSeconds(i) * 1000;
+    }
+
+    private long measuredSeconds(int i) {
+        return Integer.toUnsignedLong(newest) - (stamp(i) >>> 10);
     }
 
     /** Whether path {@code i} is fresh enough for a decision ({@link Path#freshAt}), without building it. */
@@ -166,17 +180,15 @@ public final class LdnsEntry {
 
     /** Path {@code i} as a value. */
     public Path path(int i) {
-        long m = paths[STRIDE * i];
-        long w = paths[STRIDE * i + 1];
-        int p = (int) m & 0x7;
+        int p = (int) metrics(i) & 0x7;
         return new Path(
-                PathNames.SHARED.name(dataCenterNumber(i)),
+                dataCenter(i),
                 rttMicros(i),
                 (short) completion(i),
                 (byte) hops(i),
                 p == 0 ? null : PROTOCOLS[p - 1],
                 measuredAt(i),
-                PathNames.SHARED.name((int) w & 0x3FF),
+                PathNames.SHARED.name(PathNames.SHARED.instanceOf(stamp(i) & 0x3FF)),
                 jitterMicros(i));
     }
 
@@ -200,22 +212,24 @@ public final class LdnsEntry {
 
     /** This entry with {@code path} replacing the path of its data center when it is newer. */
     public LdnsEntry withPath(Path path) {
-        int i = pathIndex(path.dataCenter());
-        long[] next;
-        if (i >= 0) {
-            if (measuredAt(i) > clampTime(path.measuredAt())) {
-                return this; // older news
-            }
-            next = paths.clone();
-        } else {
-            next = Arrays.copyOf(paths, paths.length + STRIDE);
-            i = paths.length / STRIDE;
+        int at = pathIndex(path.dataCenter());
+        if (at >= 0 && measuredSeconds(at) > seconds(path.measuredAt())) {
+            return this; // older news
         }
-        pack(path, next, i);
-        return new LdnsEntry(hi, lo, next, State.PROBED, path.protocol(), 0, lastUsed, uses);
+        Paths p = new Paths(pathCount() + 1);
+        for (int i = 0; i < pathCount(); i++) {
+            if (i == at) {
+                p.add(path);
+            } else {
+                p.copy(this, i);
+            }
+        }
+        if (at < 0) {
+            p.add(path);
+        }
+        return p.build(hi, lo, meta(State.PROBED, path.protocol(), uses()), lastUsed, 0);
     }
 
-    /** This entry without the paths {@code drop} selects; itself when there are none. */
     /** Whether a path but {@code keepDataCenter}'s (its {@link PathNames} number) was measured before {@code cutoff}. */
     boolean hasPathMeasuredBefore(long cutoff, int keepDataCenter) {
         for (int i = 0; i < pathCount(); i++) {
@@ -228,86 +242,240 @@ public final class LdnsEntry {
 
     /** This entry without the paths {@link #hasPathMeasuredBefore} finds; itself when there are none. */
     LdnsEntry withoutPathsMeasuredBefore(long cutoff, int keepDataCenter) {
-        long[] keep = new long[paths.length];
-        int n = 0;
+        Paths p = new Paths(pathCount());
         for (int i = 0; i < pathCount(); i++) {
             if (dataCenterNumber(i) == keepDataCenter || measuredAt(i) >= cutoff) {
-                System.arraycopy(paths, STRIDE * i, keep, n, STRIDE);
-                n += STRIDE;
+                p.copy(this, i);
             }
         }
-        return n == paths.length
-                ? this
-                : new LdnsEntry(
-                        hi, lo, n == 0 ? NONE : Arrays.copyOf(keep, n), state(), protocol(), retryAt, lastUsed, uses);
+        return p.n == pathCount() ? this : p.build(hi, lo, meta, lastUsed, retryAt);
     }
 
     public LdnsEntry unprobeable(long retryAtMillis) {
-        return new LdnsEntry(
+        return with(
                 hi,
                 lo,
-                paths,
-                paths.length > 0 ? state() : State.UNPROBEABLE,
-                protocol(),
-                retryAtMillis,
+                meta(pathCount() > 0 ? state() : State.UNPROBEABLE, protocol(), uses()),
                 lastUsed,
-                uses);
+                retryAtSeconds(retryAtMillis));
     }
 
     public LdnsEntry usedAt(long now) {
-        return new LdnsEntry(
-                hi, lo, paths, state(), protocol(), retryAt, now, uses == Integer.MAX_VALUE ? uses : uses + 1);
+        return with(hi, lo, meta(state(), protocol(), Math.min(uses() + 1, MAX_USES)), seconds(now), retryAt);
     }
 
-    private static byte code(ProbeProtocol p) {
-        return (byte) (p == null ? 0 : p.ordinal() + 1);
+    private static int meta(State state, ProbeProtocol protocol, int uses) {
+        return state.ordinal() << 30 | (protocol == null ? 0 : protocol.ordinal() + 1) << 27 | uses;
     }
 
-    private static long clampTime(long millis) {
-        return Math.clamp(millis, 0, MAX_TIME);
+    private static int seconds(long millis) {
+        return (int) Math.clamp(Math.floorDiv(millis, 1000), 0, MAX_SECONDS);
     }
 
-    private static long[] pack(Path[] paths) {
-        if (paths.length == 0) {
-            return NONE;
-        }
-        long[] out = new long[STRIDE * paths.length];
-        for (int i = 0; i < paths.length; i++) {
-            pack(paths[i], out, i);
-        }
-        return out;
+    private static int retryAtSeconds(long millis) {
+        return (int) Math.clamp(Math.ceilDiv(millis, 1000), 0, MAX_SECONDS);
     }
 
-    private static void pack(Path p, long[] out, int i) {
-        out[STRIDE * i] = (long) Math.clamp(p.rttMicros(), 0, Path.MAX_RTT_MICROS) << 36
+    private static long millis(int seconds) {
+        return Integer.toUnsignedLong(seconds) * 1000;
+    }
+
+    /** A path's metrics: RTT in microseconds (28 bits, up to 268 s) << 36 | jitter in tenths of a millisecond (12 bits, clamped) << 24 | completion (14 bits) << 10 | hops (7 bits) << 3 | protocol. */
+    private static long metrics(Path p) {
+        return (long) Math.clamp(p.rttMicros(), 0, Path.MAX_RTT_MICROS) << 36
                 | (long) Math.clamp(p.jitterMicros() / Path.JITTER_UNIT_MICROS, 0, 0xFFF) << 24
                 | (long) Math.clamp(p.completion(), 0, 0x3FFF) << 10
                 | (long) Math.clamp(p.hops(), 0, 0x7F) << 3
-                | code(p.protocol());
-        out[STRIDE * i + 1] = clampTime(p.measuredAt()) << 20
-                | (long) PathNames.SHARED.number(p.dataCenter()) << 10
-                | PathNames.SHARED.number(p.measuredBy());
+                | (p.protocol() == null ? 0 : p.protocol().ordinal() + 1);
+    }
+
+    /** Paths gathered for a new entry, with their measurement in whole seconds. */
+    private static final class Paths {
+        final long[] metrics;
+        final long[] seconds;
+        final int[] pairs;
+        int n;
+
+        Paths(int capacity) {
+            metrics = new long[capacity];
+            seconds = new long[capacity];
+            pairs = new int[capacity];
+        }
+
+        void add(Path p) {
+            put(
+                    metrics(p),
+                    Integer.toUnsignedLong(seconds(p.measuredAt())),
+                    PathNames.SHARED.pair(p.dataCenter(), p.measuredBy()));
+        }
+
+        void copy(LdnsEntry from, int i) {
+            put(from.metrics(i), from.measuredSeconds(i), from.stamp(i) & 0x3FF);
+        }
+
+        private void put(long m, long s, int pair) {
+            metrics[n] = m;
+            seconds[n] = s;
+            pairs[n++] = pair;
+        }
+
+        /** The newest measurement, in seconds. */
+        long newest() {
+            long newest = 0;
+            for (int i = 0; i < n; i++) {
+                newest = Math.max(newest, seconds[i]);
+            }
+            return newest;
+        }
+
+        /** Path {@code i}'s age before {@code newest}, clamped. */
+        int age(int i, long newest) {
+            return (int) Math.min(newest - seconds[i], MAX_AGE);
+        }
+
+        /** The entry; {@code meta}'s path count is this one's. */
+        LdnsEntry build(long hi, long lo, int meta, int lastUsed, int retryAt) {
+            meta &= ~COUNT;
+            return n <= FEW
+                    ? new Few(hi, lo, meta | n << 25, lastUsed, retryAt, this)
+                    : new Many(hi, lo, meta, lastUsed, retryAt, this);
+        }
+    }
+
+    /** Up to two paths, in the object's own fields: an LDNS of the usual pair of links is one object. */
+    static final class Few extends LdnsEntry {
+        private final long metrics0;
+        private final long metrics1;
+        private final int stamp0;
+        private final int stamp1;
+
+        private Few(long hi, long lo, int meta, int lastUsed, int retryAt, Paths p) {
+            super(hi, lo, meta, lastUsed, retryAt, (int) p.newest());
+            long newest = p.newest();
+            this.metrics0 = p.n > 0 ? p.metrics[0] : 0;
+            this.stamp0 = p.n > 0 ? p.age(0, newest) << 10 | p.pairs[0] : 0;
+            this.metrics1 = p.n > 1 ? p.metrics[1] : 0;
+            this.stamp1 = p.n > 1 ? p.age(1, newest) << 10 | p.pairs[1] : 0;
+        }
+
+        private Few(Few paths, long hi, long lo, int meta, int lastUsed, int retryAt) {
+            super(hi, lo, meta, lastUsed, retryAt, ((LdnsEntry) paths).newest);
+            this.metrics0 = paths.metrics0;
+            this.stamp0 = paths.stamp0;
+            this.metrics1 = paths.metrics1;
+            this.stamp1 = paths.stamp1;
+        }
+
+        @Override
+        public int pathCount() {
+            return super.meta >>> 25 & 0x3;
+        }
+
+        @Override
+        long metrics(int i) {
+            return i == 0 ? metrics0 : metrics1;
+        }
+
+        @Override
+        int stamp(int i) {
+            return i == 0 ? stamp0 : stamp1;
+        }
+
+        @Override
+        LdnsEntry with(long hi, long lo, int meta, int lastUsed, int retryAt) {
+            return new Few(this, hi, lo, meta & ~COUNT | pathCount() << 25, lastUsed, retryAt);
+        }
+    }
+
+    /**
+     * More than two paths: eleven bytes each in one array (the metrics, then the age in three
+     * bytes), and the paths' {@link PathNames} pairs in an array shared by every entry with the
+     * same data centers in the same order ({@link PairLists}): with twenty data centers almost
+     * every LDNS has the same twenty.
+     */
+    static final class Many extends LdnsEntry {
+        private static final int STRIDE = 11;
+        private static final VarHandle LONG =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+        private final byte[] data;
+        private final int[] pairs;
+
+        private Many(long hi, long lo, int meta, int lastUsed, int retryAt, Paths p) {
+            super(hi, lo, meta, lastUsed, retryAt, (int) p.newest());
+            long newest = p.newest();
+            data = new byte[STRIDE * p.n];
+            for (int i = 0; i < p.n; i++) {
+                LONG.set(data, STRIDE * i, p.metrics[i]);
+                int age = p.age(i, newest);
+                data[STRIDE * i + 8] = (byte) age;
+                data[STRIDE * i + 9] = (byte) (age >>> 8);
+                data[STRIDE * i + 10] = (byte) (age >>> 16);
+            }
+            pairs = PairLists.SHARED.intern(Arrays.copyOf(p.pairs, p.n));
+        }
+
+        private Many(Many paths, long hi, long lo, int meta, int lastUsed, int retryAt) {
+            super(hi, lo, meta, lastUsed, retryAt, ((LdnsEntry) paths).newest);
+            this.data = paths.data;
+            this.pairs = paths.pairs;
+        }
+
+        @Override
+        public int pathCount() {
+            return pairs.length;
+        }
+
+        @Override
+        long metrics(int i) {
+            return (long) LONG.get(data, STRIDE * i);
+        }
+
+        @Override
+        int stamp(int i) {
+            // the int ending at the age's last byte: its low byte is the metrics' last
+            return ((int) INT.get(data, STRIDE * i + 7) >>> 8) << 10 | pairs[i];
+        }
+
+        @Override
+        LdnsEntry with(long hi, long lo, int meta, int lastUsed, int retryAt) {
+            return new Many(this, hi, lo, meta & ~COUNT, lastUsed, retryAt);
+        }
     }
 
     /** Equal content (the address is the table's key, and a loose entry has none yet). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof LdnsEntry e
-                && Arrays.equals(e.paths, paths)
-                && e.state == state
-                && e.protocol == protocol
-                && e.retryAt == retryAt
-                && e.lastUsed == lastUsed;
+        if (!(o instanceof LdnsEntry e)
+                || e.pathCount() != pathCount()
+                || e.state() != state()
+                || e.protocol() != protocol()
+                || e.retryAt != retryAt
+                || e.lastUsed != lastUsed) {
+            return false;
+        }
+        for (int i = 0; i < pathCount(); i++) {
+            if (e.metrics(i) != metrics(i)
+                    || e.measuredSeconds(i) != measuredSeconds(i)
+                    || (e.stamp(i) & 0x3FF) != (stamp(i) & 0x3FF)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public int hashCode() {
-        return Long.hashCode(lastUsed) * 31 + Arrays.hashCode(paths);
+        int h = lastUsed;
+        for (int i = 0; i < pathCount(); i++) {
+            h = h * 31 + Long.hashCode(metrics(i));
+        }
+        return h;
     }
 
     @Override
     public String toString() {
-        return "LdnsEntry" + Arrays.toString(paths()) + " " + state() + " " + protocol() + " retryAt=" + retryAt
-                + " lastUsed=" + lastUsed;
+        return "LdnsEntry" + Arrays.toString(paths()) + " " + state() + " " + protocol() + " retryAt=" + retryAt()
+                + " lastUsed=" + lastUsed();
     }
 }

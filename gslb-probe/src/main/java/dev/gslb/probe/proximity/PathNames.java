@@ -1,18 +1,20 @@
 package dev.gslb.probe.proximity;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The data-center and instance names of paths, each given a small number once, so that a path
- * packs into two longs instead of an object with two references (see {@link LdnsEntry}). Like
- * {@link String#intern()} this is process-wide by nature: a number stands for the same name in
- * every entry and table. The names come from the configuration and from paired peers (a peer's
- * paths carry its own data center and name), so there are few; the bound stops a bug or a hostile
- * input from growing it without end.
+ * The data-center and instance names of paths, each given a small number once, and each pair of a
+ * data center and the instance that measured there, so that a path packs into twelve bytes
+ * instead of an object with two references (see {@link LdnsEntry}). Like {@link String#intern()}
+ * this is process-wide by nature: a number stands for the same name in every entry and table. The
+ * names come from the configuration and from paired peers (a peer's paths carry its own data
+ * center and name), so there are few; the bound stops a bug or a hostile input from growing it
+ * without end.
  */
 final class PathNames {
-    /** Numbers fit in {@link LdnsEntry}'s 10-bit fields. */
+    /** Names and pairs both fit in 10-bit fields. */
     static final int MAX = 1024;
 
     /** The one every entry uses. */
@@ -21,6 +23,10 @@ final class PathNames {
     private final int max;
     private final Map<String, Integer> numbers = new HashMap<>();
     private volatile String[] names = new String[0];
+    /** (data center << 10 | instance) -> pair number. */
+    private final Map<Integer, Integer> pairNumbers = new HashMap<>();
+    /** Per pair number: data center << 10 | instance (read without the lock: published by the volatile write). */
+    private volatile int[] pairs = new int[0];
 
     PathNames(int max) {
         this.max = max;
@@ -37,7 +43,7 @@ final class PathNames {
                     "more than " + max + " distinct data-center and instance names in paths: " + name + " refused");
         }
         int next = numbers.size();
-        String[] grown = java.util.Arrays.copyOf(names, next + 1);
+        String[] grown = Arrays.copyOf(names, next + 1);
         grown[next] = name.intern();
         names = grown;
         numbers.put(grown[next], next);
@@ -46,5 +52,35 @@ final class PathNames {
 
     String name(int number) {
         return names[number];
+    }
+
+    /** The number of the pair of {@code dataCenter} and {@code measuredBy}, given one when it is new. */
+    synchronized int pair(String dataCenter, String measuredBy) {
+        int key = number(dataCenter) << 10 | number(measuredBy);
+        Integer n = pairNumbers.get(key);
+        if (n != null) {
+            return n;
+        }
+        if (pairNumbers.size() >= max) {
+            throw new IllegalArgumentException(
+                    "more than " + max + " distinct data-center and instance pairs in paths: " + dataCenter + "/"
+                            + measuredBy + " refused");
+        }
+        int next = pairNumbers.size();
+        int[] grown = Arrays.copyOf(pairs, next + 1);
+        grown[next] = key;
+        pairs = grown;
+        pairNumbers.put(key, next);
+        return next;
+    }
+
+    /** The data center's name number in {@code pair}. */
+    int dataCenterOf(int pair) {
+        return pairs[pair] >>> 10;
+    }
+
+    /** The measuring instance's name number in {@code pair}. */
+    int instanceOf(int pair) {
+        return pairs[pair] & 0x3FF;
     }
 }

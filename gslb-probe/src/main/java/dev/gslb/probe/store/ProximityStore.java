@@ -210,7 +210,7 @@ public final class ProximityStore implements AutoCloseable {
                         continue;
                     }
                     int proto = r.getByte(4);
-                    LdnsEntry e = new LdnsEntry(
+                    LdnsEntry e = LdnsEntry.of(
                             unpack(r.getBytes(7)),
                             LdnsEntry.State.values()[r.getByte(3)],
                             proto < 0 ? null : ProbeProtocol.values()[proto],

@@ -17,8 +17,9 @@ class LdnsEntriesTest {
         return 0xFFFF_0000_0000L | (0x0A000000L + i);
     }
 
-    private static LdnsEntry put(LdnsEntries t, long hi, long lo, long lastUsed) {
-        return t.compute(hi, lo, old -> LdnsEntry.probing(lastUsed));
+    /** An entry whose last use, in whole seconds as an entry keeps it, marks it. */
+    private static LdnsEntry put(LdnsEntries t, long hi, long lo, long lastUsedSeconds) {
+        return t.compute(hi, lo, old -> LdnsEntry.probing(lastUsedSeconds * 1000));
     }
 
     @Test
@@ -37,7 +38,7 @@ class LdnsEntriesTest {
             if (i % 2 == 0) {
                 assertThat(e).isNull();
             } else {
-                assertThat(e.lastUsed()).isEqualTo(i);
+                assertThat(e.lastUsed()).isEqualTo(i * 1000L);
                 assertThat(e.isAt(0, v4(i))).isTrue();
             }
         }
@@ -79,8 +80,8 @@ class LdnsEntriesTest {
         LdnsEntries t = new LdnsEntries();
         put(t, 0, 0, 7);
         put(t, 0x2001_0db8_0000_0000L, 1, 8);
-        assertThat(t.get(0, 0).lastUsed()).isEqualTo(7);
-        assertThat(t.get(0x2001_0db8_0000_0000L, 1).lastUsed()).isEqualTo(8);
+        assertThat(t.get(0, 0).lastUsed()).isEqualTo(7000);
+        assertThat(t.get(0x2001_0db8_0000_0000L, 1).lastUsed()).isEqualTo(8000);
         assertThat(t.get(0x2001_0db8_0000_0000L, 0)).isNull();
         assertThat(t.remove(0, 0, null)).isTrue();
         assertThat(t.get(0, 0)).isNull();
@@ -92,7 +93,7 @@ class LdnsEntriesTest {
         LdnsEntry first = put(t, 0, v4(1), 1);
         put(t, 0, v4(1), 2);
         assertThat(t.remove(0, v4(1), first)).isFalse();
-        assertThat(t.get(0, v4(1)).lastUsed()).isEqualTo(2);
+        assertThat(t.get(0, v4(1)).lastUsed()).isEqualTo(2000);
     }
 
     /** Readers take no lock: while writers insert, replace and remove, a reader only ever sees its own key's entries. */
@@ -108,8 +109,8 @@ class LdnsEntriesTest {
             threads.add(Thread.ofPlatform().start(() -> {
                 for (int round = 0; !stop.get() && round < 20; round++) {
                     for (int i = from; i < from + 100_000; i++) {
-                        long lo = v4(i);
-                        t.compute(0, lo, old -> LdnsEntry.probing(lo)); // lastUsed names the key
+                        long used = i * 1000L; // lastUsed names the key
+                        t.compute(0, v4(i), old -> LdnsEntry.probing(used));
                     }
                     for (int i = from; i < from + 100_000; i += 3) {
                         t.remove(0, v4(i), null);
@@ -123,7 +124,7 @@ class LdnsEntriesTest {
                     LdnsEntry e = t.get(0, v4(i));
                     if (e != null) {
                         found.incrementAndGet();
-                        if (e.lastUsed() != v4(i) || !e.isAt(0, v4(i))) {
+                        if (e.lastUsed() != i * 1000L || !e.isAt(0, v4(i))) {
                             wrong.incrementAndGet();
                         }
                     }
@@ -144,9 +145,11 @@ class LdnsEntriesTest {
     void aPathPacksIntoTheEntryAndComesBackWhole() {
         Path p = Path.of(
                 "CNC", Integer.MAX_VALUE, 10000, 127, ProbeProtocol.ICMP, 1_764_000_000_123L, "gslb-cnc", 409_512);
-        Path q = Path.of("TEL", 0, 0, 0, ProbeProtocol.DNS_DOT, 0, "gslb-tel");
-        LdnsEntry e = LdnsEntry.probing(5).withPath(p).withPath(q);
-        assertThat(e.paths()).containsExactly(p, q);
+        Path q = Path.of("TEL", 0, 0, 0, ProbeProtocol.DNS_DOT, 1_763_999_000_000L, "gslb-tel");
+        LdnsEntry e = LdnsEntry.probing(5_999).withPath(p).withPath(q);
+        Path pKept = Path.of(
+                "CNC", Integer.MAX_VALUE, 10000, 127, ProbeProtocol.ICMP, 1_764_000_000_000L, "gslb-cnc", 409_512);
+        assertThat(e.paths()).as("measured-at in whole seconds").containsExactly(pKept, q);
         assertThat(e.pathIndex("TEL")).isEqualTo(1);
         assertThat(e.pathIndex("CTT")).isEqualTo(-1);
         assertThat(e.rttMicros(0)).isEqualTo(Path.MAX_RTT_MICROS);
@@ -154,19 +157,19 @@ class LdnsEntriesTest {
                 .as("tenths of a millisecond, at most 409.5 ms")
                 .isEqualTo(409_500);
         assertThat(e.hops(0)).isEqualTo(127);
-        assertThat(e.measuredAt(0)).isEqualTo(1_764_000_000_123L);
+        assertThat(e.measuredAt(0)).isEqualTo(1_764_000_000_000L);
         assertThat(e.protocol()).isEqualTo(ProbeProtocol.DNS_DOT);
         assertThat(e.state()).isEqualTo(LdnsEntry.State.PROBED);
-        assertThat(e.lastUsed()).isEqualTo(5);
+        assertThat(e.lastUsed()).as("whole seconds").isEqualTo(5_000);
 
-        Path older = Path.of("CNC", 1, 10000, 0, ProbeProtocol.TCP, 1_764_000_000_000L, "gslb-cnc");
+        Path older = Path.of("CNC", 1, 10000, 0, ProbeProtocol.TCP, 1_763_999_999_999L, "gslb-cnc");
         assertThat(e.withPath(older)).as("older news").isSameAs(e);
         int tel = PathNames.SHARED.number("TEL");
-        long after = 1_764_000_000_124L;
+        long after = 1_764_000_000_001L;
         assertThat(e.hasPathMeasuredBefore(after, tel))
                 .as("CNC's, older than the cutoff")
                 .isTrue();
-        assertThat(e.hasPathMeasuredBefore(1_764_000_000_123L, tel))
+        assertThat(e.hasPathMeasuredBefore(1_764_000_000_000L, tel))
                 .as("not older")
                 .isFalse();
         LdnsEntry without = e.withoutPathsMeasuredBefore(after, tel);
@@ -175,6 +178,54 @@ class LdnsEntriesTest {
                 .containsExactly(q);
         assertThat(without.withoutPathsMeasuredBefore(0, PathNames.SHARED.number("CNC")))
                 .isSameAs(without);
+    }
+
+    /** Beyond two paths the entry keeps them in an array; ages before the newest are clamped at 48.5 days. */
+    @Test
+    void twentyPathsComeBackWholeAndAncientOnesAreClampedToTheOldestAge() {
+        long now = 1_764_000_000_000L;
+        LdnsEntry e = LdnsEntry.probing(now).unprobeable(now + 1);
+        List<Path> want = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Path p = Path.of(
+                    "DC" + i, 1000 + i, 10000 - i, i, ProbeProtocol.UDP, now - i * 60_000L, "gslb-" + i, 100 * i);
+            want.add(p);
+            e = e.withPath(p);
+        }
+        assertThat(e.pathList()).containsExactlyElementsOf(want);
+        assertThat(e.retryAt()).as("withPath clears the retry").isZero();
+        assertThat(e.unprobeable(now + 1).retryAt())
+                .as("rounded up: never early")
+                .isEqualTo(now + 1000);
+        assertThat(e.usedAt(now + 60_000).pathList()).isEqualTo(want);
+        assertThat(e.withoutPathsMeasuredBefore(now - 10 * 60_000L + 1, PathNames.SHARED.number("DC0"))
+                        .pathList())
+                .containsExactlyElementsOf(want.subList(0, 10));
+
+        long maxAgeMillis = ((1 << 22) - 1) * 1000L;
+        LdnsEntry ancient = e.withPath(Path.of("DC20", 1, 10000, 0, ProbeProtocol.TCP, 0, "gslb-20"));
+        assertThat(ancient.path("DC20").measuredAt()).isEqualTo(now - maxAgeMillis);
+        assertThat(ancient.pathCount()).isEqualTo(21);
+        assertThat(LdnsEntry.probing(now)
+                        .withPath(Path.of("DC1", 1, 10000, 0, ProbeProtocol.TCP, -5, "x"))
+                        .measuredAt(0))
+                .as("before 1970 is 1970")
+                .isZero();
+    }
+
+    @Test
+    void pairListsAreSharedUpToTheirBound() {
+        PairLists lists = new PairLists(2);
+        int[] first = {1, 2, 3};
+        assertThat(lists.intern(first)).isSameAs(first);
+        assertThat(lists.intern(new int[] {1, 2, 3}))
+                .as("an equal list: the first")
+                .isSameAs(first);
+        int[] second = {3, 2, 1};
+        assertThat(lists.intern(second)).as("order matters").isSameAs(second);
+        int[] third = {4, 5, 6};
+        assertThat(lists.intern(third)).as("past the bound: used unshared").isSameAs(third);
+        assertThat(lists.intern(new int[] {4, 5, 6})).isNotSameAs(third).isEqualTo(third);
     }
 
     @Test

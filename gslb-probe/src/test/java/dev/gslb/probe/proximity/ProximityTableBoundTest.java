@@ -50,12 +50,12 @@ class ProximityTableBoundTest {
             Address k = v4(0x3D000000L + i);
             t.restore(
                     k,
-                    new LdnsEntry(
+                    LdnsEntry.of(
                             new Path[] {Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now, "a")},
                             LdnsEntry.State.PROBED,
                             ProbeProtocol.UDP,
                             0,
-                            now - 1_000_000 + i)); // 0 asked longest ago
+                            now - 1_000_000_000 + i * 1000L)); // 0 asked longest ago
         }
         t.touch(v4(0x01020304L));
         assertThat(t.size()).isEqualTo(1000);

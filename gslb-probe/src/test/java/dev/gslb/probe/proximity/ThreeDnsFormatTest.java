@@ -14,7 +14,7 @@ class ThreeDnsFormatTest {
 
     @Test
     void whatIsPrintedReadsBack() {
-        LdnsEntry e = new LdnsEntry(
+        LdnsEntry e = LdnsEntry.of(
                 new Path[] {
                     Path.of("CNC", 189_850, 10_000, 0, ProbeProtocol.TCP, 1, "a"),
                     Path.of("TEL", 57_209, 6_666, 7, ProbeProtocol.TCP, 1, "b")
