@@ -73,6 +73,14 @@ public final class ScaleFigures {
                 c.table.recordPath(
                         ldns(i), Path.of("CTT", 2000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "c"));
             }
+            // -Dgslb.bench.jfr=FILE: a flight recording of the snapshot alone (the filling above left out)
+            String jfr = System.getProperty("gslb.bench.jfr");
+            jdk.jfr.Recording recording = null;
+            if (jfr != null) {
+                recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+                recording.setDestination(java.nio.file.Path.of(jfr));
+                recording.start();
+            }
             long start = System.nanoTime();
             Node.pair(a, b);
             Node.pair(c, b);
@@ -87,6 +95,10 @@ public final class ScaleFigures {
                 Thread.sleep(250);
             }
             long done = System.nanoTime();
+            if (recording != null) {
+                recording.stop();
+                recording.close();
+            }
             System.out.printf(
                     "snapshot: a fresh peer joined two instances of %,d LDNS each and held %,d LDNS with 2 paths"
                             + " after %.1f s (pairing included)%n",

@@ -54,8 +54,23 @@ final class PathNames {
         return names[number];
     }
 
+    /** The last pair asked for: a peer's snapshot is millions of paths of one pair, each asking. */
+    private volatile Pair last = new Pair("", "", -1);
+
+    private record Pair(String dataCenter, String measuredBy, int number) {}
+
     /** The number of the pair of {@code dataCenter} and {@code measuredBy}, given one when it is new. */
-    synchronized int pair(String dataCenter, String measuredBy) {
+    int pair(String dataCenter, String measuredBy) {
+        Pair p = last;
+        if (p.dataCenter.equals(dataCenter) && p.measuredBy.equals(measuredBy)) {
+            return p.number;
+        }
+        int n = newPair(dataCenter, measuredBy);
+        last = new Pair(dataCenter, measuredBy, n);
+        return n;
+    }
+
+    private synchronized int newPair(String dataCenter, String measuredBy) {
         int key = number(dataCenter) << 10 | number(measuredBy);
         Integer n = pairNumbers.get(key);
         if (n != null) {
