@@ -22,11 +22,14 @@ import java.util.Map;
 public final class ScaleFigures {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 3_000_000;
-        if (args.length < 2 || !args[1].equals("snapshot")) { // "snapshot": that figure alone (a profile of it)
+        String part = args.length > 1 ? args[1] : "";
+        if (!part.equals("snapshot")) {
             memory(n, 2);
             memory(n, 20);
         }
-        snapshot(n);
+        if (!part.equals("memory")) {
+            snapshot(n);
+        }
         System.exit(0);
     }
 
