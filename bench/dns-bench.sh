@@ -380,11 +380,12 @@ printf "tcp            ratio gslb/nsd = %s (pipelined; bar: 1.00)\n" "$(ratio "$
 
 echo
 echo "6. TCP, a fresh connection per query (connect, query, answer, close), two threads each, one client"
-echo "   on CPU 1; after 10,000 unrecorded connections each (the JIT compilers done), servers taking turns"
+echo "   on CPU 1; after 30,000 unrecorded connections each (the JIT compilers done: after 10,000 ours still"
+echo "   compiled the accept and close path through the recorded turns), servers taking turns"
 echo "   (${rounds} turns of 2,000 each)"
 printf "%-9s %10s %10s %10s %10s\n" server "median us" "p99 us" "max us" "conn/s"
 for name in gdnsd knot nsd gslb; do
-  taskset -c 1 python3 "$here/bench/tcp-fresh.py" "${port_of[$name]}" 10000 >/dev/null
+  taskset -c 1 python3 "$here/bench/tcp-fresh.py" "${port_of[$name]}" 30000 >/dev/null
 done
 for _ in $(seq 1 "$rounds"); do
   for name in gdnsd knot nsd gslb; do

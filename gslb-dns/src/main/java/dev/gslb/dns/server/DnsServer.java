@@ -12,11 +12,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
@@ -30,7 +30,10 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -129,27 +132,32 @@ public final class DnsServer implements AutoCloseable {
             int port =
                     batched ? bindBatchedUdp(address, settings.effectiveThreads()) : bindUdp(address, sockets, epoll);
             InetSocketAddress actual = new InetSocketAddress(address.getAddress(), port);
-            ChannelFuture tcp = bindTcp(actual, epoll);
-            if (tcp.isSuccess()) {
+            TcpBind tcp = bindTcp(actual, epoll);
+            if (tcp.failure() == null) {
                 String where = Address.hostPort(actual);
-                AcceptErrors errors = new AcceptErrors(
-                        "DNS over TCP on " + where,
-                        "gslb.dns",
-                        () -> metrics.dropped(DnsMetrics.Drop.TCP_ACCEPT_FAILED));
-                acceptErrors.add(errors);
-                tcp.channel().pipeline().addLast(errors); // after netty's acceptor, which pauses on a failure
-                channels.add(tcp.channel());
-                for (int i = before; i < channels.size(); i++) { // netty's UDP channels, if any, and TCP
-                    boolean isTcp = i == channels.size() - 1;
+                int udp = channels.size() - before; // netty's UDP channels, if any
+                for (Channel listening : tcp.channels()) {
+                    AcceptErrors errors = new AcceptErrors(
+                            "DNS over TCP on " + where,
+                            "gslb.dns",
+                            () -> metrics.dropped(DnsMetrics.Drop.TCP_ACCEPT_FAILED));
+                    acceptErrors.add(errors);
+                    listening.pipeline().addLast(errors); // after netty's acceptor, which pauses on a failure
+                    channels.add(listening);
+                }
+                for (int i = before; i < channels.size(); i++) {
+                    int n = i - before;
+                    boolean isTcp = n >= udp;
                     watch(
                             channels.get(i),
-                            (isTcp ? "dns-tcp-" : "dns-udp-" + (i - before) + "-") + where,
+                            (isTcp ? "dns-tcp-" + (n - udp) : "dns-udp-" + n) + "-" + where,
                             (isTcp ? "TCP on " : "UDP on ") + where);
                 }
                 return actual;
             }
+            Throwable failed = tcp.failure();
             if (address.getPort() != 0 || attempt == 8) {
-                throw new IllegalStateException(inUse("TCP " + Address.hostPort(actual), tcp.cause()), tcp.cause());
+                throw new IllegalStateException(inUse("TCP " + Address.hostPort(actual), failed), failed);
             }
             while (channels.size() > before) {
                 channels.removeLast().close().sync();
@@ -239,8 +247,15 @@ public final class DnsServer implements AutoCloseable {
         });
     }
 
-    /** The finished bind (succeeded or failed). */
-    private ChannelFuture bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
+    /**
+     * The listening channels, or why one could not bind (the others then closed). With epoll,
+     * a listening socket per event loop (SO_REUSEPORT, as NSD's processes each listen): a
+     * connection is accepted and served on one loop, where one listener handed each to another
+     * loop, a cross-thread wake-up that was most of a fresh connection's slow tail. Reuse-port
+     * would also let another server join the port group unnoticed, so the port is first bound
+     * plainly: that fails while anyone holds it.
+     */
+    private TcpBind bindTcp(InetSocketAddress address, boolean epoll) throws InterruptedException {
         ConnectionLimit limit = new ConnectionLimit(
                 settings.tcpMaxConnections(),
                 settings.tcpMaxConnectionsPerSource(),
@@ -251,10 +266,8 @@ public final class DnsServer implements AutoCloseable {
                             case FULL_REFUSED -> DnsMetrics.Drop.TCP_CONNECTION_LIMIT;
                         }));
         long idleMillis = settings.tcpIdle().toMillis();
-        Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ServerBootstrap b = new ServerBootstrap()
-                .group(group)
-                .channel(type)
+                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 // Back-pressure: above 32 KiB of unsent answers a connection is unwritable and stops
@@ -272,8 +285,36 @@ public final class DnsServer implements AutoCloseable {
                                         new TcpQueryHandler(responder, transfers, DnsServer.this::connectionError));
                     }
                 });
-        return b.bind(address).await();
+        if (!epoll || settings.effectiveThreads() == 1) {
+            ChannelFuture f = b.group(group).bind(address).await();
+            return f.isSuccess() ? new TcpBind(List.of(f.channel()), null) : new TcpBind(List.of(), f.cause());
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(address);
+        } catch (IOException e) {
+            return new TcpBind(List.of(), e);
+        }
+        b.option(EpollChannelOption.SO_REUSEPORT, true);
+        List<Channel> bound = new ArrayList<>();
+        for (EventExecutor loop : group) {
+            ChannelFuture f = b.clone()
+                    .group((EventLoop) loop, (EventLoop) loop)
+                    .bind(address)
+                    .await();
+            if (!f.isSuccess()) {
+                for (Channel ok : bound) {
+                    ok.close().sync();
+                }
+                return new TcpBind(List.of(), f.cause());
+            }
+            bound.add(f.channel());
+        }
+        return new TcpBind(bound, null);
     }
+
+    /** TCP's listening channels on one address, or why they could not bind. */
+    private record TcpBind(List<Channel> channels, Throwable failure) {}
 
     /**
      * What one connection threw (an error answering it, a failed allocation): it is closed, the

@@ -2,6 +2,7 @@ package dev.gslb.dns.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gslb.topology.Address;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.InputStream;
@@ -76,6 +77,40 @@ class TcpLimitsTest {
             } finally {
                 for (Socket s : idle) {
                     s.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Each event loop listens on the port itself (SO_REUSEPORT), so no connection is handed from
+     * one loop to another; a second server cannot join that port group: it is refused by name.
+     */
+    @Test
+    void everyLoopListensAndASecondServerCannotJoinThePort() throws Exception {
+        try (ExampleDeployment d = new ExampleDeployment(2)) {
+            assertThat(d.server.channels().stream()
+                            .filter(c -> c instanceof io.netty.channel.ServerChannel)
+                            .count())
+                    .as("a TCP listener per loop")
+                    .isEqualTo(2);
+            InetSocketAddress a = d.address();
+            for (int i = 0; i < 50; i++) {
+                try (Socket s = new Socket(a.getAddress(), a.getPort())) {
+                    assertThat(ask(s, "www.example.com.")).hasSize(1);
+                }
+            }
+            ListenerSettings same = ListenerSettings.DEFAULTS.withAddresses(List.of(a), 2);
+            DnsServer second = new DnsServer(same, d.responder, new dev.gslb.dns.answer.DnsMetrics(d.registry));
+            org.assertj.core.api.Assertions.assertThatThrownBy(second::start)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("cannot listen for DNS on TCP " + Address.hostPort(a));
+            second.close();
+            for (int i = 0; i < 20; i++) {
+                try (Socket s = new Socket(a.getAddress(), a.getPort())) {
+                    assertThat(ask(s, "www.example.com."))
+                            .as("the first server still serves every connection")
+                            .hasSize(1);
                 }
             }
         }
