@@ -51,7 +51,10 @@ class JvmOptionsTest {
                   listen: ["127.0.0.1:53"]
                 """);
         assertThat(options(shell, null, "serve", "--config", config.toString()))
-                .endsWith("-XX:+UseParallelGC -XX:+UseCompactObjectHeaders -Xmx1593m"); // 128 + ceil(3e6 * 512 / 2^20)
+                .endsWith("-XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:MetaspaceSize=64m -Xmx1593m"); // 128 +
+        // ceil(3e6
+        // * 512 /
+        // 2^20)
         assertThat(options(shell, null, "serve", "--config=" + config)).endsWith("-Xmx1593m");
 
         Files.writeString(config, "probe:\n  rate: 200\n");

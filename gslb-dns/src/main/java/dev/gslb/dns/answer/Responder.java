@@ -31,11 +31,12 @@ public final class Responder implements AutoCloseable {
     /**
      * The zones in service and their prepared answers. Names that do not exist have a cache of
      * their own, an eighth of the budget, so a flood of random names recycles only that one and
-     * never pushes out the answers to names that exist.
+     * never pushes out the answers to names that exist; and a name is kept there only when it is
+     * asked a second time, so the flood's names, each asked once, are not kept at all.
      */
     private record Served(Authority authority, ResponseCache cache, ResponseCache negatives) {
         Served(Authority authority, long budget) {
-            this(authority, new ResponseCache(budget), new ResponseCache(Math.max(64 << 10, budget / 8)));
+            this(authority, new ResponseCache(budget), new ResponseCache(Math.max(64 << 10, budget / 8), true));
         }
     }
 

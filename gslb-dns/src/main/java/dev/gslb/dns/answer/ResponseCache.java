@@ -20,6 +20,14 @@ final class ResponseCache {
     private record Entry(byte[] name, int qtype, int kind, long hash, AnswerBody body, int bytes) {}
 
     private final AtomicReferenceArray<Entry> slots;
+    /**
+     * Null, or the keys last put, one per slot: a question is kept only when it is put a second
+     * time while its key is still here (a doorkeeper, as in TinyLFU). Random names, asked once
+     * each, then cost no entry: none to make, none to survive young collections, none to push
+     * out a name asked again. Plain writes: two threads racing lose a key, which only delays one.
+     */
+    private final long[] doorkeeper;
+
     private final int mask;
     private final long budget;
     private final AtomicLong used = new AtomicLong();
@@ -27,8 +35,14 @@ final class ResponseCache {
     private int victim;
 
     ResponseCache(long budgetBytes) {
+        this(budgetBytes, false);
+    }
+
+    /** {@code secondAsk}: a question is kept the second time it is put, not the first. */
+    ResponseCache(long budgetBytes, boolean secondAsk) {
         int size = Integer.highestOneBit((int) Math.clamp(budgetBytes / BYTES_PER_SLOT, 64, 1 << 24));
         this.slots = new AtomicReferenceArray<>(size);
+        this.doorkeeper = secondAsk ? new long[size] : null;
         this.mask = size - 1;
         this.budget = budgetBytes;
     }
@@ -61,6 +75,14 @@ final class ResponseCache {
     }
 
     void put(QueryView q, AnswerBody body) {
+        if (doorkeeper != null) {
+            long k = key(q);
+            int at = (int) (k >>> 32) & mask;
+            if (doorkeeper[at] != k) {
+                doorkeeper[at] = k; // its first time (or its key was overwritten since)
+                return;
+            }
+        }
         byte[] name = WireName.lowerCopy(q.buf, QueryView.HEADER, q.qnameEnd);
         int bytes = body.size() + name.length + 64;
         if (bytes > budget / 16) {

@@ -23,6 +23,9 @@ public final class Zone {
     private final Name origin;
     private final SOARecord soa;
     private final Record negativeSoa;
+    /** {@link #negativeSoa} as the authority section's set: made once, not per negative answer. */
+    private final RRset negativeSoaSet;
+
     private final Map<Name, Map<Integer, RRset>> nodes;
     /** Every owner name and every empty non-terminal between it and the apex. */
     private final Set<Name> existing;
@@ -48,6 +51,7 @@ public final class Zone {
         this.expired = false;
         this.catalog = false;
         this.negativeSoa = soaWithTtl(soa.getMinimum());
+        this.negativeSoaSet = new RRset(negativeSoa);
         Map<Name, Map<Integer, RRset>> n = new HashMap<>();
         Set<Name> names = new HashSet<>();
         Map<Name, Name> wild = new HashMap<>();
@@ -78,6 +82,7 @@ public final class Zone {
         this.origin = data.origin;
         this.soa = data.soa;
         this.negativeSoa = data.negativeSoa;
+        this.negativeSoaSet = data.negativeSoaSet;
         this.nodes = data.nodes;
         this.existing = data.existing;
         this.wildcards = data.wildcards;
@@ -255,11 +260,11 @@ public final class Zone {
             Name owner = name;
             if (node == null) {
                 if (existing.contains(name)) {
-                    return answer.negative(Answer.Kind.NODATA, negativeSoa());
+                    return answer.negative(Answer.Kind.NODATA, negativeSoaSet);
                 }
                 Name wildcard = wildcardFor(name);
                 if (wildcard == null) {
-                    return answer.negative(Answer.Kind.NXDOMAIN, negativeSoa());
+                    return answer.negative(Answer.Kind.NXDOMAIN, negativeSoaSet);
                 }
                 node = nodes.get(wildcard);
                 answer.synthesized = true;
@@ -282,7 +287,7 @@ public final class Zone {
             }
             RRset cname = node.get(Type.CNAME);
             if (cname == null || qtype == Type.CNAME) {
-                return answer.negative(Answer.Kind.NODATA, negativeSoa());
+                return answer.negative(Answer.Kind.NODATA, negativeSoaSet);
             }
             answer.answer.add(withOwner(cname, owner));
             Name target = ((org.xbill.DNS.CNAMERecord) cname.first()).getTarget();
@@ -389,11 +394,10 @@ public final class Zone {
         private final List<RRset> authority = new ArrayList<>(1);
         private final List<RRset> additional = new ArrayList<>(2);
 
-        private Answer negative(Kind k, Record soa) {
+        /** A negative answer: {@code soa} is the zone's set, shared (nothing adds to a set once made). */
+        private Answer negative(Kind k, RRset soa) {
             kind = k;
-            RRset set = new RRset();
-            set.addRR(soa);
-            authority.add(set);
+            authority.add(soa);
             return this;
         }
 

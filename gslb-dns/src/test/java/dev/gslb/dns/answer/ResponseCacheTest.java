@@ -70,4 +70,23 @@ class ResponseCacheTest {
         assertThat(peak).isLessThanOrEqualTo(budget + big.size() + 128);
         assertThat(cache.bytes()).isGreaterThan(budget / 2);
     }
+
+    /** The negative answers' cache keeps a name the second time it is put: a flood's names, once each, never. */
+    @Test
+    void withADoorkeeperANameIsKeptOnlyWhenPutASecondTime() throws Exception {
+        ResponseCache cache = new ResponseCache(256 << 10, true);
+        AnswerBody body = AnswerBody.empty(true, 3, 0);
+        for (int i = 0; i < 100_000; i++) {
+            cache.put(question("r" + i + ".example.com.", 1), body);
+        }
+        assertThat(cache.bytes()).as("names asked once: nothing kept").isZero();
+        QueryView typo = question("wwww.example.com.", 1);
+        cache.put(typo, body);
+        assertThat(cache.get(typo, 0)).as("the first time").isNull();
+        cache.put(typo, body);
+        assertThat(cache.get(typo, 0)).as("the second time").isSameAs(body);
+        assertThat(cache.get(question("wwww.example.com.", 28), 0))
+                .as("another type is another question")
+                .isNull();
+    }
 }
