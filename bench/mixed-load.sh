@@ -15,7 +15,6 @@ work="$(mktemp -d)"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-[[ -n "${KEEP_GC_LOG:-}" ]] && trap 'cp "$work/gc.log" "$KEEP_GC_LOG"; cleanup' EXIT
 command -v dnsperf >/dev/null || { echo "mixed-load: dnsperf is not installed (apt-get install dnsperf)" >&2; exit 1; }
 
 port=$((20000 + RANDOM % 20000)); admin=$((port + 1))
