@@ -17,9 +17,10 @@ import java.util.List;
  * object's own fields). A path is its metrics in a long, its age in seconds before the entry's
  * newest path, and the number of its data center and measuring instance ({@link PathNames}):
  * twelve bytes, eleven in an array ({@link Many}), instead of a {@link Path} object with its own
- * header and references. Times are kept in whole seconds (an LDNS's use, its retry, a path's measurement):
- * path TTLs are minutes. The query path reads a path's fields by index without building a
- * {@link Path}; listings, the store and sync get {@link Path} values from {@link #paths()}.
+ * header and references. Times are kept in whole seconds (an LDNS's use, its retry, a path's
+ * measurement): path TTLs are minutes. The query path reads a path's fields by index without
+ * building a {@link Path}; listings, the store and sync get {@link Path} values from
+ * {@link #paths()}.
  */
 public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
     public enum State {
@@ -74,7 +75,7 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
     }
 
     public static LdnsEntry probing(long now) {
-        return new Few(0, 0, meta(State.PROBING, null, 1), seconds(now), 0, new Paths(0));
+        return new Few(0, 0, meta(State.PROBING, null, 1), seconds(now), 0, Paths.NONE);
     }
 
     /** The metrics of path {@code i}: see {@link #metrics(Path)}. */
@@ -291,6 +292,9 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
     /** Paths gathered for a new entry, with their measurement in whole seconds. */
     private static final class Paths {
+        /** No paths (nothing can be added: its capacity is 0). */
+        static final Paths NONE = new Paths(0);
+
         final long[] metrics;
         final long[] seconds;
         final int[] pairs;
