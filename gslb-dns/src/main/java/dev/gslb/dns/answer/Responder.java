@@ -31,8 +31,9 @@ public final class Responder implements AutoCloseable {
     /**
      * The zones in service and their prepared answers. Names that do not exist have a cache of
      * their own, an eighth of the budget, so a flood of random names recycles only that one and
-     * never pushes out the answers to names that exist; and a name is kept there only when it is
-     * asked a second time, so the flood's names, each asked once, are not kept at all.
+     * never pushes out the answers to names that exist; and an unsigned denial is kept there only
+     * when its name is asked a second time, so the flood's names, each asked once, are not kept
+     * at all (a signed one is kept at once: its signature was counted against the budget).
      */
     private record Served(Authority authority, ResponseCache cache, ResponseCache negatives) {
         Served(Authority authority, long budget) {

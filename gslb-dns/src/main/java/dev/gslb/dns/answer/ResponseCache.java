@@ -21,8 +21,8 @@ final class ResponseCache {
 
     private final AtomicReferenceArray<Entry> slots;
     /**
-     * Null, or the keys last put, one per slot: a question is kept only when it is put a second
-     * time while its key is still here (a doorkeeper, as in TinyLFU). Random names, asked once
+     * Null, or the keys last put, one per slot: an unsigned answer is kept only when it is put a
+     * second time while its key is still here (a doorkeeper, as in TinyLFU). Random names, asked once
      * each, then cost no entry: none to make, none to survive young collections, none to push
      * out a name asked again. Plain writes: two threads racing lose a key, which only delays one.
      */
@@ -38,7 +38,7 @@ final class ResponseCache {
         this(budgetBytes, false);
     }
 
-    /** {@code secondAsk}: a question is kept the second time it is put, not the first. */
+    /** {@code secondAsk}: an unsigned answer is kept the second time it is put, not the first. */
     ResponseCache(long budgetBytes, boolean secondAsk) {
         int size = Integer.highestOneBit((int) Math.clamp(budgetBytes / BYTES_PER_SLOT, 64, 1 << 24));
         this.slots = new AtomicReferenceArray<>(size);
@@ -75,7 +75,8 @@ final class ResponseCache {
     }
 
     void put(QueryView q, AnswerBody body) {
-        if (doorkeeper != null) {
+        if (doorkeeper != null && body.refreshAt == Long.MAX_VALUE) { // a signed answer is kept at once: its
+            // signature counted against the signing budget, and a flood with DO must not make it again
             long k = key(q);
             int at = (int) (k >>> 32) & mask;
             if (doorkeeper[at] != k) {

@@ -71,7 +71,7 @@ class ResponseCacheTest {
         assertThat(cache.bytes()).isGreaterThan(budget / 2);
     }
 
-    /** The negative answers' cache keeps a name the second time it is put: a flood's names, once each, never. */
+    /** The negative answers' cache keeps an unsigned one the second time it is put: a flood's names, once each, never. */
     @Test
     void withADoorkeeperANameIsKeptOnlyWhenPutASecondTime() throws Exception {
         ResponseCache cache = new ResponseCache(256 << 10, true);
@@ -88,5 +88,13 @@ class ResponseCacheTest {
         assertThat(cache.get(question("wwww.example.com.", 28), 0))
                 .as("another type is another question")
                 .isNull();
+        Name owner = Name.fromString("signed.example.com.");
+        Message m = Message.newQuery(Record.newRecord(owner, 1, DClass.IN));
+        AnswerBody signed = AnswerBody.render(m, 12 + owner.length() + 4, false, 0, 0, 60_000);
+        QueryView once = question("signed.example.com.", 1);
+        cache.put(once, signed);
+        assertThat(cache.get(once, 0))
+                .as("a signed answer is kept at once: its signature was counted against the budget")
+                .isSameAs(signed);
     }
 }
