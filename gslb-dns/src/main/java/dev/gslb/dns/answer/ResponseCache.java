@@ -75,12 +75,12 @@ final class ResponseCache {
     }
 
     void put(QueryView q, AnswerBody body) {
+        long h = key(q);
         if (doorkeeper != null && body.refreshAt == Long.MAX_VALUE) { // a signed answer is kept at once: its
             // signature counted against the signing budget, and a flood with DO must not make it again
-            long k = key(q);
-            int at = (int) (k >>> 32) & mask;
-            if (doorkeeper[at] != k) {
-                doorkeeper[at] = k; // its first time (or its key was overwritten since)
+            int at = (int) (h >>> 32) & mask;
+            if (doorkeeper[at] != h) {
+                doorkeeper[at] = h; // its first time (or its key was overwritten since)
                 return;
             }
         }
@@ -89,7 +89,6 @@ final class ResponseCache {
         if (bytes > budget / 16) {
             return; // one huge answer may not push out many small ones; it is built again when asked
         }
-        long h = key(q);
         Entry entry = new Entry(name, q.qtype, kind(q), h, body, bytes);
         int set = (int) h & mask & ~3;
         int slot = -1;
