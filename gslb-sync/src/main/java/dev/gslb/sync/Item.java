@@ -167,14 +167,11 @@ sealed interface Item {
 
     static Address readAddress(DataInputStream in) throws IOException {
         return switch (in.readUnsignedByte()) {
-            case 4 -> new Address(0, IPV4_MAPPED | Integer.toUnsignedLong(in.readInt()));
+            case 4 -> Address.ofIpv4(in.readInt());
             case 16 -> new Address(in.readLong(), in.readLong());
             default -> throw new IOException("bad address length");
         };
     }
-
-    /** ::ffff:0:0/96, the form {@link Address} keeps an IPv4 address in. */
-    long IPV4_MAPPED = 0xFFFF_0000_0000L;
 
     /** No probe waits this long: a longer RTT is not a measurement. */
     int MAX_RTT_MICROS = 60_000_000;

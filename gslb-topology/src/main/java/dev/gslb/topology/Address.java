@@ -21,6 +21,11 @@ public record Address(long hi, long lo) {
         return new Address(Cidr.hiOf(address), Cidr.loOf(address));
     }
 
+    /** The IPv4 address {@code address} (four bytes, big-endian in an int), in its mapped form. */
+    public static Address ofIpv4(int address) {
+        return new Address(0, Cidr.V4_MAPPED_LO | Integer.toUnsignedLong(address));
+    }
+
     /** An IPv4 or IPv6 literal (no host names, no prefix). */
     public static Address parse(String text) {
         String t = text.strip();
