@@ -12,8 +12,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.KeyStore;
 import java.security.MessageDigest;
+import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.CertificateFactory;
@@ -22,15 +22,18 @@ import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -156,17 +159,72 @@ public final class SyncIdentity {
     /** A TLS 1.3 context presenting this identity and trusting what {@code trust} accepts. */
     SSLContext context(TrustManager trust) {
         try {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(null, null);
-            char[] none = new char[0];
-            ks.setKeyEntry("sync", key, none, new java.security.cert.Certificate[] {certificate});
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(ks, none);
             SSLContext ctx = SSLContext.getInstance("TLSv1.3");
-            ctx.init(kmf.getKeyManagers(), new TrustManager[] {trust}, new SecureRandom());
+            ctx.init(new KeyManager[] {new Presenter()}, new TrustManager[] {trust}, new SecureRandom());
             return ctx;
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS for peer sync: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Presents the identity's key and certificate, on either side. Not a key store with a key
+     * manager factory: a PKCS12 store encrypts the key it is given and decrypts it again (10,000
+     * PBKDF2 rounds each way), a tenth of a second of every start.
+     */
+    private final class Presenter extends X509ExtendedKeyManager {
+        private static final String ALIAS = "sync";
+
+        private String[] aliases(String keyType) {
+            return key.getAlgorithm().equals(keyType) ? new String[] {ALIAS} : null;
+        }
+
+        private String alias(String keyType) {
+            return key.getAlgorithm().equals(keyType) ? ALIAS : null;
+        }
+
+        private String alias(String[] keyTypes) {
+            return keyTypes != null && Arrays.asList(keyTypes).contains(key.getAlgorithm()) ? ALIAS : null;
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return aliases(keyType);
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyTypes, Principal[] issuers, Socket socket) {
+            return alias(keyTypes);
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyTypes, Principal[] issuers, SSLEngine engine) {
+            return alias(keyTypes);
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return aliases(keyType);
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return alias(keyType);
+        }
+
+        @Override
+        public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+            return alias(keyType);
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return ALIAS.equals(alias) ? new X509Certificate[] {certificate} : null;
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return ALIAS.equals(alias) ? key : null;
         }
     }
 }
