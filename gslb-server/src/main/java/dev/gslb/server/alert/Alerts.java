@@ -34,10 +34,9 @@ public final class Alerts implements AutoCloseable {
     private final String instance;
     private final Clock clock;
     private final List<Target> targets = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(java.time.Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    // only when a target has a webhook: a client loads the JDK's CA certificates (about 0.1 s of
+    // every start otherwise)
+    private final HttpClient http;
     private final ThrottledLog failures = new ThrottledLog(Alerts.class.getName());
     private final Counter sent;
     private final Counter failed;
@@ -159,6 +158,12 @@ public final class Alerts implements AutoCloseable {
         this.sent = alerts("sent", registry);
         this.failed = alerts("failed", registry);
         this.dropped = alerts("dropped", registry);
+        this.http = specs.stream().anyMatch(s -> s.webhook() != null)
+                ? HttpClient.newBuilder()
+                        .connectTimeout(java.time.Duration.ofSeconds(5))
+                        .followRedirects(HttpClient.Redirect.NEVER)
+                        .build()
+                : null;
         for (int i = 0; i < specs.size(); i++) {
             targets.add(new Target(specs.get(i), i));
         }
