@@ -19,11 +19,13 @@ import java.util.Map;
  */
 final class SyncedConfiguration implements GroupConfiguration<GslbConfig> {
 
-    /** A {@link SharedConfig} as the sync group handles it. */
-    record Content(SharedConfig config) implements SharedContent {
-        @Override
-        public String digest() {
-            return config.digest();
+    /**
+     * A {@link SharedConfig} as the sync group handles it, with its digest taken once (the group
+     * asks for it several times at start, over the whole topology data).
+     */
+    record Content(SharedConfig config, String digest) implements SharedContent {
+        Content(SharedConfig config) {
+            this(config, config.digest());
         }
 
         @Override
