@@ -250,6 +250,10 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
     /** The operator's form: 202.106.0.0/16, 2001:db8::/32. */
     @Override
     public String toString() {
+        if (ipv4) { // by hand, as parse: the topology names every one of its 17,000 prefixes at start
+            int a = (int) lo;
+            return (a >>> 24) + "." + (a >>> 16 & 0xFF) + "." + (a >>> 8 & 0xFF) + "." + (a & 0xFF) + "/" + length;
+        }
         return ipAddress().toPrefixBlock().toCanonicalString();
     }
 }

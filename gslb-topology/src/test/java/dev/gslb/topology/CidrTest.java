@@ -15,6 +15,18 @@ class CidrTest {
     }
 
     @Test
+    void printsIpv4ByHandAsTheLibraryDoes() {
+        var random = new java.util.Random(38);
+        for (int i = 0; i < 20_000; i++) {
+            int length = 1 + random.nextInt(32);
+            long address = random.nextInt() & 0xFFFF_FFFFL & -(1L << (32 - length));
+            Cidr c = new Cidr(0, Cidr.V4_MAPPED_LO | address, length, true);
+            assertThat(c).hasToString(c.ipAddress().toPrefixBlock().toCanonicalString());
+            assertThat(Cidr.parse(c.toString())).isEqualTo(c);
+        }
+    }
+
+    @Test
     void refusesWhatIsNotANetwork() {
         assertThatThrownBy(() -> Cidr.parse("202.106.1.0/16"))
                 .hasMessageContaining("host bits set; did you mean 202.106.0.0/16?");
