@@ -121,6 +121,18 @@ class ContainersIT {
         assertThat(cnc.getLogs())
                 .as("serve's AOT cache, recorded in the image, matches its jar and runtime")
                 .doesNotContain("Unable to use AOT cache", "][aot");
+        // the image's start-up (printed: timing is the benchmarks'): from the container's start to
+        // the server's "DNS listening", both by the host's clock, with nothing polling it meanwhile
+        Matcher listening =
+                Pattern.compile("(\\S+) INFO DnsServer - DNS listening").matcher(cnc.getLogs());
+        assertThat(listening.find()).as("DNS listening in the log").isTrue();
+        java.time.Instant up = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ")
+                .parse(listening.group(1), java.time.Instant::from);
+        java.time.Instant startedAt =
+                java.time.Instant.parse(cnc.getContainerInfo().getState().getStartedAt());
+        System.out.printf(
+                "image: DNS listening %d ms after the container started%n",
+                Duration.between(startedAt, up).toMillis());
 
         // pairing as the README says: a token printed on one, given to the other
         Matcher token = Pattern.compile("\\n  (\\S+)\\n").matcher(run(cnc, "gslb", "peer", "pair"));

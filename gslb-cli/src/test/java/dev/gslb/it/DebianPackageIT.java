@@ -27,6 +27,16 @@ import org.testcontainers.utility.MountableFile;
  * server goes on serving.
  */
 class DebianPackageIT {
+    /**
+     * bash, until the server on 127.0.0.1:53 answers a SOA question asked over /dev/udp (one
+     * byte read back: a read takes the whole datagram), 2 ms a try (a refused try waits on a FIFO
+     * that never speaks); then the time into /tmp/t1.
+     */
+    static final String FIRST_ANSWER = "(q='\\x5e\\xed\\x01\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00"
+            + "\\x07example\\x03com\\x00\\x00\\x06\\x00\\x01'; mkfifo /tmp/never; exec 4<>/tmp/never;"
+            + " until { exec 3<>/dev/udp/127.0.0.1/53 && printf \"$q\" >&3 && read -r -t 0.002 -N 1 -u 3 _; }"
+            + " 2>/dev/null; do exec 3>&-; read -t 0.002 -u 4 _; done; date +%s%N >/tmp/t1)";
+
     static Path deb() throws Exception {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("gslb.deb", "../target")))) {
             return s.filter(p -> p.getFileName().toString().matches("gslb_.*_amd64\\.deb"))
@@ -68,15 +78,19 @@ class DebianPackageIT {
                     .contains("gslb");
 
             // the unit's command, as its user (no systemd runs in a container); timed in the
-            // container to its first answer (printed: timing is the benchmarks', not asserted)
+            // container to its first answer (printed: timing is the benchmarks', not asserted) by a
+            // SOA question every 2 ms from bash itself: a dig a try would take a core of its own
+            // from the starting server, and so would polling from outside the container
             run(
                     root,
-                    "sh",
+                    "bash",
                     "-c",
                     "date +%s%N >/tmp/t0; runuser -u gslb -- /usr/bin/gslb serve --config /etc/gslb/gslb.yaml"
-                            + " --state-dir /var/lib/gslb >/tmp/gslb.log 2>&1 &"
-                            + " (until dig +short +time=1 +tries=1 @127.0.0.1 example.com SOA 2>/dev/null"
-                            + " | grep -q '^[a-z]'; do sleep 0.01; done; date +%s%N >/tmp/t1) >/dev/null 2>&1 &");
+                            + " --state-dir /var/lib/gslb >/tmp/gslb.log 2>&1 & " + FIRST_ANSWER
+                            + " >/dev/null 2>&1 &");
+            run(root, "bash", "-c", "for i in $(seq 600); do [ -s /tmp/t1 ] && exit; sleep 0.1; done; exit 1");
+            String started = run(root, "sh", "-c", "echo $(( ($(cat /tmp/t1) - $(cat /tmp/t0)) / 1000000 ))")
+                    .strip();
             String a = Awaits.until(
                     "an answer from the packaged server",
                     Duration.ofSeconds(60),
@@ -88,12 +102,6 @@ class DebianPackageIT {
                     Objects::nonNull);
             assertThat(a).isIn("202.106.83.177", "219.17.66.100");
             assertThat(run(root, "ls", "/opt/gslb/lib")).contains("gslb.aot", "gslb-serve.aot");
-            String started = Awaits.until(
-                    "the timing of the first answer",
-                    Duration.ofSeconds(10),
-                    () -> quiet(root, "sh", "-c", "echo $(( ($(cat /tmp/t1) - $(cat /tmp/t0)) / 1000000 ))")
-                            .strip(),
-                    out -> out.matches("\\d+"));
             System.out.println("package: first answer " + started + " ms after gslb serve");
             assertThat(run(root, "cat", "/tmp/gslb.log"))
                     .as("serve's AOT cache, recorded at build, matches the installed jar and runtime")
