@@ -32,9 +32,9 @@ for t in "${targets[@]}"; do
   # another checkout's build).
   if JAZZER_FUZZ=1 mvn -B -o -pl "$module" -am test -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false \
       -Djunit.jupiter.execution.timeout.mode=disabled >"$log" 2>&1; then
-    grep -E 'DONE|Done [0-9]+ runs|Tests run:' "$log" | tail -3
+    grep -aE 'DONE|Done [0-9]+ runs|Tests run:' "$log" | tail -3
   else
-    grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|INFO: (Loaded|Instrumented)|WARNING: )' "$log" | tail -80
+    grep -avE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|INFO: (Loaded|Instrumented)|WARNING: )' "$log" | tail -80
     echo "FUZZ FINDING in $module $test: the input is saved under $module/src/test/resources"
     failed=1
   fi
