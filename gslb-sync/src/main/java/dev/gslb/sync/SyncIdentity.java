@@ -176,7 +176,7 @@ public final class SyncIdentity {
         private static final String ALIAS = "sync";
 
         private String[] aliases(String keyType) {
-            return key.getAlgorithm().equals(keyType) ? new String[] {ALIAS} : null;
+            return alias(keyType) == null ? null : new String[] {ALIAS};
         }
 
         private String alias(String keyType) {
