@@ -14,6 +14,7 @@ took over 5 ms.
   first-contact.py PORT --first-answer PID   (waits for the server's first answer; prints its time, ns)
 """
 import multiprocessing
+import os
 import random
 import socket
 import struct
@@ -184,7 +185,6 @@ def first_answer(pid):
     """Asks for the SOA every 2 ms until answered, the way a resolver would notice the server is up
     (a dig a try costs tens of ms of its own start); prints the answer's wall-clock time in ns, for
     the caller to subtract its start time from. Gives up when process PID has exited."""
-    import os
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.settimeout(0.002)
     while True:
