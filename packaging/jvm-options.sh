@@ -16,6 +16,11 @@
 # on a mixed load of 30,000 queries/s stay under 3 ms (bench/mixed-load.sh); generational ZGC's
 # stay under 2 ms, but it starts 0.8 s slower and has no compressed pointers (docs/benchmarks.md).
 # max-ldns is read from the `probe:` block of the --config file; absent, 1,000,000.
+# jdk.reflect.useNativeAccessorOnly, for every command: since Java 22 the first call of each
+# constructor or method through reflection (the settings tables', Jackson's, picocli's) spins
+# method-handle classes that the AOT cache does not keep: about 170 at serve's start, 0.15-0.2 s
+# of a 2-core VM's 1.9 s to the first answer. Native accessors cost a little more per call; no
+# reflective call is on the query path.
 # GSLB_JAVA_OPTS with -Xmx or -XX:MaxRAM... replaces the computed maximum.
 #
 # Every other command is a short-lived client: the serial collector, the C1 compiler only and a
@@ -23,7 +28,7 @@
 # a command's --json output, and an AOT cache that does not match the jar is ignored silently
 # (the launchers add -XX:AOTCache, recorded by `gslb aot-training` with these same options).
 gslb_jvm_options() {
-  GSLB_JVM="--enable-native-access=ALL-UNNAMED"
+  GSLB_JVM="--enable-native-access=ALL-UNNAMED -Djdk.reflect.useNativeAccessorOnly=true"
   if [ "$(gslb_command "$@")" != serve ]; then
     GSLB_JVM="$GSLB_JVM -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx256m"
     GSLB_JVM="$GSLB_JVM -Xlog:disable -Xlog:all=warning:stderr -Xlog:aot*=off:stderr"
