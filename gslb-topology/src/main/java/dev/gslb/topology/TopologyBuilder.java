@@ -213,32 +213,30 @@ final class TopologyBuilder {
         Map<String, Integer> nested = new LinkedHashMap<>();
         Intervals out = new Intervals(entries.size() * 2 + 1);
         Deque<Entry> stack = new ArrayDeque<>();
-        Map<Entry, TopologyMatch> matchOf = new HashMap<>();
+        Deque<TopologyMatch> matches = new ArrayDeque<>(); // each stacked entry's match, pushed and popped with it
         for (Entry e : entries) {
-            matchOf.put(
-                    e,
-                    new TopologyMatch(
-                            e.prefix().cidr().toString(),
-                            e.prefix().cidr().length(),
-                            e.region(),
-                            scores.getOrDefault(e.region(), List.of())));
             while (!stack.isEmpty() && stack.peek().endsBefore(e)) {
                 Entry top = stack.pop();
-                out.upTo(top.lastHi(), top.lastLo(), matchOf.get(top));
+                out.upTo(top.lastHi(), top.lastLo(), matches.pop());
             }
             if (!stack.isEmpty()) {
                 Cidr c = e.prefix().cidr();
-                out.before(c.firstHi(), c.firstLo(), matchOf.get(stack.peek()));
+                out.before(c.firstHi(), c.firstLo(), matches.peek());
                 if (!stack.peek().region().equals(e.region())) {
                     nested.merge(e.region() + " inside " + stack.peek().region(), 1, Integer::sum);
                 }
             }
             out.from(e.prefix().cidr().firstHi(), e.prefix().cidr().firstLo());
             stack.push(e);
+            matches.push(new TopologyMatch(
+                    e.prefix().cidr().toString(),
+                    e.prefix().cidr().length(),
+                    e.region(),
+                    scores.getOrDefault(e.region(), List.of())));
         }
         while (!stack.isEmpty()) {
             Entry top = stack.pop();
-            out.upTo(top.lastHi(), top.lastLo(), matchOf.get(top));
+            out.upTo(top.lastHi(), top.lastLo(), matches.pop());
         }
         nested.forEach((pair, n) -> warnings.add(n + " prefix(es) of region "
                 + pair.replace(" inside ", " lie inside region ") + "; the longer match decides"));

@@ -27,6 +27,18 @@ class CidrTest {
     }
 
     @Test
+    void equalsAndHashCodeTakeEveryField() {
+        Cidr c = Cidr.parse("202.106.0.0/16");
+        assertThat(Cidr.parse(" 202.106.0.0/16")).isEqualTo(c).hasSameHashCodeAs(c);
+        assertThat(Cidr.parse("2001:db8::/32")).isEqualTo(Cidr.parse("2001:0db8::/32"));
+        assertThat(new Cidr(c.hi(), c.lo(), 17, true)).isNotEqualTo(c);
+        assertThat(new Cidr(c.hi(), c.lo(), c.length(), false)).isNotEqualTo(c);
+        assertThat(new Cidr(c.hi(), c.lo() + 1, c.length(), true)).isNotEqualTo(c);
+        assertThat(new Cidr(c.hi() + 1, c.lo(), c.length(), true)).isNotEqualTo(c);
+        assertThat(c).isNotEqualTo(c.toString());
+    }
+
+    @Test
     void refusesWhatIsNotANetwork() {
         assertThatThrownBy(() -> Cidr.parse("202.106.1.0/16"))
                 .hasMessageContaining("host bits set; did you mean 202.106.0.0/16?");
