@@ -85,11 +85,10 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
                 throw new IllegalArgumentException("'" + t + "': prefix length must be 0.." + max);
             }
         }
-        if (v4) {
-            Cidr plain = plainIpv4(addr, slash < 0 ? 32 : Integer.parseInt(t.substring(slash + 1)));
-            if (plain != null) {
-                return plain;
-            }
+        int plainLength = slash < 0 ? (v4 ? 32 : 128) : Integer.parseInt(t.substring(slash + 1));
+        Cidr plain = v4 ? plainIpv4(addr, plainLength) : plainIpv6(addr, plainLength);
+        if (plain != null) {
+            return plain;
         }
         IPAddress ip;
         try {
@@ -145,6 +144,74 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         }
         long hostBits = (1L << (32 - len)) - 1;
         return (a & hostBits) == 0 ? new Cidr(0, V4_MAPPED_LO | a, len, true) : null;
+    }
+
+    /**
+     * The common IPv6 form of an ISP list, by hand, as {@link #plainIpv4}: up to eight groups of
+     * one to four hex digits, at most one "::", a length of 1-128 with no host bit set, not
+     * IPv4-mapped. Anything else (an embedded IPv4 tail, say) is null: the library's.
+     */
+    private static Cidr plainIpv6(String addr, int len) {
+        if (len < 1 || len > 128) {
+            return null;
+        }
+        long[] groups = new long[8];
+        int n = 0;
+        int gap = -1; // where "::" stands: the groups after it move to the end
+        int at = 0;
+        if (addr.startsWith("::")) {
+            gap = 0;
+            at = 2;
+        }
+        while (at < addr.length()) {
+            int end = at;
+            long g = 0;
+            while (end < addr.length() && end - at < 5 && hexDigit(addr.charAt(end)) >= 0) {
+                g = g << 4 | hexDigit(addr.charAt(end));
+                end++;
+            }
+            if (end == at || end - at > 4 || n == 8) {
+                return null;
+            }
+            groups[n++] = g;
+            if (end == addr.length()) {
+                at = end;
+            } else if (addr.startsWith("::", end) && gap < 0) {
+                gap = n;
+                at = end + 2;
+            } else if (addr.charAt(end) == ':' && end + 1 < addr.length()) {
+                at = end + 1;
+            } else {
+                return null;
+            }
+        }
+        if (gap < 0 ? n != 8 : n > 7) {
+            return null;
+        }
+        long hi = 0;
+        long lo = 0;
+        for (int i = 0, from = 0; i < 8; i++) {
+            boolean zero = gap >= 0 && i >= gap && i < gap + 8 - n;
+            long g = zero ? 0 : groups[from++];
+            if (i < 4) {
+                hi = hi << 16 | g;
+            } else {
+                lo = lo << 16 | g;
+            }
+        }
+        if (hi == 0 && (lo >>> 32) == 0xFFFF) {
+            return null; // IPv4-mapped: the library says to write the IPv4 form
+        }
+        long hostHi = len >= 64 ? 0 : -1L >>> len;
+        long hostLo = len >= 128 ? 0 : len <= 64 ? -1L : -1L >>> (len - 64);
+        return (hi & hostHi) == 0 && (lo & hostLo) == 0 ? new Cidr(hi, lo, len, false) : null;
+    }
+
+    /** An ASCII hex digit's value, or -1 (Character.digit would take other scripts' digits). */
+    private static int hexDigit(char c) {
+        return c >= '0' && c <= '9'
+                ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     }
 
     /**
@@ -270,6 +337,40 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
             int a = (int) lo;
             return (a >>> 24) + "." + (a >>> 16 & 0xFF) + "." + (a >>> 8 & 0xFF) + "." + (a & 0xFF) + "/" + length;
         }
-        return ipAddress().toPrefixBlock().toCanonicalString();
+        return ipv6Text() + "/" + length;
+    }
+
+    /** The address in RFC 5952's form (the library's canonical one): the longest run of two or more zero groups, the first of equals, as "::". */
+    private String ipv6Text() {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = (int) ((i < 4 ? hi >>> (48 - 16 * i) : lo >>> (48 - 16 * (i - 4))) & 0xFFFF);
+        }
+        int best = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                best = i;
+                bestLength = j - i;
+            }
+            i = Math.max(j, i + 1);
+        }
+        StringBuilder b = new StringBuilder(40);
+        for (int i = 0; i < 8; i++) {
+            if (i == best) {
+                b.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (i > 0 && i != best + bestLength) {
+                b.append(':');
+            }
+            b.append(Integer.toHexString(g[i]));
+        }
+        return b.toString();
     }
 }

@@ -3,6 +3,7 @@ package dev.gslb.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CidrTest {
@@ -23,6 +24,71 @@ class CidrTest {
             Cidr c = new Cidr(0, Cidr.V4_MAPPED_LO | address, length, true);
             assertThat(c).hasToString(c.ipAddress().toPrefixBlock().toCanonicalString());
             assertThat(Cidr.parse(c.toString())).isEqualTo(c);
+        }
+    }
+
+    /** Random IPv6 prefixes, many of their groups zero (so every run of zeros is compressed somewhere). */
+    private static Cidr randomIpv6(java.util.Random random) {
+        int length = 1 + random.nextInt(128);
+        long hi = 0;
+        long lo = 0;
+        for (int i = 0; i < 8; i++) {
+            long g = random.nextInt(3) == 0 ? random.nextInt(0x10000) : random.nextInt(4) == 0 ? 1 : 0;
+            if (i < 4) {
+                hi = hi << 16 | g;
+            } else {
+                lo = lo << 16 | g;
+            }
+        }
+        hi &= length >= 64 ? -1L : ~(-1L >>> length); // no host bit
+        lo &= length <= 64 ? 0 : length == 128 ? -1L : ~(-1L >>> (length - 64));
+        if (hi == 0 && lo >>> 32 == 0xFFFF) {
+            lo ^= 1L << 32; // not IPv4-mapped (a network bit: the length is 96 or more)
+        }
+        return new Cidr(hi, lo, length, false);
+    }
+
+    @Test
+    void printsIpv6ByHandAsTheLibraryDoes() {
+        var random = new java.util.Random(49);
+        for (int i = 0; i < 20_000; i++) {
+            Cidr c = randomIpv6(random);
+            assertThat(c).hasToString(c.ipAddress().toPrefixBlock().toCanonicalString());
+        }
+    }
+
+    /** The hand-parsed IPv6 path gives what the library gives, over every way the library writes an address. */
+    @Test
+    void plainIpv6IsParsedAsTheLibraryParsesIt() throws Exception {
+        var random = new java.util.Random(50);
+        for (int i = 0; i < 20_000; i++) {
+            Cidr c = randomIpv6(random);
+            var ip = c.ipAddress().getLower().withoutPrefixLength();
+            for (String text : List.of(
+                    ip.toCanonicalString(),
+                    ip.toFullString(),
+                    ip.toNormalizedString(),
+                    ip.toCompressedString(),
+                    ip.toFullString().toUpperCase(java.util.Locale.ROOT))) {
+                assertThat(Cidr.parse(text + "/" + c.length())).as(text).isEqualTo(c);
+            }
+        }
+        assertThat(Cidr.parse("2001:db8::1")).isEqualTo(Cidr.of(java.net.InetAddress.getByName("2001:db8::1"), 128));
+        for (String bad : List.of(
+                "1:::2/64",
+                "1::2::3/64",
+                ":1::/16",
+                "1::/16:",
+                "1:2:3:4:5:6:7:8:9/64",
+                "1:2:3:4:5:6:7::8/64",
+                "12345::/16",
+                "g::/16",
+                "2001:db8:/32",
+                "2001:db8::1/32",
+                "::ffff:a00:0/104",
+                "\u0663::/16",
+                "::/0")) {
+            assertThatThrownBy(() -> Cidr.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
     }
 
