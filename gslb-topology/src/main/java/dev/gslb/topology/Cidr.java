@@ -60,7 +60,8 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
             .toParams();
 
     /**
-     * Parses "a.b.c.d/n" or "x::/n" (a bare address is a host route), with the ipaddress library.
+     * Parses "a.b.c.d/n" or "x::/n" (a bare address is a host route): the common forms by hand
+     * ({@link #plainIpv4}, {@link #plainIpv6}), the rest with the ipaddress library.
      * Refuses a default route, host bits set, and anything not an address literal, with a message
      * saying what to write.
      */
@@ -333,7 +334,7 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
     /** The operator's form: 202.106.0.0/16, 2001:db8::/32. */
     @Override
     public String toString() {
-        if (ipv4) { // by hand, as parse: the topology names every one of its 17,000 prefixes at start
+        if (ipv4) { // by hand, both families, as parse: the topology names its 17,000 prefixes at start
             int a = (int) lo;
             return (a >>> 24) + "." + (a >>> 16 & 0xFF) + "." + (a >>> 8 & 0xFF) + "." + (a & 0xFF) + "/" + length;
         }
