@@ -92,6 +92,42 @@ class CidrTest {
         }
     }
 
+    /**
+     * Differential: texts made by mutating written addresses (a character dropped, doubled or
+     * replaced by one of an address's own) are taken or refused by hand exactly as by the library.
+     */
+    @Test
+    void byHandAgreesWithTheLibraryOnMutatedTexts() {
+        var random = new java.util.Random(51);
+        String alphabet = "0123456789abcdefABCDEF:.:/g%";
+        for (int i = 0; i < 100_000; i++) {
+            Cidr c = random.nextBoolean() ? randomIpv6(random) : Cidr.parse("10.0.0.0/8");
+            var ip = c.ipAddress().getLower().withoutPrefixLength();
+            StringBuilder t = new StringBuilder(
+                    (random.nextBoolean() ? ip.toCanonicalString() : ip.toFullString()) + "/" + c.length());
+            for (int m = random.nextInt(3); m >= 0; m--) {
+                int at = random.nextInt(t.length());
+                switch (random.nextInt(3)) {
+                    case 0 -> t.deleteCharAt(at);
+                    case 1 -> t.insert(at, t.charAt(at));
+                    default -> t.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+            }
+            String text = t.toString();
+            Object byHand = outcome(() -> Cidr.parse(text, true));
+            Object byLibrary = outcome(() -> Cidr.parse(text, false));
+            assertThat(byHand).as(text).isEqualTo(byLibrary);
+        }
+    }
+
+    private static Object outcome(java.util.function.Supplier<Cidr> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            return "refused";
+        }
+    }
+
     @Test
     void equalsAndHashCodeTakeEveryField() {
         Cidr c = Cidr.parse("202.106.0.0/16");
