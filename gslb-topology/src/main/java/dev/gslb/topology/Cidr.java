@@ -340,17 +340,22 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
     @Override
     public String toString() {
         if (ipv4) { // by hand, both families, as parse: the topology names its 17,000 prefixes at start
-            int a = (int) lo;
+            int a = (int) firstLo(); // the network, as the library printed it: host bits may be kept
             return (a >>> 24) + "." + (a >>> 16 & 0xFF) + "." + (a >>> 8 & 0xFF) + "." + (a & 0xFF) + "/" + length;
         }
         return ipv6Text() + "/" + length;
     }
 
-    /** The address in RFC 5952's form (the library's canonical one): the longest run of two or more zero groups, the first of equals, as "::". */
+    /**
+     * The network's address in RFC 5952's form (the library's canonical one): the longest run of
+     * two or more zero groups, the first of equals, as "::".
+     */
     private String ipv6Text() {
+        long h = firstHi();
+        long l = firstLo();
         int[] g = new int[8];
         for (int i = 0; i < 8; i++) {
-            g[i] = (int) ((i < 4 ? hi >>> (48 - 16 * i) : lo >>> (48 - 16 * (i - 4))) & 0xFFFF);
+            g[i] = (int) ((i < 4 ? h >>> (48 - 16 * i) : l >>> (48 - 16 * (i - 4))) & 0xFFFF);
         }
         int best = -1;
         int bestLength = 1;

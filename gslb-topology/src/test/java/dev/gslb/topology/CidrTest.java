@@ -49,12 +49,15 @@ class CidrTest {
     }
 
     @Test
-    void printsIpv6ByHandAsTheLibraryDoes() {
+    void printsIpv6ByHandAsTheLibraryDoes() throws Exception {
         var random = new java.util.Random(49);
         for (int i = 0; i < 20_000; i++) {
             Cidr c = randomIpv6(random);
             assertThat(c).hasToString(c.ipAddress().toPrefixBlock().toCanonicalString());
         }
+        // a prefix that keeps its host bits (Cidr.of) prints its network, both families
+        assertThat(Cidr.of(java.net.InetAddress.getByName("2001:db8::1"), 32)).hasToString("2001:db8::/32");
+        assertThat(Cidr.of(java.net.InetAddress.getByName("192.0.2.77"), 24)).hasToString("192.0.2.0/24");
     }
 
     /** The hand-parsed IPv6 path gives what the library gives, over every way the library writes an address. */
