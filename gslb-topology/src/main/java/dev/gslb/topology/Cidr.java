@@ -81,18 +81,19 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         if (addr.indexOf('%') >= 0) { // a zone names a link of this host; a prefix of the internet has none
             throw new IllegalArgumentException("'" + t + "' has a zone (%...): write the prefix without it");
         }
+        int max = v4 ? 32 : 128;
+        int prefixLength = max;
         if (slash >= 0) {
             String len = t.substring(slash + 1);
             if (!isLengthText(len)) {
                 throw new IllegalArgumentException("'" + t + "' has a bad prefix length");
             }
-            int max = v4 ? 32 : 128;
-            if (Integer.parseInt(len) > max) {
+            prefixLength = Integer.parseInt(len);
+            if (prefixLength > max) {
                 throw new IllegalArgumentException("'" + t + "': prefix length must be 0.." + max);
             }
         }
-        int plainLength = slash < 0 ? (v4 ? 32 : 128) : Integer.parseInt(t.substring(slash + 1));
-        Cidr plain = !byHand ? null : v4 ? plainIpv4(addr, plainLength) : plainIpv6(addr, plainLength);
+        Cidr plain = !byHand ? null : v4 ? plainIpv4(addr, prefixLength) : plainIpv6(addr, prefixLength);
         if (plain != null) {
             return plain;
         }
@@ -172,9 +173,8 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
         while (at < addr.length()) {
             int end = at;
             long g = 0;
-            while (end < addr.length() && end - at < 5 && hexDigit(addr.charAt(end)) >= 0) {
-                g = g << 4 | hexDigit(addr.charAt(end));
-                end++;
+            for (int d; end < addr.length() && end - at < 5 && (d = hexDigit(addr.charAt(end))) >= 0; end++) {
+                g = g << 4 | d;
             }
             if (end == at || end - at > 4 || n == 8) {
                 return null;
