@@ -242,16 +242,14 @@ latency_turn() { # file -> one turn of $slice seconds at $rate queries/s against
   # dnsperf writes them to a file (a pipe would stall it and show in the figures). First an
   # unrecorded second at the rate: each server is measured from a steady state, not straight out
   # of the idle time while the others were measured.
-  local pass name clients
+  local pass name seconds out clients
   for pass in warm recorded; do
     clients=()
     for name in gdnsd gslb; do
-      if [[ $pass == warm ]]; then
-        taskset -c 1 dnsperf -s 127.0.0.1 -p "${latency_port[$name]}" -d "$1" -l 1 -Q "$rate" -c 4 -t 2 >/dev/null 2>&1 &
-      else
-        taskset -c 1 dnsperf -s 127.0.0.1 -p "${latency_port[$name]}" -d "$1" -l "$slice" -Q "$rate" -c 4 -t 2 -v \
-          >"$work/turn-$name.txt" 2>/dev/null &
-      fi
+      seconds=1 out=/dev/null
+      [[ $pass == recorded ]] && seconds=$slice out="$work/turn-$name.txt"
+      taskset -c 1 dnsperf -s 127.0.0.1 -p "${latency_port[$name]}" -d "$1" -l "$seconds" -Q "$rate" -c 4 -t 2 -v \
+        >"$out" 2>/dev/null &
       clients+=($!)
     done
     wait "${clients[@]}"
