@@ -80,7 +80,9 @@ public final class GslbServer implements AutoCloseable {
     private final GslbConfig config;
     private final Exposition exposition = new Exposition(BuildInfo.read());
     private final PrometheusMeterRegistry registry = exposition.registry();
-    private final JvmMeters jvm = new JvmMeters(registry);
+    /** Made once the DNS listeners answer: its collector and MXBean set-up (~50 ms) need not delay the first answer. */
+    private JvmMeters jvm;
+
     private final LiveTopology topology;
     private final ProbeSide probes;
     private final PeerSync sync;
@@ -241,6 +243,7 @@ public final class GslbServer implements AutoCloseable {
                 () -> dataCenterNames(group.running()), // a reload may change them
                 Clock.systemUTC(),
                 registry);
+        peers.prepareIdentity(); // beside the rest of the start: sync.start() takes it
         peers.shareLoads(probes.loads);
         peers.exchangeConfig(group);
         peers.exchangeRuntimeStates(maintenance);
@@ -413,6 +416,7 @@ public final class GslbServer implements AutoCloseable {
         // 25-35 ms on two cores. Collected once here, before any query, it is old already.
         System.gc();
         dns.start();
+        jvm = new JvmMeters(registry);
         admin.start();
         ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);
         serviceManager.ready(status.line()); // every listener (DNS, sync, admin) is bound
@@ -523,7 +527,9 @@ public final class GslbServer implements AutoCloseable {
         }
         alerts.close();
         probes.close();
-        jvm.close();
+        if (jvm != null) {
+            jvm.close();
+        }
         if (watcher != null) {
             try {
                 watcher.close();

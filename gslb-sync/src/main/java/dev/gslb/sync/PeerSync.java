@@ -10,6 +10,7 @@ import dev.gslb.site.SitePublisher;
 import dev.gslb.topology.Address;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -63,6 +65,9 @@ public final class PeerSync implements AutoCloseable {
     private final Inbox inbox;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private SyncIdentity identity;
+    /** The identity being read or made ahead of {@link #start()} ({@link #prepareIdentity()}), or null. */
+    private FutureTask<SyncIdentity> identityAhead;
+
     private SyncListener listener;
     private volatile boolean running = true;
     private final Outbox outbox;
@@ -110,8 +115,39 @@ public final class PeerSync implements AutoCloseable {
         inbox.loads = loads;
     }
 
+    /**
+     * Reads or makes this instance's identity on a thread of its own, for {@link #start()} to take:
+     * making one (a P-256 key pair and its signed certificate, on a first start) is 0.1-0.15 s of
+     * cold code, which then runs beside the rest of the server's start instead of before its
+     * listeners. A failure is {@link #start()}'s, as it would be without this.
+     */
+    public void prepareIdentity() {
+        identityAhead = new FutureTask<>(() -> SyncIdentity.loadOrCreate(settings.identityFile(), instance));
+        Thread.ofPlatform().name("sync-identity").daemon().start(identityAhead);
+    }
+
+    private SyncIdentity identity() throws IOException {
+        if (identityAhead == null) {
+            return SyncIdentity.loadOrCreate(settings.identityFile(), instance);
+        }
+        try {
+            return identityAhead.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading the sync identity");
+        }
+    }
+
     public void start() throws IOException {
-        identity = SyncIdentity.loadOrCreate(settings.identityFile(), instance);
+        identity = identity();
         List<Peer> paired = PeersFile.read(settings.peersFile()); // a refused file stops the start before any bind
         listener = new SyncListener(
                 settings,

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,18 +64,18 @@ public final class IcmpProber implements Prober, AutoCloseable {
     private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
 
     private final InetAddress source;
-    private final Mode mode;
+    /**
+     * Which socket this process may open, found on a thread of its own: the first native call
+     * links the six downcalls, about 60 ms of cold code that a server's start need not wait for.
+     */
+    private final FutureTask<Mode> detection = new FutureTask<>(IcmpProber::detect);
     /** Native calls block their carrier thread, so they run on a few platform threads of their own. */
     private final ExecutorService natives = Executors.newFixedThreadPool(
             4, Thread.ofPlatform().daemon().name("icmp-probe-", 0).factory());
 
     public IcmpProber(InetAddress source) {
         this.source = source;
-        this.mode = detect();
-        if (mode == Mode.UNAVAILABLE) {
-            log.warn("ICMP probes unavailable: this process may open neither a raw nor a ping socket "
-                    + "(run as root, grant CAP_NET_RAW, or widen net.ipv4.ping_group_range); icmp is skipped");
-        }
+        Thread.ofPlatform().daemon().name("icmp-detect").start(detection);
     }
 
     private static MethodHandle handle(String name, FunctionDescriptor fd) {
@@ -82,6 +83,15 @@ public final class IcmpProber implements Prober, AutoCloseable {
     }
 
     private static Mode detect() {
+        Mode m = socketAllowed();
+        if (m == Mode.UNAVAILABLE) {
+            log.warn("ICMP probes unavailable: this process may open neither a raw nor a ping socket "
+                    + "(run as root, grant CAP_NET_RAW, or widen net.ipv4.ping_group_range); icmp is skipped");
+        }
+        return m;
+    }
+
+    private static Mode socketAllowed() {
         for (Mode m : new Mode[] {Mode.RAW, Mode.PING}) {
             try {
                 int fd = (int) SOCKET.invokeExact(AF_INET, m == Mode.RAW ? SOCK_RAW : SOCK_DGRAM, IPPROTO_ICMP);
@@ -96,8 +106,24 @@ public final class IcmpProber implements Prober, AutoCloseable {
         return Mode.UNAVAILABLE;
     }
 
+    /** Waits for the detection, which takes milliseconds and never blocks (a failed call is UNAVAILABLE). */
     Mode mode() {
-        return mode;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return detection.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    return Mode.UNAVAILABLE;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     @Override
@@ -107,11 +133,12 @@ public final class IcmpProber implements Prober, AutoCloseable {
 
     @Override
     public boolean available() {
-        return mode != Mode.UNAVAILABLE;
+        return mode() != Mode.UNAVAILABLE;
     }
 
     @Override
     public Sample sample(InetAddress target, Duration timeout) {
+        Mode mode = mode();
         if (mode == Mode.UNAVAILABLE || !(target instanceof Inet4Address)) {
             return Sample.NO_REPLY;
         }
@@ -133,6 +160,7 @@ public final class IcmpProber implements Prober, AutoCloseable {
     }
 
     private Sample ping(InetAddress target, Duration timeout) throws Throwable {
+        Mode mode = mode();
         try (Arena arena = Arena.ofConfined()) {
             int fd = (int) SOCKET.invokeExact(AF_INET, mode == Mode.RAW ? SOCK_RAW : SOCK_DGRAM, IPPROTO_ICMP);
             if (fd < 0) {
@@ -191,7 +219,7 @@ public final class IcmpProber implements Prober, AutoCloseable {
      * router on the way does not, as its source is not the target.
      */
     private int matchReply(byte[] got, byte[] want, int id, int seq) {
-        if (mode == Mode.PING) { // the kernel strips the IP header and owns the id
+        if (mode() == Mode.PING) { // the kernel strips the IP header and owns the id
             return got.length >= 8 && (got[0] & 0xFF) == 0 && u16(got, 6) == seq ? -1 : Integer.MIN_VALUE;
         }
         if (got.length < 28) {
