@@ -6,6 +6,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Ulimit;
+import dev.gslb.cli.log.LogFormat;
 import dev.gslb.probe.Awaits;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,8 +127,7 @@ class ContainersIT {
         Matcher listening =
                 Pattern.compile("(\\S+) INFO DnsServer - DNS listening").matcher(cnc.getLogs());
         assertThat(listening.find()).as("DNS listening in the log").isTrue();
-        java.time.Instant up = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ")
-                .parse(listening.group(1), java.time.Instant::from);
+        java.time.Instant up = LogFormat.TIME.parse(listening.group(1), java.time.Instant::from);
         java.time.Instant startedAt =
                 java.time.Instant.parse(cnc.getContainerInfo().getState().getStartedAt());
         System.out.printf(

@@ -4,7 +4,10 @@ import static dev.gslb.it.ContainersIT.quiet;
 import static dev.gslb.it.ContainersIT.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.dockerjava.api.model.AccessMode;
+import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Volume;
 import dev.gslb.probe.Awaits;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +16,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.MountableFile;
@@ -126,12 +128,15 @@ class DebianPackageIT {
                         .withNetwork(alone)
                         .withCreateContainerCmdModifier(cmd -> {
                             cmd.withName("gslb-it-deb-systemd");
+                            // systemd's cgroups, bound here: withFileSystemBind would have Testcontainers
+                            // first check that binding works by pulling and running alpine (2 minutes of
+                            // retries with no registry)
                             cmd.getHostConfig()
                                     .withCapAdd(Capability.ALL)
                                     .withCapDrop(Capability.SYS_RESOURCE)
-                                    .withSecurityOpts(List.of("seccomp=unconfined", "apparmor=unconfined"));
+                                    .withSecurityOpts(List.of("seccomp=unconfined", "apparmor=unconfined"))
+                                    .withBinds(new Bind("/sys/fs/cgroup", new Volume("/sys/fs/cgroup"), AccessMode.rw));
                         })
-                        .withFileSystemBind("/sys/fs/cgroup", "/sys/fs/cgroup", BindMode.READ_WRITE)
                         .withTmpFs(java.util.Map.of("/run", "rw", "/run/lock", "rw", "/tmp", "rw"))
                         .withEnv("container", "docker")
                         .withCopyFileToContainer(MountableFile.forHostPath(deb), "/root/gslb.deb")

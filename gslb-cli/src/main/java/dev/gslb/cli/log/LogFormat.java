@@ -66,8 +66,10 @@ public enum LogFormat {
         }
     };
 
-    private static final DateTimeFormatter TIME =
+    /** The time stamp of a text line (what reads one back parses it with this). */
+    public static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ").withZone(ZoneId.systemDefault());
+
     private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
 
     abstract String line(Instant time, Level level, String logger, String message, Throwable thrown, boolean stack);
