@@ -18,10 +18,10 @@ import java.lang.invoke.MethodHandle;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,14 +68,20 @@ public final class IcmpProber implements Prober, AutoCloseable {
      * Which socket this process may open, found on a thread of its own: the first native call
      * links the six downcalls, about 60 ms of cold code that a server's start need not wait for.
      */
-    private final FutureTask<Mode> detection = new FutureTask<>(IcmpProber::detect);
+    private final CompletableFuture<Mode> detection = CompletableFuture.supplyAsync(
+                    IcmpProber::detect,
+                    task -> Thread.ofPlatform().daemon().name("icmp-detect").start(task))
+            .exceptionally(linkingFailed -> {
+                log.warn("ICMP probes unavailable: {}; icmp is skipped", linkingFailed.toString());
+                return Mode.UNAVAILABLE;
+            });
+
     /** Native calls block their carrier thread, so they run on a few platform threads of their own. */
     private final ExecutorService natives = Executors.newFixedThreadPool(
             4, Thread.ofPlatform().daemon().name("icmp-probe-", 0).factory());
 
     public IcmpProber(InetAddress source) {
         this.source = source;
-        Thread.ofPlatform().daemon().name("icmp-detect").start(detection);
     }
 
     private static MethodHandle handle(String name, FunctionDescriptor fd) {
@@ -106,24 +112,9 @@ public final class IcmpProber implements Prober, AutoCloseable {
         return Mode.UNAVAILABLE;
     }
 
-    /** Waits for the detection, which takes milliseconds and never blocks (a failed call is UNAVAILABLE). */
+    /** Waits for the detection: two system calls, which never block. */
     Mode mode() {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return detection.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    return Mode.UNAVAILABLE;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return detection.join();
     }
 
     @Override
