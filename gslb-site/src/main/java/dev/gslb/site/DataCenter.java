@@ -6,5 +6,6 @@ public record DataCenter(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a data center needs a name");
         }
+        name = name.intern(); // the proximity table's path names are interned: per query, equal by identity
     }
 }

@@ -200,13 +200,20 @@ public final class Authority {
         return null;
     }
 
-    /** {@link #wideIp(Name)} for the question of {@code q}, read in place: no name is built. */
-    WideIp wideIp(QueryView q) {
-        byte[] b = q.buf;
-        WideIp w = byWire.get(b, QueryView.HEADER, q.qnameEnd, q.qnameHash);
-        if (w != null || wildcards.isEmpty()) {
-            return w;
+    /**
+     * {@link #wideIp(Name)} for the question of {@code q}, read in place (no name is built), when
+     * it is a wide IP's own name; {@link #wildcardWideIp} finds the rest. A probe of a small table.
+     */
+    WideIp exactWideIp(QueryView q) {
+        return byWire.get(q.buf, QueryView.HEADER, q.qnameEnd, q.qnameHash);
+    }
+
+    /** The wildcard wide IP that covers {@code q}'s name (not a wide IP itself), or null. */
+    WideIp wildcardWideIp(QueryView q) {
+        if (wildcards.isEmpty()) {
+            return null;
         }
+        byte[] b = q.buf;
         for (int at = QueryView.HEADER; b[at] != 0; at += (b[at] & 0xFF) + 1) {
             long hash = at == QueryView.HEADER ? q.qnameHash : WireName.hash(b, at, q.qnameEnd);
             if (enclosersByWire.get(b, at, q.qnameEnd, hash) != null) {

@@ -436,11 +436,17 @@ public final class Responder implements AutoCloseable {
         QueryView q = t.query;
         r.question = true;
         Served s = served;
+        boolean addresses = q.qclass == DClass.IN && (q.qtype == Type.A || q.qtype == Type.AAAA || q.qtype == Type.ANY);
+        // A wide IP's own name first: its addresses are decided per query and never cached, so
+        // asking the cache (a probe of a large table, cold between queries) would only miss.
+        WideIp exact = addresses ? s.authority().exactWideIp(q) : null;
+        if (exact != null) {
+            boolean answered = wideIps.answer(s.authority(), exact, null, q, hi, lo, nowMillis, t.scratch, r);
+            return signed(s, q, nowMillis, r, answered);
+        }
         AnswerBody body = s.cache().get(q, nowMillis);
-        if (body == null
-                && q.qclass == DClass.IN
-                && (q.qtype == Type.A || q.qtype == Type.AAAA || q.qtype == Type.ANY)) {
-            WideIp wideIp = s.authority().wideIp(q);
+        if (body == null && addresses) {
+            WideIp wideIp = s.authority().wildcardWideIp(q);
             if (wideIp != null) {
                 boolean answered = wideIps.answer(s.authority(), wideIp, null, q, hi, lo, nowMillis, t.scratch, r);
                 return signed(s, q, nowMillis, r, answered);

@@ -75,14 +75,16 @@ public final class LowestRoundTripTime extends PathMetricMethod {
         // every candidate has a path here (decide passed otherwise); a bit per data-center number
         long dataCenters = 0;
         for (int i = 0; i < c.size(); i++) {
-            dataCenters |=
-                    1L << e.dataCenterNumber(e.pathIndex(c.get(i).dataCenter().name()));
+            dataCenters |= 1L << e.dataCenterNumber(q.pathAt[i]);
         }
         int bestDc = e.dataCenterNumber(bestPath);
         int before = choices.previous(q.ldnsHi, q.ldnsLo, dataCenters);
-        if (before != RttChoices.NONE && before != bestDc) {
+        if (before == bestDc) {
+            return best; // remembered already: the steady case reads the table once and writes nothing
+        }
+        if (before != RttChoices.NONE) {
             for (int i = 0; i < c.size(); i++) {
-                int at = e.pathIndex(c.get(i).dataCenter().name());
+                int at = q.pathAt[i];
                 if (e.dataCenterNumber(at) == before) {
                     if (margin.clearlyBetter(e.rttMicros(bestPath), e.rttMicros(at))) {
                         break;

@@ -36,7 +36,10 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
         return true;
     }
 
-    /** The chosen candidate index, after any stickiness the method applies; the best is candidate {@code best} over path {@code bestPath}. */
+    /**
+     * The chosen candidate index, after any stickiness the method applies; the best is candidate
+     * {@code best} over path {@code bestPath}, and candidate i's path is {@code q.pathAt[i]}.
+     */
     int settle(QueryContext q, Candidates c, LdnsEntry e, int best, int bestPath) {
         return best;
     }
@@ -62,6 +65,9 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
         }
         int best = -1;
         int bestPath = -1;
+        if (q.pathAt.length < c.size()) {
+            q.pathAt = new int[c.size()]; // more members than ever before: once
+        }
         for (int i = 0; i < c.size(); i++) {
             String dc = c.get(i).dataCenter().name();
             int at = e.pathIndex(dc); // by index: the query path builds no Path
@@ -78,6 +84,7 @@ abstract class PathMetricMethod implements LoadBalancingMethod {
                 }
                 return Outcome.PASS;
             }
+            q.pathAt[i] = at;
             if (q.tracing()) {
                 q.trace.note(name(), dc + ": " + describe(q, c, i, e, at));
             }

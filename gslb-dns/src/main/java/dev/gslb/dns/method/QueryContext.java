@@ -27,6 +27,11 @@ public final class QueryContext {
     String pool;
     long nowMillis;
     Trace trace;
+    /**
+     * The path method's scratch: candidate i's path index in the LDNS entry it decides on, found
+     * once per candidate and read again by {@code settle} (no second search by name).
+     */
+    int[] pathAt = new int[16];
 
     /** Starts a query from the LDNS {@code hi:lo} (the 128-bit form, IPv4 mapped). */
     public QueryContext set(long hi, long lo, int recordType, long nowMillis) {

@@ -92,7 +92,35 @@ public final class WideIpResolver {
 
         public final Result result = new Result();
         final AnswerStatistics.Recent recent = new AnswerStatistics.Recent();
+
+        /** The LDNS this thread last noted to the probes, and until when it needs no noting again. */
+        private long notedHi;
+
+        private long notedLo;
+        private long notedUntil = Long.MIN_VALUE;
+
+        /**
+         * Whether {@code q}'s LDNS is to be noted: not when this thread noted it within the last
+         * second. What noting does (its use, a re-measurement when its path grows old, asking the
+         * peers) works in minutes, so a resolver asking thousands of times a second costs it once.
+         */
+        boolean noteLdns(QueryContext q) {
+            long now = q.nowMillis();
+            if (q.ldnsHi() == notedHi
+                    && q.ldnsLo() == notedLo
+                    && now < notedUntil
+                    && now >= notedUntil - NOTE_EVERY_MILLIS) {
+                return false;
+            }
+            notedHi = q.ldnsHi();
+            notedLo = q.ldnsLo();
+            notedUntil = now + NOTE_EVERY_MILLIS;
+            return true;
+        }
     }
+
+    /** How often one thread notes an LDNS that keeps asking (see {@link Scratch#noteLdns}). */
+    static final long NOTE_EVERY_MILLIS = 1000;
 
     private final Supplier<SiteState> site;
     private final ProbeRequests probes;
@@ -182,7 +210,7 @@ public final class WideIpResolver {
         QueryContext q = s.query;
         boolean real = q.trace() == null; // an explanation is not a query: not counted, no probe
         boolean log = w.decisionLog() && real;
-        if (q.trace() == null && w.usesPathMetrics()) {
+        if (q.trace() == null && w.usesPathMetrics() && s.noteLdns(q)) {
             // note the LDNS, measure it if nothing fresh is known; never waits
             probes.ldnsQueried(q.ldnsHi(), q.ldnsLo(), q.nowMillis());
         }

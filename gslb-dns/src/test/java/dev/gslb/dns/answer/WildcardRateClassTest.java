@@ -34,14 +34,15 @@ class WildcardRateClassTest {
         Authority authority = ExampleDeployment.authority(List.of(wild));
         QueryView a = view("a.edge.example.com.");
         QueryView b = view("x.y.edge.example.com.");
-        assertThat(authority.wideIp(a)).isSameAs(wild);
-        assertThat(authority.wideIp(b)).isSameAs(wild);
+        assertThat(authority.exactWideIp(a)).isNull();
+        assertThat(authority.wildcardWideIp(a)).isSameAs(wild);
+        assertThat(authority.wildcardWideIp(b)).isSameAs(wild);
         assertThat(authority.rateName(wild, a))
                 .isEqualTo(authority.rateName(wild, b))
                 .isEqualTo(WireName.hash(wild.name()))
                 .isNotEqualTo(a.qnameHash);
         QueryView www = view("www.example.com.");
-        assertThat(authority.rateName(authority.wideIp(www), www)).isEqualTo(www.qnameHash);
+        assertThat(authority.rateName(authority.exactWideIp(www), www)).isEqualTo(www.qnameHash);
     }
 
     private static QueryView view(String name) throws Exception {

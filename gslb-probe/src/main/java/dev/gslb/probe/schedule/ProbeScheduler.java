@@ -95,7 +95,7 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
             ProbeRound.Permits rateCap) {
         this.table = table;
         this.settings = settings;
-        this.dataCenter = dataCenter;
+        this.dataCenter = dataCenter.intern(); // as the table's path names: found by identity per query
         this.instance = instance;
         this.probers = new EnumMap<>(ProbeProtocol.class);
         probers.forEach(p -> this.probers.put(p.protocol(), p));
