@@ -122,18 +122,7 @@ knot_config "$work/knot2" "$knot2_port" 2
 nsd_config "$work/nsd" "$nsd_port" 1
 nsd_config "$work/nsd2" "$nsd2_port" 2
 
-cat > "$work/static.txt" <<Q
-api.example.com A
-example.com SOA
-example.com MX
-mail.example.com AAAA
-example.com NS
-_sip._udp.example.com SRV
-example.com TXT
-docs.example.com A
-nope.example.com A
-api.example.com MX
-Q
+cp "$here/bench/static-mix.txt" "$work/static.txt" # the static mix: bench/user-share.sh asks the same
 echo "www.example.com A" > "$work/wideip.txt"
 
 source "$here/bench/instances.sh"

@@ -24,7 +24,7 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 source "$here/bench/instances.sh"
 case "$mix" in
-  static) printf 'api.example.com A\nexample.com SOA\nexample.com MX\nmail.example.com AAAA\nexample.com NS\n_sip._udp.example.com SRV\nexample.com TXT\ndocs.example.com A\nnope.example.com A\napi.example.com MX\n' >"$work/q.txt" ;;
+  static) cp "$here/bench/static-mix.txt" "$work/q.txt" ;; # dns-bench.sh's static mix
   wideip) echo "www.example.com A" >"$work/q.txt" ;;
   *) echo "user-share: mix is static or wideip" >&2; exit 2 ;;
 esac
