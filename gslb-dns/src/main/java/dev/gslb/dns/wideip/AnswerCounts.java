@@ -21,7 +21,8 @@ import org.xbill.DNS.Name;
  * counter a wide IP can reach is made when the configuration loads, from its pools' members and
  * methods, so the labels are the configuration's names and a method from the fixed set, never an
  * address; past {@code maxWideIps} the rest are counted together as {@code other}. The query path
- * does three map reads and one add, and allocates nothing. Immutable: a reload builds the next
+ * does one add (and three map reads when a thread's decision differs from its last one: {@link
+ * Recent}), and allocates nothing. Immutable: a reload builds the next
  * one, which keeps the adders of the counters both have, so no count starts again.
  */
 public final class AnswerCounts {
@@ -33,12 +34,11 @@ public final class AnswerCounts {
 
     /** One wide IP's counters: a cell per data center and method, reached by index. */
     private record Row(Map<String, Integer> dataCenters, Map<String, Integer> methods, LongAdder[] cells) {
-        void count(String dataCenter, String method) {
+        /** The counter of an answer from {@code dataCenter} decided by {@code method}, or null if it has none. */
+        LongAdder cell(String dataCenter, String method) {
             Integer d = dataCenters.get(dataCenter);
             Integer m = methods.get(method);
-            if (d != null && m != null) {
-                cells[d * methods.size() + m].increment();
-            }
+            return d != null && m != null ? cells[d * methods.size() + m] : null;
         }
     }
 
@@ -126,18 +126,38 @@ public final class AnswerCounts {
         return Map.copyOf(out);
     }
 
-    /** Counts the answer {@code r} gave for {@code w}: on the query path, allocation-free. */
-    public void count(WideIp w, WideIpResolver.Result r) {
-        Row row = rows.get(w.name());
-        if (row == null) {
-            row = other;
-            if (row == null) {
-                return; // a wide IP of another configuration, in flight across a reload
-            }
-        }
+    /**
+     * One thread's last counted cell, so that the same decision again (one wide IP, one method,
+     * one data center for a while) costs no map lookup: the keys are compared by identity (the
+     * configuration's names, a method's own name), and anything else, or another configuration's
+     * counts, looks up again. Owned by one thread: no race.
+     */
+    public static final class Recent {
+        private AnswerCounts owner;
+        private WideIp wideIp;
+        private String method;
+        private String dataCenter;
+        private LongAdder cell;
+    }
+
+    /** Counts the answer {@code r} gave for {@code w}, through the calling thread's {@code recent}: allocation-free. */
+    public void count(WideIp w, WideIpResolver.Result r, Recent recent) {
         String method = r.outcome() == null ? FAILURE : r.method().name();
         String dc = r.count() > 0 ? r.answer(0).dataCenter().name() : NONE;
-        row.count(dc, method);
+        if (recent.owner != this || recent.wideIp != w || recent.method != method || recent.dataCenter != dc) {
+            Row row = rows.get(w.name());
+            if (row == null) {
+                row = other; // null: a wide IP of another configuration, in flight across a reload
+            }
+            recent.owner = this;
+            recent.wideIp = w;
+            recent.method = method;
+            recent.dataCenter = dc;
+            recent.cell = row == null ? null : row.cell(dc, method);
+        }
+        if (recent.cell != null) {
+            recent.cell.increment();
+        }
     }
 
     /** Every counter, with its labels. */

@@ -17,6 +17,28 @@ final class DecisionCounters {
         this.registry = registry;
     }
 
+    /**
+     * One thread's last counter, so that the same method and tier deciding again costs no map
+     * lookup (compared by identity). Owned by one thread: no race.
+     */
+    static final class Recent {
+        private DecisionCounters owner;
+        private LoadBalancingMethod method;
+        private int tier;
+        private Counter counter;
+    }
+
+    /** Counts a decision of {@code m} in {@code tier}, through the calling thread's {@code recent}. */
+    void count(LoadBalancingMethod m, int tier, Recent recent) {
+        if (recent.owner != this || recent.method != m || recent.tier != tier) {
+            recent.owner = this;
+            recent.method = m;
+            recent.tier = tier;
+            recent.counter = of(m, tier);
+        }
+        recent.counter.increment();
+    }
+
     Counter of(LoadBalancingMethod m, int tier) {
         Counter[] byTier = counters.get(m);
         if (byTier == null) {

@@ -17,9 +17,13 @@ import java.util.Map;
 public final class LdnsSeen {
     static final int SLOTS = 1 << 16;
 
-    private final long[] hi = new long[SLOTS];
-    private final long[] lo = new long[SLOTS];
-    private final long[] seen = new long[SLOTS];
+    /**
+     * A slot's address (high, low half) and when it was last seen, side by side in 32 bytes (the
+     * fourth long unused) so that a query touches one cache line of them, not three.
+     */
+    private static final int STRIDE = 4;
+
+    private final long[] slots = new long[SLOTS * STRIDE];
     private final String[] dataCenter = new String[SLOTS];
 
     /** A share of the LDNS in one window. */
@@ -36,15 +40,16 @@ public final class LdnsSeen {
 
     void saw(long h, long l, String dc, long now) {
         int i = (int) (((h * 0x9E3779B97F4A7C15L) ^ (l * 0xC2B2AE3D27D4EB4FL)) >>> 48) & (SLOTS - 1);
-        if (hi[i] != h || lo[i] != l) {
-            hi[i] = h;
-            lo[i] = l;
+        int at = i * STRIDE;
+        if (slots[at] != h || slots[at + 1] != l) {
+            slots[at] = h;
+            slots[at + 1] = l;
         }
         if (dataCenter[i] != dc) {
             dataCenter[i] = dc;
         }
-        if (now - seen[i] > 1000) { // a second's precision is enough: fewer writes to a shared line
-            seen[i] = now;
+        if (now - slots[at + 2] > 1000) { // a second's precision is enough: fewer writes to a shared line
+            slots[at + 2] = now;
         }
     }
 
@@ -55,13 +60,13 @@ public final class LdnsSeen {
         long n = 0;
         for (int i = 0; i < SLOTS; i++) {
             String dc = dataCenter[i];
-            long at = seen[i];
+            long at = slots[i * STRIDE + 2];
             if (dc == null || at == 0 || (windowMillis >= 0 && now - at > windowMillis)) {
                 continue;
             }
             n++;
             byDc.merge(dc, 1L, Long::sum);
-            String region = regions.of(hi[i], lo[i]);
+            String region = regions.of(slots[i * STRIDE], slots[i * STRIDE + 1]);
             byRegion.merge(region == null ? "(no region)" : region, 1L, Long::sum);
         }
         return new Split(n, counts(byDc, n), counts(byRegion, n));

@@ -92,6 +92,8 @@ public final class WideIpResolver {
 
         public final Result result = new Result();
         final AnswerStatistics.Recent recent = new AnswerStatistics.Recent();
+        final AnswerCounts.Recent counted = new AnswerCounts.Recent();
+        final DecisionCounters.Recent decided = new DecisionCounters.Recent();
 
         /** The LDNS this thread last noted to the probes, and until when it needs no noting again. */
         private long notedHi;
@@ -244,9 +246,12 @@ public final class WideIpResolver {
                         q.nowMillis() + w.persistTtl() * 1000);
             }
         }
-        if (real) {
+        if (real) { // an explanation's decision is not counted
+            if (r.outcome != null) {
+                counters.count(r.method, r.tier, s.decided);
+            }
             statistics.record(w, r, q.nowMillis(), q.ldnsHi(), q.ldnsLo(), s.recent);
-            answers.count(w, r);
+            answers.count(w, r, s.counted);
         }
         if (log) {
             decisions.info(
@@ -293,7 +298,6 @@ public final class WideIpResolver {
                     r.cname = null;
                     r.ttl = pool.ttl() >= 0 ? pool.ttl() : w.ttl();
                     q.scopeAtLeast(v4, v6);
-                    counters.of(PERSISTENCE, 0).increment();
                     if (q.trace() != null) {
                         q.trace()
                                 .note(
@@ -437,7 +441,6 @@ public final class WideIpResolver {
                     r.answers[i] = c.get(i);
                 }
             }
-            counters.of(m, t).increment();
             return true;
         }
         return false;

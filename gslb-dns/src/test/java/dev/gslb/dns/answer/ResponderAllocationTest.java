@@ -66,6 +66,7 @@ class ResponderAllocationTest {
         WideIp wwwIp = authority.wideIp(Name.fromString("www.example.com."));
         WideIpResolver.Scratch bare = new WideIpResolver.Scratch();
         AnswerCounts counts = AnswerCounts.of(authority.wideIps().values(), 100, null);
+        AnswerCounts.Recent counted = new AnswerCounts.Recent();
         long[] bytes = leastBytes(
                 () -> respond(responder, worker, api, v4, out),
                 () -> respond(responder, worker, api, v6Client, out),
@@ -75,7 +76,7 @@ class ResponderAllocationTest {
                     bare.query.set(v4.hi(), v4.lo(), Type.A, NOW);
                     resolver.resolve(wwwIp, bare);
                 },
-                () -> counts.count(wwwIp, bare.result));
+                () -> counts.count(wwwIp, bare.result, counted));
         assertThat(bytes[0]).as("a cached static answer to an IPv4 client").isZero();
         assertThat(bytes[1]).as("a cached static answer to an IPv6 client").isZero();
         // The stages around the decision (guard, cookies, lookup, rate limit, writer) add nothing

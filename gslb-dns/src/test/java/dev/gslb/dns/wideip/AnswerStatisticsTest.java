@@ -117,4 +117,44 @@ class AnswerStatisticsTest {
         assertThat(v.lastMinute().regions())
                 .containsExactly(new LdnsSeen.Count("(no region)", 2, 66.7), new LdnsSeen.Count("chinanet", 1, 33.3));
     }
+    /**
+     * The counters {@code answers{wideip,datacenter,method}} and {@code lb_decisions{method,tier}}
+     * through one thread's memo of its last cell: round robin alternates the data center at every
+     * answer, a reload's new counters keep counting in the same adders, and an explanation is
+     * counted in neither.
+     */
+    @Test
+    void answerAndDecisionCountersFollowEachAnswerThroughTheThreadsMemo() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        WideIpResolver resolver = new WideIpResolver(
+                () -> SiteState.ALL_AVAILABLE, ProbeRequests.NONE, registry, new AnswerStatistics(10));
+        WideIp www = wideIp("www.example.com.");
+        resolver.countAnswersOf(List.of(www));
+        long t0 = 1_800_000_000_000L;
+        for (int i = 0; i < 6; i++) {
+            ask(resolver, www, t0);
+        }
+        resolver.countAnswersOf(List.of(www, wideIp("ftp.example.com."))); // a reload: the next counts
+        for (int i = 0; i < 4; i++) {
+            ask(resolver, www, t0);
+        }
+        Explanation.of(resolver, www, Type.A, InetAddress.ofLiteral("198.18.4.2"), null, 0, null);
+
+        assertThat(registry.get("answers")
+                        .tags("wideip", "www.example.com", "datacenter", "CNC", "method", "round-robin")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(5);
+        assertThat(registry.get("answers")
+                        .tags("wideip", "www.example.com", "datacenter", "TEL", "method", "round-robin")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(5);
+        assertThat(registry.get("lb_decisions")
+                        .tags("method", "round-robin", "tier", "preferred")
+                        .counter()
+                        .count())
+                .as("ten answers, the explanation not counted")
+                .isEqualTo(10);
+    }
 }
