@@ -22,8 +22,8 @@ import org.xbill.DNS.Name;
  * methods, so the labels are the configuration's names and a method from the fixed set, never an
  * address; past {@code maxWideIps} the rest are counted together as {@code other}. The query path
  * does one add (and three map reads when a thread's decision differs from its last one: {@link
- * Recent}), and allocates nothing. Immutable: a reload builds the next
- * one, which keeps the adders of the counters both have, so no count starts again.
+ * Recent}), and allocates nothing. Immutable: a reload builds the next one, which keeps the adders
+ * of the counters both have, so no count starts again.
  */
 public final class AnswerCounts {
     public static final String NONE = "none";

@@ -39,7 +39,7 @@ final class DecisionCounters {
         recent.counter.increment();
     }
 
-    Counter of(LoadBalancingMethod m, int tier) {
+    private Counter of(LoadBalancingMethod m, int tier) {
         Counter[] byTier = counters.get(m);
         if (byTier == null) {
             byTier = new Counter[3];

@@ -60,13 +60,14 @@ public final class LdnsSeen {
         long n = 0;
         for (int i = 0; i < SLOTS; i++) {
             String dc = dataCenter[i];
-            long at = slots[i * STRIDE + 2];
+            int slot = i * STRIDE;
+            long at = slots[slot + 2];
             if (dc == null || at == 0 || (windowMillis >= 0 && now - at > windowMillis)) {
                 continue;
             }
             n++;
             byDc.merge(dc, 1L, Long::sum);
-            String region = regions.of(slots[i * STRIDE], slots[i * STRIDE + 1]);
+            String region = regions.of(slots[slot], slots[slot + 1]);
             byRegion.merge(region == null ? "(no region)" : region, 1L, Long::sum);
         }
         return new Split(n, counts(byDc, n), counts(byRegion, n));

@@ -117,6 +117,7 @@ class AnswerStatisticsTest {
         assertThat(v.lastMinute().regions())
                 .containsExactly(new LdnsSeen.Count("(no region)", 2, 66.7), new LdnsSeen.Count("chinanet", 1, 33.3));
     }
+
     /**
      * The counters {@code answers{wideip,datacenter,method}} and {@code lb_decisions{method,tier}}
      * through one thread's memo of its last cell: round robin alternates the data center at every
