@@ -348,8 +348,7 @@ sealed interface Item {
     static java.util.List<Item> decode(Wire.Type type, byte[] body, Peer peer) throws IOException {
         java.util.List<Item> items = new java.util.ArrayList<>();
         try (DataInputStream in = Wire.reader(body)) {
-            String dc = peer.dataCenter();
-            String by = peer.name();
+            Path.Origin origin = new Path.Origin(peer.dataCenter(), peer.name());
             OfferKind offered = OfferKind.of(type);
             if (offered != null) {
                 return java.util.List.of(readOffer(in, offered));
@@ -370,7 +369,7 @@ sealed interface Item {
                             throw new Wire.ProtocolException(
                                     "a path out of range (rtt " + rtt + " us, completion " + completion + ")");
                         }
-                        items.add(new PathItem(k, Path.of(dc, rtt, completion, hops, proto, at, by), ttl));
+                        items.add(new PathItem(k, origin.path(rtt, completion, hops, proto, at), ttl));
                     }
                     case HEALTH ->
                         items.add(new HealthItem(

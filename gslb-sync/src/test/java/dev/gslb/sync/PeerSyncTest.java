@@ -552,22 +552,23 @@ class PeerSyncTest {
             Node.pair(a, b);
             b.close();
             long now = System.currentTimeMillis();
-            for (int i = 0; i < 100; i++) {
+            for (int i = 0; i < 2_500; i++) { // two and a half batches: the snapshot streams, the last one partial
                 a.table.recordPath(
-                        Address.parse("198.18.20." + i),
+                        Address.parse("198.18." + (20 + i / 250) + "." + i % 250),
                         Path.of("CNC", 100 + i, 10000, 0, ProbeProtocol.UDP, now, "a"));
             }
-            Address old = Address.parse("198.18.21.1");
+            Address old = Address.parse("198.18.40.1");
             a.table.recordPath(
                     old, Path.of("CNC", 1, 10000, 0, ProbeProtocol.UDP, now - 3_000_000, "a")); // past the TTL
             b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of()); // same peers file: reconnects by itself
             Node b2 = b;
-            Awaits.until("100 paths on the restarted b", Duration.ofSeconds(10), () -> b2.table.size() >= 100);
-            assertThat(b.table.size()).as("all fresh paths, none expired").isEqualTo(100);
-            assertThat(b.entry("198.18.21.1")).isNull();
-            a.table.recordPath(Address.parse("198.18.22.1"), Path.of("CNC", 7, 10000, 0, ProbeProtocol.UDP, now, "a"));
-            Awaits.until("the delta after the snapshot", Duration.ofSeconds(5), () -> b2.hasPath("198.18.22.1", "CNC"));
-            assertThat(b.hasPath("198.18.22.1", "CNC")).as("then deltas").isTrue();
+            Awaits.until("2,500 paths on the restarted b", Duration.ofSeconds(10), () -> b2.table.size() >= 2_500);
+            assertThat(b.table.size()).as("all fresh paths, none expired").isEqualTo(2_500);
+            assertThat(b.entry("198.18.40.1")).isNull();
+            assertThat(b.entry("198.18.29.249").path("CNC").rttMicros()).isEqualTo(100 + 2_499);
+            a.table.recordPath(Address.parse("198.18.41.1"), Path.of("CNC", 7, 10000, 0, ProbeProtocol.UDP, now, "a"));
+            Awaits.until("the delta after the snapshot", Duration.ofSeconds(5), () -> b2.hasPath("198.18.41.1", "CNC"));
+            assertThat(b.hasPath("198.18.41.1", "CNC")).as("then deltas").isTrue();
         } finally {
             a.close();
             b.close();

@@ -138,6 +138,16 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         return -1;
     }
 
+    /** The index of the path of the data center {@link PathNames} numbers {@code dataCenterNumber}, or -1. */
+    int pathIndexByNumber(int dataCenterNumber) {
+        for (int i = 0; i < pathCount(); i++) {
+            if (dataCenterNumber(i) == dataCenterNumber) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     public int rttMicros(int i) {
         return (int) (metrics(i) >>> 36);
     }
@@ -213,20 +223,21 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
     /** This entry with {@code path} replacing the path of its data center when it is newer. */
     public LdnsEntry withPath(Path path) {
-        int at = pathIndex(path.dataCenter());
+        int pair = PathNames.SHARED.pair(path.dataCenter(), path.measuredBy());
+        int at = pathIndexByNumber(PathNames.SHARED.dataCenterOf(pair)); // no names compared
         if (at >= 0 && measuredSeconds(at) > seconds(path.measuredAt())) {
             return this; // older news
         }
         Paths p = new Paths(pathCount() + 1);
         for (int i = 0; i < pathCount(); i++) {
             if (i == at) {
-                p.add(path);
+                p.add(path, pair);
             } else {
                 p.copy(this, i);
             }
         }
         if (at < 0) {
-            p.add(path);
+            p.add(path, pair);
         }
         return p.build(hi, lo, meta(State.PROBED, path.protocol(), uses()), lastUsed, 0);
     }
@@ -307,10 +318,11 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         }
 
         void add(Path p) {
-            put(
-                    metrics(p),
-                    Integer.toUnsignedLong(seconds(p.measuredAt())),
-                    PathNames.SHARED.pair(p.dataCenter(), p.measuredBy()));
+            add(p, PathNames.SHARED.pair(p.dataCenter(), p.measuredBy()));
+        }
+
+        void add(Path p, int pair) {
+            put(metrics(p), Integer.toUnsignedLong(seconds(p.measuredAt())), pair);
         }
 
         void copy(LdnsEntry from, int i) {

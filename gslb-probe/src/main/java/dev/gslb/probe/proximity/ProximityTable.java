@@ -133,7 +133,8 @@ public final class ProximityTable {
 
     /** True when {@code key} is in the table or a place could be made for it. */
     private boolean roomFor(Address key) {
-        return get(key) != null || makeRoom();
+        // the size first: a lookup of its own for each of a snapshot's millions of paths cost a tenth
+        return entries.size() < settings.maxLdns() || get(key) != null || makeRoom();
     }
 
     /** Frees one place when the table is full; false (and counted) when nothing may give way. */
@@ -292,8 +293,9 @@ public final class ProximityTable {
     /** Every path of one data center that is still fresh, for a snapshot to a (re)connected peer. */
     public void forEachPath(String dataCenter, BiConsumer<Address, Path> action) {
         long cutoff = clock.millis() - settings.pathTtl().toMillis();
+        int number = PathNames.SHARED.number(dataCenter); // a snapshot's millions of entries compare no names
         entries.forEach(e -> {
-            int i = e.pathIndex(dataCenter);
+            int i = e.pathIndexByNumber(number);
             if (i >= 0 && e.measuredAt(i) >= cutoff) {
                 action.accept(new Address(e.hi(), e.lo()), e.path(i));
             }

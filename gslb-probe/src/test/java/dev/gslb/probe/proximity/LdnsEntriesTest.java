@@ -180,6 +180,26 @@ class LdnsEntriesTest {
                 .isSameAs(without);
     }
 
+    /** A peer's frame makes its paths through one origin: the same paths, their names interned once. */
+    @Test
+    void anOriginsPathsArePathsOfItsNamesInterned() {
+        Path.Origin cnc = new Path.Origin(new String("CNC"), new String("gslb-cnc"));
+        Path p = cnc.path(Long.MAX_VALUE, 10000, 255, ProbeProtocol.ICMP, 1_764_000_000_123L);
+        assertThat(p)
+                .isEqualTo(
+                        Path.of("CNC", Long.MAX_VALUE, 10000, 255, ProbeProtocol.ICMP, 1_764_000_000_123L, "gslb-cnc"));
+        assertThat(p.dataCenter()).as("interned").isSameAs("CNC");
+        assertThat(p.measuredBy()).isSameAs("gslb-cnc");
+        assertThat(p.rttMicros()).isEqualTo(Path.MAX_RTT_MICROS);
+        assertThat(p.hops()).isEqualTo((byte) 127);
+
+        LdnsEntry e = LdnsEntry.probing(0).withPath(p);
+        Path byAnother = new Path.Origin("CNC", "gslb-cnc-2").path(1, 10000, 0, ProbeProtocol.TCP, 1_764_000_001_000L);
+        assertThat(e.withPath(byAnother).paths())
+                .as("one path per data center, whichever instance measured it")
+                .containsExactly(byAnother);
+    }
+
     /** Beyond two paths the entry keeps them in an array; ages before the newest are clamped at 48.5 days. */
     @Test
     void twentyPathsComeBackWholeAndAncientOnesAreClampedToTheOldestAge() {
