@@ -6,6 +6,7 @@ import dev.gslb.probe.proximity.LdnsEntry;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.store.ProximityStore;
 import dev.gslb.topology.Address;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -17,18 +18,21 @@ import java.util.Map;
  * Prints the scale of the LDNS state: bytes per proximity entry with two paths and with 20 data
  * centers, the heap a table of that many LDNS takes, and the time for a fresh peer to receive
  * the snapshots of two instances (another data center each) holding that many LDNS, so that it
- * ends with every LDNS and two paths each. Run: bash bench/scale-bench.sh [ldns]
+ * ends with every LDNS and two paths each, and the time that fresh peer's store takes to write them.
+ * Run: bash bench/scale-bench.sh [ldns]
  */
 public final class ScaleFigures {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 3_000_000;
         String part = args.length > 1 ? args[1] : "";
-        if (!part.equals("snapshot")) {
-            memory(n, 2);
-            memory(n, 20);
-        }
-        if (!part.equals("memory")) {
-            snapshot(n);
+        switch (part) {
+            case "memory" -> {
+                memory(n, 2);
+                memory(n, 20);
+            }
+            case "snapshot" -> snapshot(n);
+            case "store" -> store(n);
+            default -> throw new IllegalArgumentException("which part: memory, snapshot or store, not " + part);
         }
         System.exit(0);
     }
@@ -106,6 +110,40 @@ public final class ScaleFigures {
                     "snapshot: a fresh peer joined two instances of %,d LDNS each and held %,d LDNS with 2 paths"
                             + " after %.1f s (pairing included)%n",
                     n, withPaths(b.table, 2), (done - start) / 1e9);
+        }
+    }
+
+    /**
+     * A fresh peer's store: {@code n} LDNS with two paths each, as a snapshot leaves them, written to
+     * the H2 file by one flush (far more than the store remembers one by one: a walk of the table).
+     */
+    static void store(int n) throws Exception {
+        java.nio.file.Path dir = Files.createTempDirectory("gslb-scale-store");
+        ProximityTable t = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(n + 1000), Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(dir.resolve("proximity"), t)) {
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < n; i++) {
+                t.recordPath(ldns(i), Path.of("CNC", 1000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "a"));
+                t.recordPath(ldns(i), Path.of("CTT", 2000 + i % 50_000, 10000, 0, ProbeProtocol.DNS_DOT, now, "c"));
+            }
+            long start = System.nanoTime();
+            int rows = store.flush();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long old = 0;
+            for (var pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getName().contains("Old Gen")) {
+                    old = pool.getPeakUsage().getUsed();
+                }
+            }
+            System.out.printf(
+                    "store: a fresh peer's %,d LDNS written to its H2 store in %.1f s (%,d rows), old generation"
+                            + " at most %,d MB (of a %,d MB heap), file %,d MB%n",
+                    n,
+                    seconds,
+                    rows,
+                    old >> 20,
+                    Runtime.getRuntime().maxMemory() >> 20,
+                    Files.size(dir.resolve("proximity.mv.db")) >> 20);
         }
     }
 

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -39,7 +40,27 @@ public final class ProximityStore implements AutoCloseable {
 
     private final java.nio.file.Path file;
     private final ProximityTable table;
+    /**
+     * Rows written or deleted per transaction: a flush of millions (a fresh peer's snapshot of
+     * 3,000,000 LDNS) holds H2's uncommitted rows of one chunk, not of all (in one transaction it
+     * took 20 s and a gigabyte of heap, and a full collection of 0.9 s).
+     */
+    static final int CHUNK = 10_000;
+    /** Changed LDNS remembered one by one up to this many (about 6 MB); beyond it, the next flush writes the whole table. */
+    static final int DIRTY_MAX = 100_000;
+    /**
+     * The rows' order in the file (its primary key, signed): chunks written in it touch their own
+     * part of H2's tree; in the table's (hash) order each commit rewrote pages of the whole tree.
+     */
+    private static final java.util.Comparator<Address> KEY_ORDER =
+            java.util.Comparator.comparingLong(Address::hi).thenComparingLong(Address::lo);
+
+    private final int dirtyMax;
+    /** Changed LDNS since the last flush; guarded by itself only for the switch to {@link #everything}. */
     private final Set<Address> dirty = ConcurrentHashMap.newKeySet();
+    /** More changed than {@link #dirtyMax}: the next flush writes every entry and deletes every row not in the table. */
+    private volatile boolean everything;
+
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("proximity-flush").factory());
     private Connection db;
@@ -47,11 +68,30 @@ public final class ProximityStore implements AutoCloseable {
 
     /** Opens (or creates) {@code file} (without H2's ".mv.db" suffix) and loads it into {@code table}. */
     public ProximityStore(java.nio.file.Path file, ProximityTable table) throws SQLException {
+        this(file, table, DIRTY_MAX);
+    }
+
+    /** With at most {@code dirtyMax} changed LDNS remembered one by one (a test's smaller bound). */
+    ProximityStore(java.nio.file.Path file, ProximityTable table, int dirtyMax) throws SQLException {
         this.file = file.toAbsolutePath();
         this.table = table;
+        this.dirtyMax = dirtyMax;
         this.db = open();
         load();
-        table.onChange(dirty::add);
+        table.onChange(this::changed);
+    }
+
+    private void changed(Address key) {
+        if (everything) {
+            return;
+        }
+        dirty.add(key);
+        if (dirty.size() > dirtyMax) {
+            synchronized (dirty) {
+                everything = true; // set before the clear: a flush that takes it walks after the keys went
+                dirty.clear();
+            }
+        }
     }
 
     public void startFlushing(Duration interval) {
@@ -206,7 +246,7 @@ public final class ProximityStore implements AutoCloseable {
                     long lastUsed = r.getLong(6);
                     if (lastUsed < inactiveCutoff) {
                         expired++;
-                        dirty.add(key); // deleted at the next flush
+                        changed(key); // deleted at the next flush
                         continue;
                     }
                     int proto = r.getByte(4);
@@ -223,7 +263,7 @@ public final class ProximityStore implements AutoCloseable {
                     }
                 } catch (SQLException | RuntimeException bad) {
                     skipped++;
-                    dirty.add(key); // not in the table: deleted at the next flush
+                    changed(key); // not in the table: deleted at the next flush
                     if (skipped <= 3) {
                         log.warn(
                                 "proximity store {}: LDNS {} skipped, its row is unreadable: {}",
@@ -256,43 +296,172 @@ public final class ProximityStore implements AutoCloseable {
         }
     }
 
-    /** Writes every LDNS changed since the last flush, in one transaction; returns how many. */
+    /**
+     * Writes every LDNS changed since the last flush, {@value #CHUNK} to a transaction; returns
+     * how many rows were written or deleted. What a failed chunk and those after it held is tried
+     * again at the next flush.
+     */
     public synchronized int flush() throws SQLException {
-        if (dirty.isEmpty()) {
+        boolean all;
+        List<Address> keys;
+        synchronized (dirty) {
+            all = everything;
+            everything = false;
+            if (all) {
+                dirty.clear(); // the walk below covers them
+            }
+            keys = new ArrayList<>(dirty);
+        }
+        if (all) {
+            try {
+                return writeAll();
+            } catch (SQLException | RuntimeException e) {
+                db.rollback();
+                everything = true;
+                throw e;
+            }
+        }
+        if (keys.isEmpty()) {
             return 0;
         }
-        List<Address> keys = new ArrayList<>(dirty);
         keys.forEach(dirty::remove);
-        try (PreparedStatement upsert =
-                        db.prepareStatement("MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
-                PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?")) {
+        keys.sort(KEY_ORDER);
+        int done = 0;
+        try (Rows rows = new Rows()) {
             for (Address k : keys) {
-                LdnsEntry e = table.get(k);
-                if (e == null) {
-                    delete.setLong(1, k.hi());
-                    delete.setLong(2, k.lo());
-                    delete.addBatch();
-                    continue;
+                rows.write(k, table.get(k));
+                if (rows.pending() == CHUNK) {
+                    rows.commit();
+                    done = rows.committed();
                 }
-                upsert.setLong(1, k.hi());
-                upsert.setLong(2, k.lo());
-                upsert.setByte(3, (byte) e.state().ordinal());
-                upsert.setByte(
-                        4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
-                upsert.setLong(5, e.retryAt());
-                upsert.setLong(6, e.lastUsed());
-                upsert.setBytes(7, pack(e.paths()));
-                upsert.addBatch();
+            }
+            rows.commit();
+            return rows.committed();
+        } catch (SQLException | RuntimeException e) {
+            db.rollback();
+            keys.subList(done, keys.size()).forEach(this::changed); // try again next time
+            throw e;
+        }
+    }
+
+    /**
+     * Every entry of the table in the file's key order, then a delete of every row whose LDNS is
+     * gone, a chunk at a time.
+     */
+    private int writeAll() throws SQLException {
+        try (Rows rows = new Rows()) {
+            List<Map.Entry<Address, LdnsEntry>> entries = new ArrayList<>(table.size());
+            table.entries().forEach(entries::add);
+            entries.sort(Map.Entry.comparingByKey(KEY_ORDER));
+            for (Map.Entry<Address, LdnsEntry> e : entries) {
+                rows.write(e.getKey(), e.getValue());
+                if (rows.pending() == CHUNK) {
+                    rows.commit();
+                }
+            }
+            rows.commit();
+            deleteGone(rows);
+            return rows.committed();
+        }
+    }
+
+    /**
+     * Deletes the rows of LDNS not in the table, reading the file a page at a time in key order.
+     * Each query is one the primary key's index answers: the rest of one {@code hi}, or what comes
+     * after it (an OR of the two made H2 scan the whole table for every page).
+     */
+    private void deleteGone(Rows rows) throws SQLException {
+        String select = "SELECT hi, lo FROM ldns ";
+        String page = " ORDER BY hi, lo LIMIT " + CHUNK;
+        try (PreparedStatement first = db.prepareStatement(select + page);
+                PreparedStatement sameHi = db.prepareStatement(select + "WHERE hi = ? AND lo > ?" + page);
+                PreparedStatement afterHi = db.prepareStatement(select + "WHERE hi > ?" + page)) {
+            PreparedStatement next = first;
+            long[] last = new long[2];
+            while (true) {
+                int read = 0;
+                try (ResultSet r = next.executeQuery()) {
+                    while (r.next()) {
+                        read++;
+                        last[0] = r.getLong(1);
+                        last[1] = r.getLong(2);
+                        if (table.get(last[0], last[1]) == null) {
+                            rows.write(new Address(last[0], last[1]), null);
+                        }
+                    }
+                }
+                rows.commit();
+                if (read == CHUNK) {
+                    next = sameHi; // more may share the last row's hi
+                } else if (next == sameHi) {
+                    next = afterHi; // that hi is done
+                } else {
+                    return; // a page of everything after a point, not full: the end
+                }
+                next.setLong(1, last[0]);
+                if (next == sameHi) {
+                    next.setLong(2, last[1]);
+                }
+            }
+        }
+    }
+
+    /** Rows upserted or deleted in batches, committed by the caller a chunk at a time. */
+    private final class Rows implements AutoCloseable {
+        private final PreparedStatement upsert =
+                db.prepareStatement("MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        private final PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?");
+        private int pending;
+        private int committed;
+
+        Rows() throws SQLException {}
+
+        /** {@code e}'s row for {@code k}, or a delete of it when {@code e} is null. */
+        void write(Address k, LdnsEntry e) throws SQLException {
+            pending++;
+            if (e == null) {
+                delete.setLong(1, k.hi());
+                delete.setLong(2, k.lo());
+                delete.addBatch();
+                return;
+            }
+            upsert.setLong(1, k.hi());
+            upsert.setLong(2, k.lo());
+            upsert.setByte(3, (byte) e.state().ordinal());
+            upsert.setByte(4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
+            upsert.setLong(5, e.retryAt());
+            upsert.setLong(6, e.lastUsed());
+            upsert.setBytes(7, pack(e.paths()));
+            upsert.addBatch();
+        }
+
+        int pending() {
+            return pending;
+        }
+
+        int committed() {
+            return committed;
+        }
+
+        void commit() throws SQLException {
+            if (pending == 0) {
+                return;
             }
             delete.executeBatch();
             upsert.executeBatch();
             db.commit();
-        } catch (SQLException e) {
-            db.rollback();
-            dirty.addAll(keys); // try again next time
-            throw e;
+            committed += pending;
+            pending = 0;
         }
-        return keys.size();
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                upsert.close();
+            } finally {
+                delete.close();
+            }
+        }
     }
 
     static byte[] pack(Path[] paths) {

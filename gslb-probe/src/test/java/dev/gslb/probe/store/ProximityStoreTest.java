@@ -109,6 +109,54 @@ class ProximityStoreTest {
         Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 
+    /** LDNS 0-11,999 are IPv4; the rest IPv6 under five /64s: the file's key order has six groups of hi. */
+    private static Address many(int i) {
+        return i < 12_000 ? Address.ofIpv4(0xC6120000 + i) : new Address(0x2001_0db8_0000_0000L + i % 5, i);
+    }
+
+    /**
+     * A flush writes {@value ProximityStore#CHUNK} rows to a transaction; more changes than the
+     * store remembers one by one (a fresh peer's snapshot) are written by a walk of the table, which
+     * also deletes the rows of every LDNS gone from it.
+     */
+    @Test
+    void manyChangesAreWrittenInChunksAndBeyondTheBoundByAWalkThatDeletesWhatIsGone() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        long now = System.currentTimeMillis();
+        ProximityTable first = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, first)) {
+            for (int i = 0; i < 25_000; i++) {
+                first.recordPath(many(i), Path.of("CNC", 1000 + i, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+            }
+            assertThat(store.flush())
+                    .as("each changed LDNS once, in three chunks")
+                    .isEqualTo(25_000);
+        }
+        ProximityTable second = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, second, 100)) {
+            assertThat(second.size()).isEqualTo(25_000);
+            for (int i = 0; i < 25_000; i += 2) {
+                second.remove(many(i));
+            }
+            second.recordPath(many(1), Path.of("TEL", 7, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel"));
+            assertThat(store.flush())
+                    .as("past 100 changes: the 12,500 entries left written, the 12,500 gone deleted")
+                    .isEqualTo(25_000);
+            assertThat(store.flush()).as("nothing changed since").isZero();
+        }
+        ProximityTable third = table(Clock.systemUTC());
+        try (ProximityStore ignored = new ProximityStore(file, third)) {
+            assertThat(third.size()).isEqualTo(12_500);
+            for (int i : new int[] {0, 11_998, 12_000, 24_998}) {
+                assertThat(third.get(many(i))).as("LDNS %d removed", i).isNull();
+            }
+            for (int i : new int[] {11_999, 12_001, 24_999}) {
+                assertThat(third.get(many(i)).path("CNC").rttMicros()).isEqualTo(1000 + i);
+            }
+            assertThat(third.get(many(1)).path("TEL").rttMicros()).isEqualTo(7);
+        }
+    }
+
     @Test
     void aBadRowIsSkippedAndCountedAndTheRestLoads() throws Exception {
         java.nio.file.Path file = dir.resolve("proximity");
