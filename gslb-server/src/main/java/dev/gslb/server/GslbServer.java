@@ -411,11 +411,12 @@ public final class GslbServer implements AutoCloseable {
         probes.links.start();
         probes.loads.start();
         sync.start();
-        // What start-up built (the topology, zones, the proximity table) is still in the young
-        // generation: the first young collection under queries would copy it all, a pause of
-        // 25-35 ms on two cores. Collected once here, before any query, it is old already.
+        // What start-up built (the topology, zones) is still in the young generation: the first
+        // young collection under queries would copy it all, a pause of 25-35 ms on two cores.
+        // Collected once here, before any query, it is old already.
         System.gc();
         dns.start();
+        probes.loadStore();
         jvm = new JvmMeters(registry);
         admin.start();
         ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);

@@ -55,7 +55,7 @@ final class ProbeSide implements AutoCloseable {
     ProbeSide(GslbConfig config, MeterRegistry registry) throws SQLException {
         Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
-        this.store = new ProximityStore(probing.store(), proximity);
+        this.store = ProximityStore.opened(probing.store(), proximity); // read by loadStore, once DNS answers
         ProbeSettings ps = probing.probes();
         this.icmp = new IcmpProber(ps.source());
         List<Prober> probers = List.of(
@@ -91,6 +91,23 @@ final class ProbeSide implements AutoCloseable {
                     .description("New LDNS in the proximity table: admitted, evicted when full, refused")
                     .register(registry);
         }
+    }
+
+    /**
+     * Reads the stored proximity table on a thread of its own, while the server already answers
+     * (an LDNS not read yet is answered as a new one is): a million stored LDNS held the first
+     * answer back by over 2 s.
+     */
+    void loadStore() {
+        Thread.ofPlatform().daemon().name("proximity-load").start(() -> {
+            try {
+                store.load();
+            } catch (SQLException | RuntimeException e) {
+                log.error(
+                        "proximity store: reading it stopped ({}); the table keeps what was read, the rest is measured again",
+                        e.toString());
+            }
+        });
     }
 
     /** The store's flushing and the hourly expiry of inactive LDNS. */

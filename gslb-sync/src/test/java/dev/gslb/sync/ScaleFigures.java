@@ -145,6 +145,13 @@ public final class ScaleFigures {
                     Runtime.getRuntime().maxMemory() >> 20,
                     Files.size(dir.resolve("proximity.mv.db")) >> 20);
         }
+        t = null;
+        ProximityTable after = new ProximityTable(ProximitySettings.DEFAULTS.withMaxLdns(n + 1000), Clock.systemUTC());
+        long start = System.nanoTime();
+        try (ProximityStore ignored = new ProximityStore(dir.resolve("proximity"), after)) {
+            System.out.printf(
+                    "store: a restart read %,d LDNS back in %.1f s%n", after.size(), (System.nanoTime() - start) / 1e9);
+        }
     }
 
     private static Node node(String name, String dc, String source, java.nio.file.Path dir, int cap) throws Exception {

@@ -315,12 +315,25 @@ public final class ProximityTable {
         changed(key);
     }
 
-    /** Puts an entry as it was stored (start-up load); false once the table is full. */
+    /**
+     * Puts an entry as it was stored (the store's load, while queries, probes and peers already
+     * write): an LDNS already here keeps its entry, with each stored path that is newer than its
+     * own. False once the table is full.
+     */
     public boolean restore(Address key, LdnsEntry entry) {
-        if (entries.size() >= settings.maxLdns()) {
+        if (entries.size() >= settings.maxLdns() && get(key) == null) {
             return false;
         }
-        entries.compute(key.hi(), key.lo(), old -> entry);
+        entries.compute(key.hi(), key.lo(), old -> {
+            if (old == null) {
+                return entry;
+            }
+            LdnsEntry merged = old;
+            for (int i = 0; i < entry.pathCount(); i++) {
+                merged = merged.withPath(entry.path(i));
+            }
+            return merged;
+        });
         return true;
     }
 

@@ -65,20 +65,33 @@ public final class ProximityStore implements AutoCloseable {
             Thread.ofPlatform().daemon().name("proximity-flush").factory());
     private Connection db;
     private int skipped;
+    /** Whether {@link #load} ran to the end: until then the file holds rows the table does not (under this). */
+    private boolean loaded;
+    /** Set by {@link #close}: a load still reading stops at the next row. */
+    private volatile boolean closing;
 
     /** Opens (or creates) {@code file} (without H2's ".mv.db" suffix) and loads it into {@code table}. */
     public ProximityStore(java.nio.file.Path file, ProximityTable table) throws SQLException {
         this(file, table, DIRTY_MAX);
+        load();
     }
 
-    /** With at most {@code dirtyMax} changed LDNS remembered one by one (a test's smaller bound). */
+    /**
+     * Opens (or creates) {@code file}; {@link #load} reads it. The server answers first and loads
+     * after: 3,000,000 stored LDNS took 7 s to read, 1,000,000 (the default bound) over 2 s, and
+     * until they are in, an LDNS is answered as a new one would be.
+     */
+    public static ProximityStore opened(java.nio.file.Path file, ProximityTable table) throws SQLException {
+        return new ProximityStore(file, table, DIRTY_MAX);
+    }
+
+    /** Not loaded, with at most {@code dirtyMax} changed LDNS remembered one by one (a test's smaller bound). */
     ProximityStore(java.nio.file.Path file, ProximityTable table, int dirtyMax) throws SQLException {
         this.file = file.toAbsolutePath();
         this.table = table;
         this.dirtyMax = dirtyMax;
         this.db = open();
-        load();
-        table.onChange(this::changed);
+        table.onChange(this::changed); // before the load: what changes while it reads is written too
     }
 
     private void changed(Address key) {
@@ -230,9 +243,15 @@ public final class ProximityStore implements AutoCloseable {
 
     /**
      * Reads the file into the table, skipping LDNS inactive past their TTL. A row that cannot be
-     * read is skipped, counted and deleted at the next flush: one bad row never stops a start.
+     * read is skipped, counted and deleted at the next flush: one bad row never stops a start. An
+     * LDNS the table already holds (asked, probed or sent by a peer since the start) keeps its entry
+     * and gains the stored paths newer than its own. Flushes wait for it; a second call does nothing.
      */
-    private void load() throws SQLException {
+    public synchronized void load() throws SQLException {
+        if (loaded || db == null) {
+            return;
+        }
+        long start = System.nanoTime();
         long now = table.clock().millis();
         long inactiveCutoff = now - table.settings().inactiveTtl().toMillis();
         int loaded = 0;
@@ -240,7 +259,7 @@ public final class ProximityStore implements AutoCloseable {
         int over = 0;
         try (Statement s = db.createStatement();
                 ResultSet r = s.executeQuery("SELECT hi, lo, state, protocol, retry_at, last_used, paths FROM ldns")) {
-            while (r.next()) {
+            while (!closing && r.next()) {
                 Address key = new Address(r.getLong(1), r.getLong(2));
                 try {
                     long lastUsed = r.getLong(6);
@@ -274,10 +293,16 @@ public final class ProximityStore implements AutoCloseable {
                 }
             }
         }
+        if (closing) {
+            log.info("proximity store {}: {} LDNS loaded when the server stopped", dbFile(), loaded);
+            return;
+        }
+        this.loaded = true;
         log.info(
-                "proximity store {}: {} LDNS loaded, {} expired while down, {} unreadable rows skipped{}",
+                "proximity store {}: {} LDNS loaded in {} ms, {} expired while down, {} unreadable rows skipped{}",
                 dbFile(),
                 loaded,
+                (System.nanoTime() - start) / 1_000_000,
                 expired,
                 skipped,
                 over == 0 ? "" : ", " + over + " over probe.max-ldns left out");
@@ -360,7 +385,9 @@ public final class ProximityStore implements AutoCloseable {
                 }
             }
             rows.commit();
-            deleteGone(rows);
+            if (loaded) { // before, the rows not read yet are not in the table, but not gone
+                deleteGone(rows);
+            }
             return rows.committed();
         }
     }
@@ -507,7 +534,12 @@ public final class ProximityStore implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() throws SQLException {
+    public void close() throws SQLException {
+        closing = true; // a load under way stops, and the monitor is free for the last flush
+        closeAfterLoad();
+    }
+
+    private synchronized void closeAfterLoad() throws SQLException {
         flusher.shutdownNow();
         if (db != null) {
             flush();

@@ -134,6 +134,7 @@ class ProximityStoreTest {
         }
         ProximityTable second = table(Clock.systemUTC());
         try (ProximityStore store = new ProximityStore(file, second, 100)) {
+            store.load();
             assertThat(second.size()).isEqualTo(25_000);
             for (int i = 0; i < 25_000; i += 2) {
                 second.remove(many(i));
@@ -154,6 +155,42 @@ class ProximityStoreTest {
                 assertThat(third.get(many(i)).path("CNC").rttMicros()).isEqualTo(1000 + i);
             }
             assertThat(third.get(many(1)).path("TEL").rttMicros()).isEqualTo(7);
+        }
+    }
+
+    /**
+     * The server answers before the store is read: what the table learnt by then (a probe, a peer's
+     * path, a new LDNS) is kept, and a stored path is added only where it is newer.
+     */
+    @Test
+    void aLoadAfterTheStartKeepsWhatTheTableLearntMeanwhile() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        long now = System.currentTimeMillis();
+        Address other = Address.parse("198.18.0.9");
+        ProximityTable before = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, before)) {
+            before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now - 60_000, "gslb-cnc"));
+            before.recordPath(LDNS, Path.of("TEL", 57209, 10000, 0, ProbeProtocol.TCP, now - 60_000, "gslb-tel"));
+            before.recordPath(other, Path.of("CNC", 5, 10000, 0, ProbeProtocol.TCP, now - 60_000, "gslb-cnc"));
+            assertThat(store.flush()).isEqualTo(2);
+        }
+        ProximityTable after = table(Clock.systemUTC());
+        try (ProximityStore store = ProximityStore.opened(file, after)) {
+            assertThat(after.size()).as("not read yet").isZero();
+            after.recordPath(LDNS, Path.of("CNC", 1000, 10000, 0, ProbeProtocol.UDP, now, "gslb-cnc"));
+            after.recordPath(
+                    Address.parse("198.18.0.10"), Path.of("CNC", 6, 10000, 0, ProbeProtocol.UDP, now, "gslb-cnc"));
+            store.load();
+            store.load(); // once only
+            assertThat(after.size()).isEqualTo(3);
+            assertThat(after.get(LDNS).path("CNC").rttMicros())
+                    .as("measured since the start: newer than the stored one")
+                    .isEqualTo(1000);
+            assertThat(after.get(LDNS).path("TEL").rttMicros())
+                    .as("stored, and new to the entry")
+                    .isEqualTo(57209);
+            assertThat(after.get(other).path("CNC").rttMicros()).isEqualTo(5);
+            assertThat(store.flush()).as("the two LDNS changed since the start").isEqualTo(2);
         }
     }
 
