@@ -374,15 +374,30 @@ public final class ProximityStore implements AutoCloseable {
      * gone, a chunk at a time.
      */
     private int writeAll() throws SQLException {
-        try (Rows rows = new Rows()) {
-            List<Map.Entry<Address, LdnsEntry>> entries = new ArrayList<>(table.size());
-            table.entries().forEach(entries::add);
-            entries.sort(Map.Entry.comparingByKey(KEY_ORDER));
-            for (Map.Entry<Address, LdnsEntry> e : entries) {
-                rows.write(e.getKey(), e.getValue());
-                if (rows.pending() == CHUNK) {
-                    rows.commit();
+        // The keys alone, sorted: those with hi 0 (IPv4, as nearly every LDNS is) in a long[], 8
+        // bytes an LDNS; the others as addresses. Each entry is read again as it is written.
+        long[] v4 = new long[table.size()];
+        int n = 0;
+        List<Address> v6 = new ArrayList<>();
+        for (Map.Entry<Address, LdnsEntry> e : table.entries()) {
+            Address k = e.getKey();
+            if (k.hi() != 0) {
+                v6.add(k);
+            } else {
+                if (n == v4.length) {
+                    v4 = java.util.Arrays.copyOf(v4, n + n / 2 + 16);
                 }
+                v4[n++] = k.lo();
+            }
+        }
+        java.util.Arrays.sort(v4, 0, n);
+        v6.sort(KEY_ORDER);
+        try (Rows rows = new Rows()) {
+            for (Address k : v6) {
+                rows.writeCurrent(k.hi(), k.lo());
+            }
+            for (int i = 0; i < n; i++) {
+                rows.writeCurrent(0, v4[i]);
             }
             rows.commit();
             if (loaded) { // before, the rows not read yet are not in the table, but not gone
@@ -460,6 +475,15 @@ public final class ProximityStore implements AutoCloseable {
             upsert.setLong(6, e.lastUsed());
             upsert.setBytes(7, pack(e.paths()));
             upsert.addBatch();
+        }
+
+        /** The table's entry of {@code hi:lo} as it is now (a delete when it is gone), committed a chunk at a time. */
+        void writeCurrent(long hi, long lo) throws SQLException {
+            Address k = new Address(hi, lo);
+            write(k, table.get(k));
+            if (pending == CHUNK) {
+                commit();
+            }
         }
 
         int pending() {
