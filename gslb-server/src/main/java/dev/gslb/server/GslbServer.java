@@ -416,7 +416,7 @@ public final class GslbServer implements AutoCloseable {
         // Collected once here, before any query, it is old already.
         System.gc();
         dns.start();
-        probes.loadStore();
+        probes.loadStore(sync::resendSnapshots); // the peers connected before it was read
         jvm = new JvmMeters(registry);
         admin.start();
         ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);

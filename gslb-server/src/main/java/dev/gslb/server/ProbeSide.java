@@ -96,16 +96,20 @@ final class ProbeSide implements AutoCloseable {
     /**
      * Reads the stored proximity table on a thread of its own, while the server already answers
      * (an LDNS not read yet is answered as a new one is): a million stored LDNS held the first
-     * answer back by over 2 s.
+     * answer back by over 2 s. {@code whenRead} runs once LDNS were read (the peers' snapshots
+     * again).
      */
-    void loadStore() {
+    void loadStore(Runnable whenRead) {
         Thread.ofPlatform().daemon().name("proximity-load").start(() -> {
             try {
-                store.load();
+                if (store.load() > 0) {
+                    whenRead.run();
+                }
             } catch (SQLException | RuntimeException e) {
                 log.error(
                         "proximity store: reading it stopped ({}); the table keeps what was read, the rest is measured again",
                         e.toString());
+                whenRead.run();
             }
         });
     }

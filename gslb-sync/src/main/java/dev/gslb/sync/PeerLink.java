@@ -100,8 +100,13 @@ final class PeerLink {
     void offer(Item item) {
         if (!queue.offer(item)) {
             dropped.incrementAndGet();
-            resnapshot = true;
+            resnapshot();
         }
+    }
+
+    /** A snapshot again, once what is queued has gone (at the latest a heartbeat from now). */
+    void resnapshot() {
+        resnapshot = true;
     }
 
     /** The peer reached us: the path works, so redial now instead of waiting out the backoff. */

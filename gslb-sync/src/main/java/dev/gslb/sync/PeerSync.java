@@ -304,6 +304,16 @@ public final class PeerSync implements AutoCloseable {
         }
     }
 
+    /**
+     * Every peer gets a snapshot again: the proximity store was read after the peers connected
+     * (the server answers before it reads it), so their first snapshot lacked the stored paths.
+     */
+    public void resendSnapshots() {
+        for (PeerLink l : roster.all()) {
+            l.resnapshot();
+        }
+    }
+
     /** This instance's configuration changed: its content goes to every peer. */
     public void publishConfig() {
         outbox.config(false);

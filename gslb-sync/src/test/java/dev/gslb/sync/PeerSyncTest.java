@@ -66,6 +66,32 @@ class PeerSyncTest {
         }
     }
 
+    /**
+     * The server reads its stored table after the peers connected: what it restores tells no
+     * listener, so it sends every peer a snapshot again once read.
+     */
+    @Test
+    void pathsReadFromTheStoreAfterThePeersConnectedReachThemWithASnapshotAgain() throws Exception {
+        try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());
+                Node b = new Node("b", "TEL", "127.0.0.3", 9, dir, List.of())) {
+            Node.pair(a, b);
+            long now = System.currentTimeMillis();
+            Address k = Address.parse("198.18.7.8");
+            b.table.restore(
+                    k,
+                    dev.gslb.probe.proximity.LdnsEntry.of(
+                            new Path[] {Path.of("TEL", 2000, 10000, 0, ProbeProtocol.TCP, now, "b")},
+                            dev.gslb.probe.proximity.LdnsEntry.State.PROBED,
+                            ProbeProtocol.TCP,
+                            0,
+                            now));
+            Thread.sleep(300);
+            assertThat(a.entry("198.18.7.8")).as("restored: no peer told").isNull();
+            b.sync.resendSnapshots();
+            Awaits.until("b's restored path on a", Duration.ofSeconds(10), () -> a.hasPath("198.18.7.8", "TEL"));
+        }
+    }
+
     @Test
     void threeInstancesConvergeAndAPathHasOneWriter() throws Exception {
         try (Node a = new Node("a", "CNC", "127.0.0.2", 9, dir, List.of());

@@ -330,7 +330,10 @@ public final class ProximityTable {
             }
             LdnsEntry merged = old;
             for (int i = 0; i < entry.pathCount(); i++) {
-                merged = merged.withPath(entry.path(i));
+                int mine = merged.pathIndex(entry.dataCenter(i));
+                if (mine < 0 || merged.measuredAt(mine) < entry.measuredAt(i)) { // a tie is the live one's
+                    merged = merged.withPath(entry.path(i));
+                }
             }
             return merged;
         });

@@ -64,8 +64,11 @@ public final class ProximityStore implements AutoCloseable {
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("proximity-flush").factory());
     private Connection db;
-    private int skipped;
-    /** Whether {@link #load} ran to the end: until then the file holds rows the table does not (under this). */
+    private volatile int skipped;
+    /**
+     * Whether {@link #load} is over (to the end, or failed): until then the file holds rows the
+     * table has not read, which a flush would overwrite with less, so flushes wait (under this).
+     */
     private boolean loaded;
     /** Set by {@link #close}: a load still reading stops at the next row. */
     private volatile boolean closing;
@@ -247,14 +250,24 @@ public final class ProximityStore implements AutoCloseable {
      * LDNS the table already holds (asked, probed or sent by a peer since the start) keeps its entry
      * and gains the stored paths newer than its own. Flushes wait for it; a second call does nothing.
      */
-    public synchronized void load() throws SQLException {
+    public synchronized int load() throws SQLException {
         if (loaded || db == null) {
-            return;
+            return 0;
         }
+        try {
+            return read();
+        } catch (SQLException | RuntimeException e) {
+            loaded = true; // what was read stays; flushes go on, and the rows not read go at the next walk
+            throw e;
+        }
+    }
+
+    /** {@link #load}'s reading: how many LDNS went into the table. */
+    private int read() throws SQLException {
         long start = System.nanoTime();
         long now = table.clock().millis();
         long inactiveCutoff = now - table.settings().inactiveTtl().toMillis();
-        int loaded = 0;
+        int restored = 0;
         int expired = 0;
         int over = 0;
         try (Statement s = db.createStatement();
@@ -276,7 +289,7 @@ public final class ProximityStore implements AutoCloseable {
                             r.getLong(5),
                             lastUsed);
                     if (table.restore(key, e)) {
-                        loaded++;
+                        restored++;
                     } else {
                         over++;
                     }
@@ -294,18 +307,22 @@ public final class ProximityStore implements AutoCloseable {
             }
         }
         if (closing) {
-            log.info("proximity store {}: {} LDNS loaded when the server stopped", dbFile(), loaded);
-            return;
+            log.info(
+                    "proximity store {}: {} LDNS read when the server stopped; the file is kept as it was",
+                    dbFile(),
+                    restored);
+            return restored;
         }
         this.loaded = true;
         log.info(
                 "proximity store {}: {} LDNS loaded in {} ms, {} expired while down, {} unreadable rows skipped{}",
                 dbFile(),
-                loaded,
+                restored,
                 (System.nanoTime() - start) / 1_000_000,
                 expired,
                 skipped,
                 over == 0 ? "" : ", " + over + " over probe.max-ldns left out");
+        return restored;
     }
 
     /** Rows that could not be read at start (and were dropped). */
@@ -327,6 +344,9 @@ public final class ProximityStore implements AutoCloseable {
      * again at the next flush.
      */
     public synchronized int flush() throws SQLException {
+        if (!loaded || db == null) {
+            return 0; // not read yet (or a stop cut the read short: the file stays as it was), or closed
+        }
         boolean all;
         List<Address> keys;
         synchronized (dirty) {
@@ -340,9 +360,9 @@ public final class ProximityStore implements AutoCloseable {
         if (all) {
             try {
                 return writeAll();
-            } catch (SQLException | RuntimeException e) {
-                db.rollback();
-                everything = true;
+            } catch (Throwable e) {
+                everything = true; // first: a failed rollback must not lose the retry
+                rollback(e);
                 throw e;
             }
         }
@@ -362,10 +382,18 @@ public final class ProximityStore implements AutoCloseable {
             }
             rows.commit();
             return rows.committed();
-        } catch (SQLException | RuntimeException e) {
-            db.rollback();
-            keys.subList(done, keys.size()).forEach(this::changed); // try again next time
+        } catch (Throwable e) {
+            keys.subList(done, keys.size()).forEach(this::changed); // try again next time, whatever the rollback does
+            rollback(e);
             throw e;
+        }
+    }
+
+    private void rollback(Throwable cause) {
+        try {
+            db.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
         }
     }
 
@@ -393,16 +421,18 @@ public final class ProximityStore implements AutoCloseable {
         java.util.Arrays.sort(v4, 0, n);
         v6.sort(KEY_ORDER);
         try (Rows rows = new Rows()) {
-            for (Address k : v6) {
-                rows.writeCurrent(k.hi(), k.lo());
+            int below = 0; // IPv6 keys whose hi is negative come before hi 0, the rest after
+            for (; below < v6.size() && v6.get(below).hi() < 0; below++) {
+                rows.writeCurrent(v6.get(below).hi(), v6.get(below).lo());
             }
             for (int i = 0; i < n; i++) {
                 rows.writeCurrent(0, v4[i]);
             }
-            rows.commit();
-            if (loaded) { // before, the rows not read yet are not in the table, but not gone
-                deleteGone(rows);
+            for (Address k : v6.subList(below, v6.size())) {
+                rows.writeCurrent(k.hi(), k.lo());
             }
+            rows.commit();
+            deleteGone(rows);
             return rows.committed();
         }
     }
@@ -450,13 +480,20 @@ public final class ProximityStore implements AutoCloseable {
 
     /** Rows upserted or deleted in batches, committed by the caller a chunk at a time. */
     private final class Rows implements AutoCloseable {
-        private final PreparedStatement upsert =
-                db.prepareStatement("MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        private final PreparedStatement delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?");
+        private final PreparedStatement upsert;
+        private final PreparedStatement delete;
         private int pending;
         private int committed;
 
-        Rows() throws SQLException {}
+        Rows() throws SQLException {
+            upsert = db.prepareStatement("MERGE INTO ldns KEY (hi, lo) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            try {
+                delete = db.prepareStatement("DELETE FROM ldns WHERE hi = ? AND lo = ?");
+            } catch (SQLException e) {
+                upsert.close();
+                throw e;
+            }
+        }
 
         /** {@code e}'s row for {@code k}, or a delete of it when {@code e} is null. */
         void write(Address k, LdnsEntry e) throws SQLException {

@@ -180,8 +180,11 @@ class ProximityStoreTest {
             after.recordPath(LDNS, Path.of("CNC", 1000, 10000, 0, ProbeProtocol.UDP, now, "gslb-cnc"));
             after.recordPath(
                     Address.parse("198.18.0.10"), Path.of("CNC", 6, 10000, 0, ProbeProtocol.UDP, now, "gslb-cnc"));
-            store.load();
-            store.load(); // once only
+            assertThat(store.flush())
+                    .as("before the read a flush would overwrite rows not read: it waits")
+                    .isZero();
+            assertThat(store.load()).isEqualTo(2);
+            assertThat(store.load()).as("once only").isZero();
             assertThat(after.size()).isEqualTo(3);
             assertThat(after.get(LDNS).path("CNC").rttMicros())
                     .as("measured since the start: newer than the stored one")
@@ -191,6 +194,26 @@ class ProximityStoreTest {
                     .isEqualTo(57209);
             assertThat(after.get(other).path("CNC").rttMicros()).isEqualTo(5);
             assertThat(store.flush()).as("the two LDNS changed since the start").isEqualTo(2);
+        }
+    }
+
+    /** A stop before the store was read leaves the file as it was: nothing in it is overwritten with less. */
+    @Test
+    void aStopBeforeTheReadKeepsTheFile() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        long now = System.currentTimeMillis();
+        ProximityTable before = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, before)) {
+            before.recordPath(LDNS, Path.of("CNC", 189850, 10000, 0, ProbeProtocol.TCP, now, "gslb-cnc"));
+            assertThat(store.flush()).isEqualTo(1);
+        }
+        ProximityTable cut = table(Clock.systemUTC());
+        try (ProximityStore ignored = ProximityStore.opened(file, cut)) {
+            cut.touch(LDNS); // asked before the read: an entry without paths
+        }
+        ProximityTable after = table(Clock.systemUTC());
+        try (ProximityStore ignored = new ProximityStore(file, after)) {
+            assertThat(after.get(LDNS).path("CNC").rttMicros()).isEqualTo(189850);
         }
     }
 
