@@ -187,6 +187,9 @@ public final class Dnstap implements AutoCloseable {
             TapRecord r = queue.peek();
             if (r == null) {
                 if (closing) {
+                    if (queue.peek() != null) {
+                        continue; // published before the close, after the look above: written first
+                    }
                     break;
                 }
                 if (pendingRecords > 0) {
