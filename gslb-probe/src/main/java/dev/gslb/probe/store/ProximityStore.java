@@ -56,7 +56,7 @@ public final class ProximityStore implements AutoCloseable {
             java.util.Comparator.comparingLong(Address::hi).thenComparingLong(Address::lo);
 
     private final int dirtyMax;
-    /** Changed LDNS since the last flush; guarded by itself only for the switch to {@link #everything}. */
+    /** Changed LDNS since the last flush. */
     private final Set<Address> dirty = ConcurrentHashMap.newKeySet();
     /** More changed than {@link #dirtyMax}: the next flush writes every entry and deletes every row not in the table. */
     private volatile boolean everything;
@@ -97,16 +97,14 @@ public final class ProximityStore implements AutoCloseable {
         table.onChange(this::changed); // before the load: what changes while it reads is written too
     }
 
+    /** Takes no lock: a query's thread calls it when it touches an LDNS. */
     private void changed(Address key) {
         if (everything) {
             return;
         }
         dirty.add(key);
         if (dirty.size() > dirtyMax) {
-            synchronized (dirty) {
-                everything = true; // set before the clear: a flush that takes it walks after the keys went
-                dirty.clear();
-            }
+            everything = true; // the next flush empties the set and walks the table instead
         }
     }
 
@@ -347,17 +345,9 @@ public final class ProximityStore implements AutoCloseable {
         if (!loaded || db == null) {
             return 0; // not read yet (or a stop cut the read short: the file stays as it was), or closed
         }
-        boolean all;
-        List<Address> keys;
-        synchronized (dirty) {
-            all = everything;
-            everything = false;
-            if (all) {
-                dirty.clear(); // the walk below covers them
-            }
-            keys = new ArrayList<>(dirty);
-        }
-        if (all) {
+        if (everything) {
+            everything = false; // first: what changes from here on is remembered again
+            dirty.clear(); // then: the walk starts after this, and reads each entry as it is by then
             try {
                 return writeAll();
             } catch (Throwable e) {
@@ -366,6 +356,7 @@ public final class ProximityStore implements AutoCloseable {
                 throw e;
             }
         }
+        List<Address> keys = new ArrayList<>(dirty);
         if (keys.isEmpty()) {
             return 0;
         }
