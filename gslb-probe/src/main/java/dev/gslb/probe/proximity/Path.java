@@ -56,7 +56,7 @@ public record Path(
             long measuredAt,
             String measuredBy,
             long jitterMicros) {
-        return of(
+        return ofInterned(
                 dataCenter.intern(),
                 measuredBy.intern(),
                 rttMicros,
@@ -67,7 +67,8 @@ public record Path(
                 jitterMicros);
     }
 
-    private static Path of(
+    /** A path of names already interned. */
+    private static Path ofInterned(
             String dataCenter,
             String measuredBy,
             long rttMicros,
@@ -103,7 +104,7 @@ public record Path(
 
         /** A path measured here, its jitter not known (a peer's path). */
         public Path path(long rttMicros, int completion, int hops, ProbeProtocol protocol, long measuredAt) {
-            return of(dataCenter, measuredBy, rttMicros, completion, hops, protocol, measuredAt, 0);
+            return ofInterned(dataCenter, measuredBy, rttMicros, completion, hops, protocol, measuredAt, 0);
         }
     }
 

@@ -365,11 +365,8 @@ public final class ProximityStore implements AutoCloseable {
         int done = 0;
         try (Rows rows = new Rows()) {
             for (Address k : keys) {
-                rows.write(k, table.get(k));
-                if (rows.pending() == CHUNK) {
-                    rows.commit();
-                    done = rows.committed();
-                }
+                rows.writeCurrent(k);
+                done = rows.committed();
             }
             rows.commit();
             return rows.committed();
@@ -414,13 +411,13 @@ public final class ProximityStore implements AutoCloseable {
         try (Rows rows = new Rows()) {
             int below = 0; // IPv6 keys whose hi is negative come before hi 0, the rest after
             for (; below < v6.size() && v6.get(below).hi() < 0; below++) {
-                rows.writeCurrent(v6.get(below).hi(), v6.get(below).lo());
+                rows.writeCurrent(v6.get(below));
             }
             for (int i = 0; i < n; i++) {
-                rows.writeCurrent(0, v4[i]);
+                rows.writeCurrent(new Address(0, v4[i]));
             }
             for (Address k : v6.subList(below, v6.size())) {
-                rows.writeCurrent(k.hi(), k.lo());
+                rows.writeCurrent(k);
             }
             rows.commit();
             deleteGone(rows);
@@ -505,17 +502,12 @@ public final class ProximityStore implements AutoCloseable {
             upsert.addBatch();
         }
 
-        /** The table's entry of {@code hi:lo} as it is now (a delete when it is gone), committed a chunk at a time. */
-        void writeCurrent(long hi, long lo) throws SQLException {
-            Address k = new Address(hi, lo);
+        /** The table's entry of {@code k} as it is now (a delete when it is gone), committed a chunk at a time. */
+        void writeCurrent(Address k) throws SQLException {
             write(k, table.get(k));
             if (pending == CHUNK) {
                 commit();
             }
-        }
-
-        int pending() {
-            return pending;
         }
 
         int committed() {
