@@ -17,4 +17,25 @@ public record ProbeResult(
     public boolean probeable() {
         return protocol != null;
     }
+
+    /**
+     * This round and {@code second}, a confirming round of the same protocol, as one round: their
+     * medians and spreads weighed by their replies (the samples themselves are not kept), the
+     * completion over the probes of both.
+     */
+    public ProbeResult and(ProbeResult second) {
+        if (!second.probeable() || second.protocol != protocol) {
+            throw new IllegalArgumentException("a confirming round of " + protocol + ", not " + second.protocol);
+        }
+        int n = replies + second.replies;
+        int probes = sent + second.sent;
+        return new ProbeResult(
+                protocol,
+                (rttMicros * replies + second.rttMicros * second.replies) / n,
+                (int) (((long) completion * sent + (long) second.completion * second.sent) / probes),
+                second.hops != 0 ? second.hops : hops,
+                probes,
+                n,
+                (spreadMicros * replies + second.spreadMicros * second.replies) / n);
+    }
 }

@@ -14,7 +14,10 @@ import dev.gslb.probe.proximity.Path;
  * <p>Each reply of a round is one step of the average (a round of three replies weighs
  * 1 - (1 - gain)^3). A route change must not be averaged in slowly: a round of several replies whose median is
  * further from the estimate than {@link #changeBand} (three jitters, at least two floors) starts
- * the estimate again from that round.
+ * the estimate again from that round. On a jittery path one unlucky round gets that far now and
+ * then, and starting again from it threw every earlier round away: so the scheduler takes a second
+ * round at once when a round {@link #looksChanged looks like a change}, and only when that one is
+ * beyond the band on the same side does the estimate start again (from both rounds).
  */
 public record RttEstimator(double gain) {
     static final double JITTER_GAIN = 0.25;
@@ -59,20 +62,50 @@ public record RttEstimator(double gain) {
         if (previous == null) {
             return new Estimate(r.rttMicros(), r.spreadMicros(), r.completion());
         }
+        return looksChanged(previous, r) ? restart(previous, r) : average(previous, r);
+    }
+
+    /**
+     * The estimate after round {@code r}, which {@link #looksChanged looked like a change}, and
+     * {@code again}, the round taken at once to confirm it: the path changed when both are beyond
+     * the band on the same side, and the estimate starts again from the two together; otherwise
+     * {@code r} was an unlucky round, and the two are averaged in as one round of all their replies.
+     */
+    public Estimate next(Path previous, ProbeResult r, ProbeResult again) {
+        ProbeResult both = r.and(again);
+        long rtt = previous.rttMicros();
+        long off = again.rttMicros() - rtt; // one reply will do: the first round had several
+        boolean confirmed = Math.abs(off) > changeBand(rtt, previous.jitterMicros())
+                && Long.signum(off) == Long.signum(r.rttMicros() - rtt);
+        return confirmed ? restart(previous, both) : average(previous, both);
+    }
+
+    private static Estimate restart(Path previous, ProbeResult r) {
+        return new Estimate(r.rttMicros(), Math.max(r.spreadMicros(), previous.jitterMicros() / 2), r.completion());
+    }
+
+    private Estimate average(Path previous, ProbeResult r) {
         long rtt = previous.rttMicros();
         long jitter = previous.jitterMicros();
         long off = r.rttMicros() - rtt;
-        long band = changeBand(rtt, jitter);
-        if (r.replies() > 1 && Math.abs(off) > band) {
-            return new Estimate(r.rttMicros(), Math.max(r.spreadMicros(), jitter / 2), r.completion());
-        }
         // A lone reply far off counts as at most the band: one outlier must not widen the band so much
         // that the next round, confirming a real change, still looks like noise.
-        long deviation = Math.min(Math.abs(off), band);
+        long deviation = Math.min(Math.abs(off), changeBand(rtt, jitter));
         double weight = weightOf(r.replies());
         int completion = (int) Math.round(previous.completion() + weight * (r.completion() - previous.completion()));
         return new Estimate(
                 Math.round(rtt + weight * off), Math.round(jitter + JITTER_GAIN * (deviation - jitter)), completion);
+    }
+
+    /**
+     * Whether round {@code r} is beyond the change band of the {@code previous} estimate with more
+     * than one reply: alone, it restarts the estimate; the scheduler takes a second round first.
+     */
+    public static boolean looksChanged(Path previous, ProbeResult r) {
+        return previous != null
+                && r.replies() > 1
+                && Math.abs(r.rttMicros() - previous.rttMicros())
+                        > changeBand(previous.rttMicros(), previous.jitterMicros());
     }
 
     /**

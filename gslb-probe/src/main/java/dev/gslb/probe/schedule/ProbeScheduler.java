@@ -324,15 +324,20 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                     known.rttMicros(),
                     RttEstimator.tolerance(known.rttMicros(), known.jitterMicros()));
         }
-        ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns, expected);
-        packetsSent.increment(r.sent());
-        packetsReplied.increment(r.replies());
+        ProbeResult r = round(order, ldns, expected);
         if (r.probeable()) {
             long now = table.clock().millis();
             Path previous = ownPath(key); // again: a peer's news may have come in meanwhile
             boolean carriedOn =
                     previous != null && previous.protocol() == r.protocol() && previous.freshAt(now, pathTtl);
-            RttEstimator.Estimate est = estimator.next(carriedOn ? previous : null, r);
+            // A changed path or one unlucky round: a second round at once tells which (RttEstimator).
+            ProbeResult again = carriedOn && RttEstimator.looksChanged(previous, r) ? confirming(r, ldns) : null;
+            RttEstimator.Estimate est =
+                    again == null ? estimator.next(carriedOn ? previous : null, r) : estimator.next(previous, r, again);
+            if (again != null) {
+                r = r.and(again);
+                now = table.clock().millis();
+            }
             int hops = r.hops() == 0 && previous != null ? previous.hops() : r.hops(); // cur_last_hops
             table.recordPath(
                     key,
@@ -350,6 +355,20 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
             table.markUnprobeable(key);
             unprobeable.increment();
         }
+        return r;
+    }
+
+    /** A full round of {@code first}'s protocol, or null when it got no reply. */
+    private ProbeResult confirming(ProbeResult first, InetAddress ldns) throws InterruptedException {
+        ProbeResult again = round(List.of(probers.get(first.protocol())), ldns, null);
+        return again.probeable() ? again : null;
+    }
+
+    private ProbeResult round(List<Prober> order, InetAddress ldns, ProbeRound.Expectation expected)
+            throws InterruptedException {
+        ProbeResult r = new ProbeRound(order, settings.samples(), settings.timeout(), limiter).run(ldns, expected);
+        packetsSent.increment(r.sent());
+        packetsReplied.increment(r.replies());
         return r;
     }
 

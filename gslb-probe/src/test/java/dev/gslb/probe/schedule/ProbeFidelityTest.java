@@ -101,18 +101,63 @@ class ProbeFidelityTest {
                     .as("cur_last_hops: the previous round's hops")
                     .isEqualTo((byte) 5);
             assertThat(second.rttMicros())
-                    .as("10 ms off a steady 10 ms path is a changed route: the estimate starts again")
+                    .as("10 ms off a steady 10 ms path, twice: a changed route, the estimate starts again")
                     .isEqualTo(20_000);
             assertThat(tcp.sent)
-                    .as("a surprising first probe gets the other samples")
-                    .hasValue(6);
+                    .as("a surprising first probe gets the other samples, a round beyond the band a second round")
+                    .hasValue(9);
 
             tcp.answer = new Sample(21_000, -1); // within the tolerance (5 % of 20 ms, 2 ms at least)
             s.probeNow(LDNS, null);
-            assertThat(tcp.sent).as("one probe confirms the estimate").hasValue(7);
+            assertThat(tcp.sent).as("one probe confirms the estimate").hasValue(10);
             assertThat(table.get(Address.of(LDNS)).path("CNC").rttMicros())
                     .as("within the band, the round is averaged in: 20000 + 0.25 x 1000")
                     .isEqualTo(20_250);
+        }
+    }
+
+    @Test
+    void aRoundBeyondTheBandThatTheNextRoundDoesNotConfirmIsAveragedInNotTakenAlone() throws Exception {
+        java.util.concurrent.ConcurrentLinkedQueue<Sample> script = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Prober udp = new Prober() {
+            volatile Sample last = new Sample(40_000, -1);
+
+            @Override
+            public ProbeProtocol protocol() {
+                return ProbeProtocol.UDP;
+            }
+
+            @Override
+            public Sample sample(InetAddress target, Duration timeout) {
+                Sample next = script.poll();
+                if (next != null) {
+                    last = next;
+                }
+                return last;
+            }
+        };
+        ProximityTable table = table();
+        try (ProbeScheduler s = new ProbeScheduler(
+                table,
+                settings(List.of(ProbeProtocol.UDP), 53, Duration.ZERO, Duration.ZERO),
+                "CNC",
+                "a",
+                List.of(udp),
+                new SimpleMeterRegistry())) {
+            s.probeNow(LDNS, null);
+            assertThat(table.get(Address.of(LDNS)).path("CNC").rttMicros()).isEqualTo(40_000);
+
+            for (int i = 0; i < 3; i++) {
+                script.add(new Sample(60_000, -1)); // one round 20 ms off (the band is 4 ms here) ...
+            }
+            for (int i = 0; i < 3; i++) {
+                script.add(new Sample(40_000, -1)); // ... and the next where the path was
+            }
+            var r = s.probeNow(LDNS, null);
+            assertThat(r.sent()).as("the refresh's full round and the second").isEqualTo(6);
+            assertThat(table.get(Address.of(LDNS)).path("CNC").rttMicros())
+                    .as("not 60 ms: the two rounds averaged in as six replies, 40000 + 0.822 x 10000")
+                    .isEqualTo(Math.round(40_000 + (1 - Math.pow(0.75, 6)) * 10_000));
         }
     }
 
