@@ -1,6 +1,7 @@
 package dev.gslb.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.proximity.Path;
 import java.net.InetAddress;
@@ -68,8 +69,8 @@ class RttEstimatorTest {
             this.confirm = confirm;
         }
 
-        ProbeResult fullRound() throws InterruptedException {
-            ProbeResult r = new ProbeRound(List.of(path), 3, Duration.ofMillis(500), () -> {}).run(LDNS, null);
+        ProbeResult run(ProbeRound.Expectation expected) throws InterruptedException {
+            ProbeResult r = new ProbeRound(List.of(path), 3, Duration.ofMillis(500), () -> {}).run(LDNS, expected);
             sent += r.sent();
             return r;
         }
@@ -81,10 +82,9 @@ class RttEstimatorTest {
                             known.protocol(),
                             known.rttMicros(),
                             RttEstimator.tolerance(known.rttMicros(), known.jitterMicros()));
-            ProbeResult r = new ProbeRound(List.of(path), 3, Duration.ofMillis(500), () -> {}).run(LDNS, expected);
-            sent += r.sent();
+            ProbeResult r = run(expected);
             if (r.probeable()) {
-                ProbeResult again = confirm && RttEstimator.looksChanged(known, r) ? fullRound() : null;
+                ProbeResult again = confirm && RttEstimator.looksChanged(known, r) ? run(null) : null;
                 RttEstimator.Estimate e =
                         again != null && again.probeable() ? estimator.next(known, r, again) : estimator.next(known, r);
                 known = Path.of("A", e.rttMicros(), e.completion(), 0, r.protocol(), 0, "a", e.jitterMicros());
@@ -206,8 +206,7 @@ class RttEstimatorTest {
         ProbeResult first = new ProbeResult(ProbeProtocol.UDP, 90_000, 10_000, 7, 3, 3, 4_000);
         ProbeResult second = new ProbeResult(ProbeProtocol.UDP, 60_000, 6_666, 0, 3, 2, 1_000);
         assertThat(first.and(second)).isEqualTo(new ProbeResult(ProbeProtocol.UDP, 78_000, 8_333, 7, 6, 5, 2_800));
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(
-                        () -> first.and(new ProbeResult(ProbeProtocol.TCP, 60_000, 10_000, 0, 3, 3, 0))))
+        assertThatThrownBy(() -> first.and(new ProbeResult(ProbeProtocol.TCP, 60_000, 10_000, 0, 3, 3, 0)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

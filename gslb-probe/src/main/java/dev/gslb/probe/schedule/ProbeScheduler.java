@@ -332,9 +332,11 @@ public final class ProbeScheduler implements ProbeRequests, AutoCloseable {
                     previous != null && previous.protocol() == r.protocol() && previous.freshAt(now, pathTtl);
             // A changed path or one unlucky round: a second round at once tells which (RttEstimator).
             ProbeResult again = carriedOn && RttEstimator.looksChanged(previous, r) ? confirming(r, ldns) : null;
-            RttEstimator.Estimate est =
-                    again == null ? estimator.next(carriedOn ? previous : null, r) : estimator.next(previous, r, again);
-            if (again != null) {
+            RttEstimator.Estimate est;
+            if (again == null) {
+                est = estimator.next(carriedOn ? previous : null, r);
+            } else {
+                est = estimator.next(previous, r, again);
                 r = r.and(again);
                 now = table.clock().millis();
             }

@@ -18,6 +18,8 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -29,10 +31,14 @@ class ProbeFidelityTest {
     static final InetAddress ANY = InetAddress.ofLiteral("0.0.0.0");
     static final InetAddress LDNS = InetAddress.ofLiteral("127.0.0.1");
 
-    /** A prober whose answers the test scripts: the rounds' logic is under test, not a socket. */
+    /**
+     * A prober whose answers the test scripts: the rounds' logic is under test, not a socket. It
+     * answers the samples queued in {@code next} one by one, then the last of them (or {@code answer}) again.
+     */
     static final class Scripted implements Prober {
         final ProbeProtocol protocol;
         final AtomicInteger sent = new AtomicInteger();
+        final Queue<Sample> next = new ConcurrentLinkedQueue<>();
         volatile Sample answer;
 
         Scripted(ProbeProtocol protocol, Sample answer) {
@@ -48,6 +54,10 @@ class ProbeFidelityTest {
         @Override
         public Sample sample(InetAddress target, Duration timeout) {
             sent.incrementAndGet();
+            Sample queued = next.poll();
+            if (queued != null) {
+                answer = queued;
+            }
             return answer;
         }
     }
@@ -118,24 +128,7 @@ class ProbeFidelityTest {
 
     @Test
     void aRoundBeyondTheBandThatTheNextRoundDoesNotConfirmIsAveragedInNotTakenAlone() throws Exception {
-        java.util.concurrent.ConcurrentLinkedQueue<Sample> script = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        Prober udp = new Prober() {
-            volatile Sample last = new Sample(40_000, -1);
-
-            @Override
-            public ProbeProtocol protocol() {
-                return ProbeProtocol.UDP;
-            }
-
-            @Override
-            public Sample sample(InetAddress target, Duration timeout) {
-                Sample next = script.poll();
-                if (next != null) {
-                    last = next;
-                }
-                return last;
-            }
-        };
+        Scripted udp = new Scripted(ProbeProtocol.UDP, new Sample(40_000, -1));
         ProximityTable table = table();
         try (ProbeScheduler s = new ProbeScheduler(
                 table,
@@ -148,10 +141,10 @@ class ProbeFidelityTest {
             assertThat(table.get(Address.of(LDNS)).path("CNC").rttMicros()).isEqualTo(40_000);
 
             for (int i = 0; i < 3; i++) {
-                script.add(new Sample(60_000, -1)); // one round 20 ms off (the band is 4 ms here) ...
+                udp.next.add(new Sample(60_000, -1)); // one round 20 ms off (the band is 4 ms here) ...
             }
             for (int i = 0; i < 3; i++) {
-                script.add(new Sample(40_000, -1)); // ... and the next where the path was
+                udp.next.add(new Sample(40_000, -1)); // ... and the next where the path was
             }
             var r = s.probeNow(LDNS, null);
             assertThat(r.sent()).as("the refresh's full round and the second").isEqualTo(6);
