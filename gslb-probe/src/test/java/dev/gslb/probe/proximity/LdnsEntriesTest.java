@@ -261,4 +261,21 @@ class LdnsEntriesTest {
                 .hasMessageContaining("more than 3 distinct");
         assertThat(names.number("TEL")).isEqualTo(1);
     }
+
+    @Test
+    void pathNamePairsKeepTheirNumbersAsTheTableGrows() {
+        PathNames names = new PathNames(1024);
+        int[] first = new int[100];
+        for (int i = 0; i < 100; i++) {
+            first[i] = names.pair("DC" + i % 20, "gslb-" + i);
+        }
+        for (int i = 0; i < 100; i++) {
+            assertThat(names.pair(new String("DC" + i % 20), "gslb-" + i))
+                    .as("asked again with equal, not the same, names")
+                    .isEqualTo(first[i]);
+            assertThat(names.name(names.dataCenterOf(first[i]))).isEqualTo("DC" + i % 20);
+            assertThat(names.name(names.instanceOf(first[i]))).isEqualTo("gslb-" + i);
+        }
+        assertThat(java.util.Arrays.stream(first).distinct().count()).isEqualTo(100);
+    }
 }
