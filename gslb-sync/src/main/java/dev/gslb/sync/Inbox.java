@@ -178,15 +178,17 @@ final class Inbox {
         if (p.path().dataCenter().equals(dataCenter)) {
             return; // our own data center's paths have one writer: us
         }
-        if (table.get(p.ldns()) == null && !guard.mayCreate(now)) {
-            dropped.increment();
-            return;
-        }
         Path path = guard.clamp(p.path(), now);
         if (path != p.path()) {
             clamped.increment();
         }
-        table.recordPath(p.ldns(), path);
+        table.recordPath(p.ldns(), path, () -> guard.mayCreate(now) || refusedNew());
+    }
+
+    /** Counts a new LDNS over the peer's budget; false, the answer to whether it may be created. */
+    private boolean refusedNew() {
+        dropped.increment();
+        return false;
     }
 
     private void mergeHealth(Item.HealthItem h, PeerGuard guard, long now) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -216,12 +217,33 @@ public final class ProximityTable {
 
     /** Records a measured path (newer measured-at wins per data center); true when it was newer. */
     public boolean recordPath(Address key, Path path) {
-        long now = clock.millis();
-        boolean[] newer = {false};
-        if (!roomFor(key)) {
+        return recordPath(key, path, () -> true);
+    }
+
+    /**
+     * Records a path as {@link #recordPath(Address, Path)}, but a new entry only when {@code
+     * mayCreate} (asked at most once, and only for an LDNS not in the table) says so: a peer's
+     * budget of new LDNS, decided in the one lookup (a snapshot's millions of paths looked each up
+     * twice).
+     */
+    public boolean recordPath(Address key, Path path, BooleanSupplier mayCreate) {
+        if (entries.size() < settings.maxLdns()) {
+            return record(key, path, mayCreate);
+        }
+        // full: a place is made only for a new LDNS that is let in
+        if (get(key) == null && (!mayCreate.getAsBoolean() || !makeRoom())) {
             return false;
         }
+        return record(key, path, () -> true);
+    }
+
+    private boolean record(Address key, Path path, BooleanSupplier mayCreate) {
+        long now = clock.millis();
+        boolean[] newer = {false};
         entries.compute(key.hi(), key.lo(), old -> {
+            if (old == null && !mayCreate.getAsBoolean()) {
+                return null;
+            }
             LdnsEntry base = old == null ? LdnsEntry.probing(now) : old;
             LdnsEntry next = base.withPath(path);
             newer[0] = next != base;

@@ -85,4 +85,38 @@ class ProximityTableBoundTest {
         }
         assertThat(t.size()).isEqualTo(50 + 10 + 50);
     }
+
+    @Test
+    void aPeerOverItsBudgetOfNewLdnsUpdatesKnownOnesAndEvictsNothing() {
+        ProximityTable t = new ProximityTable(
+                ProximitySettings.DEFAULTS.withMaxLdns(100).withNewPerNetwork(1_000_000, 1_000_000), Clock.systemUTC());
+        long now = System.currentTimeMillis();
+        int[] asked = {0};
+        java.util.function.BooleanSupplier refuse = () -> {
+            asked[0]++;
+            return false;
+        };
+        Address known = v4(0x3D000001L);
+        t.recordPath(known, Path.of("CNC", 1000, 10000, 0, ProbeProtocol.UDP, now, "a"));
+        assertThat(t.recordPath(v4(0x3D000002L), Path.of("TEL", 1000, 10000, 0, ProbeProtocol.UDP, now, "b"), refuse))
+                .isFalse();
+        assertThat(t.get(v4(0x3D000002L))).as("not created").isNull();
+        assertThat(t.recordPath(known, Path.of("TEL", 2000, 10000, 0, ProbeProtocol.UDP, now, "b"), refuse))
+                .isTrue();
+        assertThat(t.get(known).path("TEL").rttMicros()).isEqualTo(2000);
+        assertThat(asked[0]).as("asked for the new LDNS only").isEqualTo(1);
+
+        for (int i = 2; t.size() < 100; i++) {
+            t.recordPath(v4(0x3D000000L + i), Path.of("CNC", 1000, 10000, 0, ProbeProtocol.UDP, now, "a"));
+        }
+        assertThat(t.recordPath(v4(0x01020304L), Path.of("TEL", 1000, 10000, 0, ProbeProtocol.UDP, now, "b"), refuse))
+                .isFalse();
+        assertThat(t.evicted())
+                .as("a full table makes no room for what is refused")
+                .isZero();
+        assertThat(t.recordPath(known, Path.of("TEL", 3000, 10000, 0, ProbeProtocol.UDP, now + 1000, "b"), refuse))
+                .as("a known LDNS in a full table")
+                .isTrue();
+        assertThat(asked[0]).isEqualTo(2);
+    }
 }
