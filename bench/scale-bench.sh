@@ -8,15 +8,29 @@
 # gigabyte of tables the memory part built and dropped (its collections slowed the snapshot by half).
 #   GSLB_BENCH_JVM: more JVM options; -Dgslb.bench.jfr=FILE records the fresh peer's snapshot alone
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-run() { # ldns part
-  # shellcheck disable=SC2086 # GSLB_BENCH_JVM is a list of options
-  bash "$here/bench/run-test-main.sh" gslb-sync -Xmx12g -XX:+UseParallelGC -XX:+UseCompactObjectHeaders ${GSLB_BENCH_JVM:-} \
-    -- dev.gslb.sync.ScaleFigures "$1" "$2"
+. "$here/packaging/jvm-options.sh"
+# The Java options `gslb serve` gets for a server of $1 LDNS: heap, young generation, collector.
+serve_options() {
+  local config
+  config="$(mktemp)"
+  printf 'probe:\n  max-ldns: %s\n' "$1" > "$config"
+  GSLB_JAVA_OPTS= gslb_jvm_options serve --config "$config"
+  rm -f "$config"
+  echo "$GSLB_JVM"
 }
-# The store part runs in the heap `gslb serve` gives a server of that many LDNS (jvm-options.sh).
-store() { GSLB_BENCH_JVM="-Xmx$((128 + ($1 * 512 + 1048575) / 1048576))m ${GSLB_BENCH_JVM:-}" run "$1" store; }
+run() { # ldns part options
+  # shellcheck disable=SC2086 # the options are lists
+  bash "$here/bench/run-test-main.sh" gslb-sync $3 ${GSLB_BENCH_JVM:-} -- dev.gslb.sync.ScaleFigures "$1" "$2"
+}
+# The fresh peer runs with serve's options, but shares its JVM with the two instances it joins
+# (their tables beside its own: -Xmx12g); the store part in serve's options and heap.
+memory() { run "$1" memory "-Xmx12g -XX:+UseParallelGC -XX:+UseCompactObjectHeaders"; }
+snapshot() { run "$1" snapshot "$(serve_options "$1") -Xmx12g"; }
+store() { run "$1" store "$(serve_options "$1")"; }
+n="${1:-3000000}"
 case "${2:-}" in
-  memory | snapshot) run "${1:-3000000}" "$2" ;;
-  store) store "${1:-3000000}" ;;
-  *) run "${1:-3000000}" memory && run "${1:-3000000}" snapshot && store "${1:-3000000}" ;;
+  memory) memory "$n" ;;
+  snapshot) snapshot "$n" ;;
+  store) store "$n" ;;
+  *) memory "$n" && snapshot "$n" && store "$n" ;;
 esac

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The launchers' Java options (packaging/jvm-options.sh), run by the shells that run the
  * launchers: dash (/usr/bin/gslb is #!/bin/sh) and bash (./gslb). `serve` gets 128 MiB + 512
- * bytes per probe.max-ldns; GSLB_JAVA_OPTS with -Xmx replaces it; other commands a small heap.
+ * bytes per probe.max-ldns, a quarter of it young; GSLB_JAVA_OPTS with -Xmx replaces it; other commands a small heap.
  */
 class JvmOptionsTest {
     @TempDir
@@ -50,18 +50,17 @@ class JvmOptionsTest {
                 dns:
                   listen: ["127.0.0.1:53"]
                 """);
+        // 128 + ceil(3e6 * 512 / 2^20), a quarter of it young
         assertThat(options(shell, null, "serve", "--config", config.toString()))
-                .endsWith("-XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:MetaspaceSize=64m -Xmx1593m"); // 128 +
-        // ceil(3e6
-        // * 512 /
-        // 2^20)
-        assertThat(options(shell, null, "serve", "--config=" + config)).endsWith("-Xmx1593m");
+                .endsWith("-XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:MetaspaceSize=64m"
+                        + " -XX:-UseAdaptiveSizePolicy -XX:MaxTenuringThreshold=1 -Xmx1593m -Xmn398m");
+        assertThat(options(shell, null, "serve", "--config=" + config)).endsWith("-Xmx1593m -Xmn398m");
 
         Files.writeString(config, "probe:\n  rate: 200\n");
         assertThat(options(shell, null, "serve", "--config", config.toString()))
                 .as("the default max-ldns, 1,000,000")
-                .endsWith("-Xmx617m");
-        assertThat(options(shell, null, "serve")).endsWith("-Xmx617m");
+                .endsWith("-Xmx617m -Xmn154m");
+        assertThat(options(shell, null, "serve")).endsWith("-Xmx617m -Xmn154m");
         assertThat(options(shell, null, "--config", config.toString(), "serve"))
                 .as("gslb --config FILE serve: gslb's own option before the command")
                 .isEqualTo(options(shell, null, "serve", "--config", config.toString()));
@@ -70,9 +69,9 @@ class JvmOptionsTest {
                 .contains("-XX:+UseSerialGC");
         assertThat(options(shell, null, "serve", "--config"))
                 .as("no value: the launcher goes on, and serve says what is missing")
-                .endsWith("-Xmx617m");
+                .endsWith("-Xmx617m -Xmn154m");
         assertThat(options(shell, "-Xms1g -Xmx2g", "serve", "--config", config.toString()))
-                .doesNotContain("-Xmx")
+                .doesNotContain("-Xmx", "-Xmn")
                 .contains("-XX:+UseParallelGC");
     }
 

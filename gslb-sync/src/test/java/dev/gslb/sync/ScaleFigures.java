@@ -88,28 +88,34 @@ public final class ScaleFigures {
                 recording.setDestination(java.nio.file.Path.of(jfr));
                 recording.start();
             }
+            // Counted as b records them (one walk of the table at the end): a walk of 3,000,000 entries
+            // every quarter second took a core from the peer being measured, and made the figure coarse.
+            java.util.concurrent.atomic.LongAdder recorded = new java.util.concurrent.atomic.LongAdder();
+            b.table.onPathRecorded((k, p) -> recorded.increment());
+            long[] gcBefore = collections();
             long start = System.nanoTime();
             Node.pair(a, b);
             Node.pair(c, b);
-            Awaits.until("all entries on b", Duration.ofMinutes(10), () -> b.table.size() >= n);
-            // Counting the paths walks the whole table: a walk every 10 ms (Awaits) took a core from the
-            // peer being measured. Four walks a second, the figure a quarter second coarser at most.
-            long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-            while (withPaths(b.table, 2) < n) {
+            Awaits.until(
+                    "two paths recorded for each LDNS on b", Duration.ofMinutes(10), () -> recorded.sum() >= 2L * n);
+            long done = System.nanoTime();
+            long deadline = done + Duration.ofMinutes(10).toNanos();
+            while (withPaths(b.table, 2) < n) { // a path recorded twice (a second snapshot) counts twice
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("two paths in every entry on b: not within 10 minutes");
                 }
                 Thread.sleep(250);
+                done = System.nanoTime();
             }
-            long done = System.nanoTime();
             if (recording != null) {
                 recording.stop();
                 recording.close();
             }
+            long[] gc = collections();
             System.out.printf(
                     "snapshot: a fresh peer joined two instances of %,d LDNS each and held %,d LDNS with 2 paths"
-                            + " after %.1f s (pairing included)%n",
-                    n, withPaths(b.table, 2), (done - start) / 1e9);
+                            + " after %.1f s (pairing included; %d collections, %.1f s)%n",
+                    n, withPaths(b.table, 2), (done - start) / 1e9, gc[0] - gcBefore[0], (gc[1] - gcBefore[1]) / 1e3);
         }
     }
 
@@ -156,6 +162,16 @@ public final class ScaleFigures {
 
     private static Node node(String name, String dc, String source, java.nio.file.Path dir, int cap) throws Exception {
         return Node.on(name, dc, source, dir, s -> s, cap, List.of(), RuntimeStateExchange.NONE);
+    }
+
+    /** The collections so far and their milliseconds, of every collector. */
+    private static long[] collections() {
+        long[] out = new long[2];
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            out[0] += gc.getCollectionCount();
+            out[1] += gc.getCollectionTime();
+        }
+        return out;
     }
 
     private static int withPaths(ProximityTable t, int paths) {
