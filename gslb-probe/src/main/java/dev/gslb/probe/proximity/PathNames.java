@@ -23,8 +23,6 @@ final class PathNames {
     private final int max;
     private final Map<String, Integer> numbers = new HashMap<>();
     private volatile String[] names = new String[0];
-    /** (data center << 10 | instance) -> pair number. */
-    private final Map<Integer, Integer> pairNumbers = new HashMap<>();
     /** Per pair number: data center << 10 | instance (read without the lock: published by the volatile write). */
     private volatile int[] pairs = new int[0];
 
@@ -57,7 +55,7 @@ final class PathNames {
     /**
      * Every pair so far, by name, read without the lock: two peers' snapshots arrive at once, each
      * millions of paths of its own pair, and a one-pair cache missed on every path (21 % of a fresh
-     * peer's CPU was the locked maps below). Replaced whole when a pair is added.
+     * peer's CPU was a locked map of pairs). Replaced whole when a pair is added.
      */
     private volatile PairIndex index = PairIndex.EMPTY;
 
@@ -68,21 +66,20 @@ final class PathNames {
     }
 
     private synchronized int newPair(String dataCenter, String measuredBy) {
-        int key = number(dataCenter) << 10 | number(measuredBy);
-        Integer n = pairNumbers.get(key);
-        if (n != null) {
+        int n = index.find(dataCenter, measuredBy); // added since the caller looked
+        if (n >= 0) {
             return n;
         }
-        if (pairNumbers.size() >= max) {
+        if (pairs.length >= max) {
             throw new IllegalArgumentException(
                     "more than " + max + " distinct data-center and instance pairs in paths: " + dataCenter + "/"
                             + measuredBy + " refused");
         }
-        int next = pairNumbers.size();
+        int key = number(dataCenter) << 10 | number(measuredBy);
+        int next = pairs.length;
         int[] grown = Arrays.copyOf(pairs, next + 1);
         grown[next] = key;
         pairs = grown;
-        pairNumbers.put(key, next);
         index = index.with(names[key >>> 10], names[key & 0x3FF], next);
         return next;
     }
