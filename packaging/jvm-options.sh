@@ -13,10 +13,9 @@
 # parallel collector's adaptive sizing, and what survives one young collection promoted at the
 # next (MaxTenuringThreshold=1): the table's entries live as long as the server, its garbage does
 # not outlive a collection. While a fresh peer took in two snapshots of 3,000,000 LDNS, adaptive
-# sizing grew eden to 1.5 GB and each collection paid the kernel for fresh pages (Sys 1.4 s of a
-# 1.1 s pause), then shrank eden and copied the same entries between survivor spaces: 7.8 s to
-# hold them all, 3.9-4.8 s now (bench/scale-bench.sh); on the mixed load the old generation grows
-# by 1 KB a second and young pauses stay under 12 ms (bench/mixed-load.sh).
+# sizing grew eden to 1.5 GB and each collection paid the kernel for fresh pages, then shrank eden
+# and copied the same entries between survivor spaces: the figures before and after are in
+# docs/benchmarks.md (bench/scale-bench.sh, bench/mixed-load.sh).
 # Compact object headers (JEP 519: 8-byte headers) for serve: millions of small entries, a
 # sixth smaller each; the AOT cache is recorded with the same options. MetaspaceSize: serve's
 # classes take about 37 MB of metaspace, and the default first threshold (21 MB) cost two full

@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The launchers' Java options (packaging/jvm-options.sh), run by the shells that run the
  * launchers: dash (/usr/bin/gslb is #!/bin/sh) and bash (./gslb). `serve` gets 128 MiB + 512
- * bytes per probe.max-ldns, a quarter of it young; GSLB_JAVA_OPTS with -Xmx replaces it; other commands a small heap.
+ * bytes per probe.max-ldns, a quarter of it young; GSLB_JAVA_OPTS with -Xmx replaces both; other
+ * commands a small heap.
  */
 class JvmOptionsTest {
     @TempDir
