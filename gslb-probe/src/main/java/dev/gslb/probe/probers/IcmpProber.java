@@ -49,19 +49,24 @@ public final class IcmpProber implements Prober, AutoCloseable {
         UNAVAILABLE
     }
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final SymbolLookup LIBC = LINKER.defaultLookup();
-    private static final MethodHandle SOCKET =
-            handle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND =
-            handle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SENDTO = handle(
-            "sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle RECV =
-            handle("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle POLL =
-            handle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    /** The six downcalls, linked at the first call (the detection's), not when a prober is made. */
+    private static final class Libc {
+        private static final Linker LINKER = Linker.nativeLinker();
+        private static final SymbolLookup LIBC = LINKER.defaultLookup();
+        static final MethodHandle SOCKET =
+                handle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+        static final MethodHandle BIND = handle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle SENDTO = handle(
+                "sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle RECV =
+                handle("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        static final MethodHandle POLL = handle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+
+        private static MethodHandle handle(String name, FunctionDescriptor fd) {
+            return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), fd);
+        }
+    }
 
     private final InetAddress source;
     /**
@@ -84,10 +89,6 @@ public final class IcmpProber implements Prober, AutoCloseable {
         this.source = source;
     }
 
-    private static MethodHandle handle(String name, FunctionDescriptor fd) {
-        return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), fd);
-    }
-
     private static Mode detect() {
         Mode m = socketAllowed();
         if (m == Mode.UNAVAILABLE) {
@@ -100,9 +101,9 @@ public final class IcmpProber implements Prober, AutoCloseable {
     private static Mode socketAllowed() {
         for (Mode m : new Mode[] {Mode.RAW, Mode.PING}) {
             try {
-                int fd = (int) SOCKET.invokeExact(AF_INET, m == Mode.RAW ? SOCK_RAW : SOCK_DGRAM, IPPROTO_ICMP);
+                int fd = (int) Libc.SOCKET.invokeExact(AF_INET, m == Mode.RAW ? SOCK_RAW : SOCK_DGRAM, IPPROTO_ICMP);
                 if (fd >= 0) {
-                    int ignored = (int) CLOSE.invokeExact(fd);
+                    int ignored = (int) Libc.CLOSE.invokeExact(fd);
                     return m;
                 }
             } catch (Throwable t) {
@@ -153,20 +154,21 @@ public final class IcmpProber implements Prober, AutoCloseable {
     private Sample ping(InetAddress target, Duration timeout) throws Throwable {
         Mode mode = mode();
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) SOCKET.invokeExact(AF_INET, mode == Mode.RAW ? SOCK_RAW : SOCK_DGRAM, IPPROTO_ICMP);
+            int fd = (int) Libc.SOCKET.invokeExact(AF_INET, mode == Mode.RAW ? SOCK_RAW : SOCK_DGRAM, IPPROTO_ICMP);
             if (fd < 0) {
                 return Sample.NO_REPLY;
             }
             try {
                 if (!source.isAnyLocalAddress() && source instanceof Inet4Address) {
-                    int ignored = (int) BIND.invokeExact(fd, sockaddr(arena, source), 16);
+                    int ignored = (int) Libc.BIND.invokeExact(fd, sockaddr(arena, source), 16);
                 }
                 int id = ThreadLocalRandom.current().nextInt(1, 65536);
                 int seq = ThreadLocalRandom.current().nextInt(1, 65536);
                 MemorySegment packet = echoRequest(arena, id, seq);
                 long deadline = System.nanoTime() + timeout.toNanos();
                 long start = System.nanoTime();
-                long sent = (long) SENDTO.invokeExact(fd, packet, packet.byteSize(), 0, sockaddr(arena, target), 16);
+                long sent =
+                        (long) Libc.SENDTO.invokeExact(fd, packet, packet.byteSize(), 0, sockaddr(arena, target), 16);
                 if (sent < 0) {
                     return Sample.NO_REPLY;
                 }
@@ -181,11 +183,11 @@ public final class IcmpProber implements Prober, AutoCloseable {
                     pollfd.set(JAVA_INT, 0, fd);
                     pollfd.set(JAVA_SHORT, 4, POLLIN);
                     pollfd.set(JAVA_SHORT, 6, (short) 0);
-                    int ready = (int) POLL.invokeExact(pollfd, 1L, left);
+                    int ready = (int) Libc.POLL.invokeExact(pollfd, 1L, left);
                     if (ready <= 0) {
                         continue;
                     }
-                    long n = (long) RECV.invokeExact(fd, buf, 1500L, 0);
+                    long n = (long) Libc.RECV.invokeExact(fd, buf, 1500L, 0);
                     if (n <= 0) {
                         continue;
                     }
@@ -196,7 +198,7 @@ public final class IcmpProber implements Prober, AutoCloseable {
                     }
                 }
             } finally {
-                int ignored = (int) CLOSE.invokeExact(fd);
+                int ignored = (int) Libc.CLOSE.invokeExact(fd);
             }
         }
     }
