@@ -5,6 +5,7 @@ import dev.gslb.cli.log.LogProvider;
 import dev.gslb.cli.log.LogSettings;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.dns.server.DnsServer;
 import dev.gslb.dns.server.ListenerSettings;
 import dev.gslb.probe.store.StateFolderLock;
 import dev.gslb.server.GslbServer;
@@ -90,6 +91,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // beside the configuration's reading; joined before the server is made, which uses them
+        Thread natives = Thread.ofPlatform().daemon().name("link-natives").start(DnsServer::linkNatives);
         Gslb root = Gslb.root(spec); // gslb --config FILE --state-dir DIR serve
         config = config == null && root != null ? root.config : config;
         stateDir = stateDir == null && root != null ? root.stateDir : stateDir;
@@ -112,6 +115,7 @@ final class ServeCommand implements Callable<Integer> {
                 cfg.stateFolder(),
                 Runtime.getRuntime().maxMemory() >> 20);
         try (StateFolderLock held = StateFolderLock.take(cfg.stateFolder())) {
+            natives.join();
             return serve(cfg);
         } catch (IOException e) { // the folder's lock, or a state file the server could not open
             System.err.println("gslb: " + e.getMessage());

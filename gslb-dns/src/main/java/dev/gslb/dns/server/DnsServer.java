@@ -97,6 +97,16 @@ public final class DnsServer implements AutoCloseable {
         return Epoll.isAvailable();
     }
 
+    /**
+     * Links what the listeners will call into the system: the UDP loop's downcalls and netty's epoll
+     * library (with its own downcalls), about a tenth of a second of cold code, which serve runs on
+     * a thread of its own while it reads its configuration. Otherwise the first listener links them.
+     */
+    public static void linkNatives() {
+        BatchedUdpListener.available();
+        nativeTransport();
+    }
+
     public synchronized void start() throws InterruptedException {
         boolean epoll = nativeTransport();
         int threads = settings.effectiveThreads();
