@@ -28,6 +28,12 @@
 # method-handle classes that the AOT cache does not keep: about 170 at serve's start, 0.15-0.2 s
 # of a 2-core VM's 1.9 s to the first answer. Native accessors cost a little more per call; no
 # reflective call is on the query path.
+# Transparent huge pages for serve's heap where the kernel offers them (`[madvise]` or `[always]`
+# in /sys/kernel/mm/transparent_hugepage/enabled; tests point GSLB_THP_SETTING elsewhere): the
+# heap's first touches cost a fault per 2 MiB instead of per 4 KiB, which a VM pays dearly: the
+# first answer and a fresh peer's snapshot come sooner, resident memory does not grow
+# (docs/benchmarks.md). Where the kernel has them off ([never]) the option is left out: the JVM
+# would warn at every start.
 # GSLB_JAVA_OPTS with -Xmx or -XX:MaxRAM... replaces the computed maximum and young generation.
 #
 # Every other command is a short-lived client: the serial collector, the C1 compiler only and a
@@ -41,6 +47,9 @@ gslb_jvm_options() {
     GSLB_JVM="$GSLB_JVM -Xlog:disable -Xlog:all=warning:stderr -Xlog:aot*=off:stderr"
     return
   fi
+  case "$(cat "${GSLB_THP_SETTING:-/sys/kernel/mm/transparent_hugepage/enabled}" 2>/dev/null)" in
+    *"[always]"* | *"[madvise]"*) GSLB_JVM="$GSLB_JVM -XX:+UseTransparentHugePages" ;;
+  esac
   GSLB_JVM="$GSLB_JVM -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:MetaspaceSize=64m"
   GSLB_JVM="$GSLB_JVM -XX:-UseAdaptiveSizePolicy -XX:MaxTenuringThreshold=1"
   case " ${GSLB_JAVA_OPTS:-} " in

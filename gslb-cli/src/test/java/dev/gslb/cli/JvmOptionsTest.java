@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The launchers' Java options (packaging/jvm-options.sh), run by the shells that run the
  * launchers: dash (/usr/bin/gslb is #!/bin/sh) and bash (./gslb). `serve` gets 128 MiB + 512
- * bytes per probe.max-ldns, a quarter of it young; GSLB_JAVA_OPTS with -Xmx replaces both; other
+ * bytes per probe.max-ldns, a quarter of it young, and transparent huge pages where the kernel
+ * offers them; GSLB_JAVA_OPTS with -Xmx replaces heap and young generation; other
  * commands a small heap.
  */
 class JvmOptionsTest {
@@ -23,6 +24,11 @@ class JvmOptionsTest {
     Path dir;
 
     String options(String shell, String javaOpts, String... args) throws Exception {
+        return options(shell, javaOpts, null, args);
+    }
+
+    /** With {@code thp} as the kernel's transparent-huge-page setting (a file), when not null. */
+    String options(String shell, String javaOpts, Path thp, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 shell, "-c", ". ../packaging/jvm-options.sh && gslb_jvm_options \"$@\" && echo \"$GSLB_JVM\"", "sh"));
         command.addAll(List.of(args));
@@ -30,6 +36,9 @@ class JvmOptionsTest {
         pb.environment().remove("GSLB_JAVA_OPTS");
         if (javaOpts != null) {
             pb.environment().put("GSLB_JAVA_OPTS", javaOpts);
+        }
+        if (thp != null) {
+            pb.environment().put("GSLB_THP_SETTING", thp.toString());
         }
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -82,5 +91,26 @@ class JvmOptionsTest {
         assertThat(options(shell, null, "health", "--json"))
                 .contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m")
                 .doesNotContain("ParallelGC");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dash", "bash"})
+    void serveAsksForHugePagesWhereTheKernelOffersThem(String shell) throws Exception {
+        Path thp = dir.resolve("enabled");
+        for (String offered : List.of("always [madvise] never", "[always] madvise never")) {
+            Files.writeString(thp, offered + "\n");
+            assertThat(options(shell, null, thp, "serve"))
+                    .as(offered)
+                    .contains("-XX:+UseTransparentHugePages -XX:+UseParallelGC");
+            assertThat(options(shell, null, thp, "health")).doesNotContain("TransparentHugePages");
+        }
+        Files.writeString(thp, "always madvise [never]\n");
+        assertThat(options(shell, null, thp, "serve"))
+                .as("off in the kernel: the JVM would warn")
+                .doesNotContain("TransparentHugePages")
+                .contains("-XX:+UseParallelGC");
+        assertThat(options(shell, null, dir.resolve("absent"), "serve"))
+                .as("no such setting (another kernel)")
+                .doesNotContain("TransparentHugePages");
     }
 }
