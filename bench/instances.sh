@@ -21,9 +21,14 @@ paired_configs() { # probe-port
   { sed 's/^  datacenter: CNC$/  datacenter: TEL\n  name: bench-tel/' "$default"; echo "$probe"; } >"$work/peer.yaml"
 }
 
+# Each instance runs with serve's own Java options (packaging/jvm-options.sh: the collector, the
+# heap for the default max-ldns, huge pages where the kernel offers them), as the launchers run it.
 serve() { # cpus name config port threads [serve options...]
   local cpus="$1" name="$2" config="$3" port="$4" threads="$5"; shift 5
-  taskset -c "$cpus" "$JAVA_HOME/bin/java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -Xms512m -Xmx512m -Dgslb.home="$here" \
+  . "$here/packaging/jvm-options.sh"
+  gslb_jvm_options serve
+  # shellcheck disable=SC2086 # GSLB_JVM is a list of options
+  taskset -c "$cpus" "$JAVA_HOME/bin/java" $GSLB_JVM -Dgslb.home="$here" \
     "${serve_jvm[@]}" \
     -jar "$jar" serve --config "$config" --listen "127.0.0.1:$port" --listen "[::1]:$port" --threads "$threads" \
     --state-dir "$work/$name" "$@" >"$work/$name.log" 2>&1 &
