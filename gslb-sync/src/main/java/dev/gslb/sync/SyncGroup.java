@@ -64,9 +64,16 @@ public final class SyncGroup<C> implements ConfigExchange {
     private volatile Runnable tell = () -> {};
 
     private C running;
-    private SharedContent shared;
+    private volatile SharedContent shared;
     private volatile ConfigVersion version;
-    private volatile byte[] zipped;
+    /**
+     * The shared content zipped for the peers, made at the first offer after it changes: a start
+     * does not wait for it (it zips the topology's lists, a few tens of milliseconds of cold code).
+     */
+    private volatile Zipped zipped;
+
+    private record Zipped(SharedContent content, byte[] bytes) {}
+
     private String fileDigest;
     /**
      * Where the running configuration's shared files are read from (a peer's, or one kept at
@@ -132,7 +139,6 @@ public final class SyncGroup<C> implements ConfigExchange {
         this.running = start;
         this.shared = startShared;
         this.version = v;
-        this.zipped = startShared.zip();
         this.fileDigest = file.digest();
         folder.persist(startShared, version, fileDigest, filesAt);
     }
@@ -206,7 +212,6 @@ public final class SyncGroup<C> implements ConfigExchange {
     private void serve(C config, SharedContent content, ConfigVersion v) {
         running = config;
         shared = content;
-        zipped = content.zip();
         version = v;
         refused = null;
         refusal = "";
@@ -215,7 +220,17 @@ public final class SyncGroup<C> implements ConfigExchange {
 
     @Override
     public Offer current() {
-        return new Offer(version, syncOn, refused, refusal, zipped);
+        return new Offer(version, syncOn, refused, refusal, zipped());
+    }
+
+    private byte[] zipped() {
+        SharedContent content = shared;
+        Zipped z = zipped;
+        if (z == null || z.content() != content) {
+            z = new Zipped(content, content.zip());
+            zipped = z;
+        }
+        return z.bytes();
     }
 
     @Override
