@@ -9,6 +9,12 @@ public interface ConfigExchange {
     /** What this instance serves now, with its content; sent to every (re)connected peer. */
     Offer current();
 
+    /** Only which configuration this instance serves, for the heartbeats: no content is made. */
+    default Offer state() {
+        Offer o = current();
+        return o == null ? null : o.stateOnly();
+    }
+
     /**
      * A peer's configuration, or its state only ({@code bundle} empty): called on the receiving
      * thread of that peer's connection.

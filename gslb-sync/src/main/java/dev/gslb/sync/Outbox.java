@@ -84,9 +84,9 @@ final class Outbox {
 
     /** The shared configuration: its content, or only which generation this side serves ({@code stateOnly}). */
     void config(boolean stateOnly) {
-        ConfigExchange.Offer o = config.current();
+        ConfigExchange.Offer o = stateOnly ? config.state() : config.current();
         if (o != null) {
-            broadcast(new Item.ConfigItem(stateOnly ? o.stateOnly() : o, clock.millis()));
+            broadcast(new Item.ConfigItem(o, clock.millis()));
         }
     }
 

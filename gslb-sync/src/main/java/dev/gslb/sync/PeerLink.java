@@ -310,17 +310,34 @@ final class PeerLink {
         }
         // the configuration first: runtime states name its objects
         for (Wire.Type whole : new Wire.Type[] {Wire.Type.CONFIG, Wire.Type.RUNTIME, Wire.Type.KEYS}) {
-            Item newest = null; // only the newest: each is the whole configuration, all the runtime states or keys
-            for (Item it : batch) {
-                if (it.type() == whole) {
-                    newest = it;
-                }
-            }
-            if (newest != null) {
-                Wire.write(out, whole, Item.encode(whole, List.of(newest)));
+            for (Item it : newestWhole(batch, whole)) {
+                Wire.write(out, whole, Item.encode(whole, List.of(it)));
                 sent.incrementAndGet();
             }
         }
+    }
+
+    /**
+     * What goes out of a batch's items of one whole kind: only the newest, each being the whole
+     * configuration, all the runtime states or keys. But a configuration's content is never dropped
+     * for a state told after it (a heartbeat's, which carries none): the newest content goes
+     * first, then that state, and the peer takes the content.
+     */
+    static List<Item> newestWhole(List<Item> batch, Wire.Type whole) {
+        Item newest = null;
+        Item content = null;
+        for (Item it : batch) {
+            if (it.type() == whole) {
+                newest = it;
+                if (it instanceof Item.ConfigItem c && c.offer().bundle().length > 0) {
+                    content = it;
+                }
+            }
+        }
+        if (newest == null) {
+            return List.of();
+        }
+        return content == null || content == newest ? List.of(newest) : List.of(content, newest);
     }
 
     /** The other side sends heartbeats on this connection; silence for dead-after ends it. */

@@ -223,6 +223,11 @@ public final class SyncGroup<C> implements ConfigExchange {
         return new Offer(version, syncOn, refused, refusal, zipped());
     }
 
+    @Override
+    public Offer state() {
+        return new Offer(version, syncOn, refused, refusal, new byte[0]);
+    }
+
     private byte[] zipped() {
         SharedContent content = shared;
         Zipped z = zipped;
