@@ -31,9 +31,9 @@
 # Transparent huge pages for serve's heap where the kernel offers them (`[madvise]` or `[always]`
 # in /sys/kernel/mm/transparent_hugepage/enabled; tests point GSLB_THP_SETTING elsewhere): the
 # heap's first touches cost a fault per 2 MiB instead of per 4 KiB, which a VM pays dearly: the
-# first answer and a fresh peer's snapshot come sooner, resident memory does not grow
-# (docs/benchmarks.md). Where the kernel has them off ([never]) the option is left out: the JVM
-# would warn at every start.
+# first answer comes sooner; resident memory grows a little under load (docs/benchmarks.md).
+# Where the kernel has them off ([never]) the option is left out: the JVM would warn at every
+# start.
 # GSLB_JAVA_OPTS with -Xmx or -XX:MaxRAM... replaces the computed maximum and young generation.
 #
 # Every other command is a short-lived client: the serial collector, the C1 compiler only and a
