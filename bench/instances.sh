@@ -23,10 +23,10 @@ paired_configs() { # probe-port
 
 # Each instance runs with serve's own Java options (packaging/jvm-options.sh: the collector, the
 # heap for the default max-ldns, huge pages where the kernel offers them), as the launchers run it.
+. "$here/packaging/jvm-options.sh"
+gslb_jvm_options serve
 serve() { # cpus name config port threads [serve options...]
   local cpus="$1" name="$2" config="$3" port="$4" threads="$5"; shift 5
-  . "$here/packaging/jvm-options.sh"
-  gslb_jvm_options serve
   # shellcheck disable=SC2086 # GSLB_JVM is a list of options
   taskset -c "$cpus" "$JAVA_HOME/bin/java" $GSLB_JVM -Dgslb.home="$here" \
     "${serve_jvm[@]}" \
