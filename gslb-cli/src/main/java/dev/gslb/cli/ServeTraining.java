@@ -11,13 +11,9 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.xbill.DNS.CookieOption;
@@ -162,15 +158,23 @@ final class ServeTraining {
         }
     }
 
-    private static void admin(String hostPort) throws IOException, InterruptedException {
-        try (HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
-            for (String path : List.of("/health", "/status")) {
-                http.send(
-                        HttpRequest.newBuilder(URI.create("http://" + hostPort + path))
-                                .timeout(Duration.ofSeconds(2))
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding());
+    /**
+     * The admin server's answers to two requests, over a plain socket: java.net.http's client would
+     * put its own classes and TLS's (about 500 that serve never loads) in the cache, loaded at
+     * every start.
+     */
+    private static void admin(String hostPort) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        InetSocketAddress address =
+                new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        for (String path : List.of("/health", "/status")) {
+            try (Socket http = new Socket()) {
+                http.connect(address, 2000);
+                http.setSoTimeout(2000);
+                http.getOutputStream()
+                        .write(("GET " + path + " HTTP/1.1\r\nHost: " + hostPort + "\r\nConnection: close\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                http.getInputStream().readAllBytes();
             }
         }
     }
