@@ -12,6 +12,7 @@ import dev.gslb.probe.Awaits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -38,6 +39,25 @@ class DebianPackageIT {
             + "\\x07example\\x03com\\x00\\x00\\x06\\x00\\x01'; mkfifo /tmp/never; exec 4<>/tmp/never;"
             + " until { exec 3<>/dev/udp/127.0.0.1/53 && printf \"$q\" >&3 && read -r -t 0.002 -N 1 -u 3 _; }"
             + " 2>/dev/null; do exec 3>&-; read -t 0.002 -u 4 _; done; date +%s%N >/tmp/t1)";
+
+    /** bash: every java process of the container stopped (minbase has no pkill), then gone. */
+    static final String STOP_SERVER = "(for d in /proc/[0-9]*; do [ \"$(cat $d/comm 2>/dev/null)\" = java ]"
+            + " && kill ${d#/proc/}; done; for i in $(seq 100); do"
+            + " grep -qx java /proc/[0-9]*/comm 2>/dev/null || exit 0; sleep 0.1; done; exit 1)";
+
+    /** The packaged server started as the unit starts it, timed to its first answer, in ms. */
+    private static int firstAnswerMillis(GenericContainer<?> root) throws Exception {
+        run(
+                root,
+                "bash",
+                "-c",
+                "date +%s%N >/tmp/t0; runuser -u gslb -- /usr/bin/gslb serve --config /etc/gslb/gslb.yaml"
+                        + " --state-dir /var/lib/gslb >/tmp/gslb.log 2>&1 & " + FIRST_ANSWER
+                        + " >/dev/null 2>&1 &");
+        run(root, "bash", "-c", "for i in $(seq 600); do [ -s /tmp/t1 ] && exit; sleep 0.1; done; exit 1");
+        return Integer.parseInt(run(root, "sh", "-c", "echo $(( ($(cat /tmp/t1) - $(cat /tmp/t0)) / 1000000 ))")
+                .strip());
+    }
 
     static Path deb() throws Exception {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("gslb.deb", "../target")))) {
@@ -82,17 +102,16 @@ class DebianPackageIT {
             // the unit's command, as its user (no systemd runs in a container); timed in the
             // container to its first answer (printed: timing is the benchmarks', not asserted) by a
             // SOA question every 2 ms from bash itself: a dig a try would take a core of its own
-            // from the starting server, and so would polling from outside the container
-            run(
-                    root,
-                    "bash",
-                    "-c",
-                    "date +%s%N >/tmp/t0; runuser -u gslb -- /usr/bin/gslb serve --config /etc/gslb/gslb.yaml"
-                            + " --state-dir /var/lib/gslb >/tmp/gslb.log 2>&1 & " + FIRST_ANSWER
-                            + " >/dev/null 2>&1 &");
-            run(root, "bash", "-c", "for i in $(seq 600); do [ -s /tmp/t1 ] && exit; sleep 0.1; done; exit 1");
-            String started = run(root, "sh", "-c", "echo $(( ($(cat /tmp/t1) - $(cat /tmp/t0)) / 1000000 ))")
-                    .strip();
+            // from the starting server, and so would polling from outside the container. Three
+            // starts on an empty state folder (one moves by 10-20 % with what the host does): the
+            // first two stopped, the last one serves the rest of the test.
+            List<Integer> starts = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                if (i > 0) {
+                    run(root, "bash", "-c", STOP_SERVER + " && rm -rf /var/lib/gslb/* /tmp/t0 /tmp/t1");
+                }
+                starts.add(firstAnswerMillis(root));
+            }
             String a = Awaits.until(
                     "an answer from the packaged server",
                     Duration.ofSeconds(60),
@@ -104,7 +123,8 @@ class DebianPackageIT {
                     Objects::nonNull);
             assertThat(a).isIn("202.106.83.177", "219.17.66.100");
             assertThat(run(root, "ls", "/opt/gslb/lib")).contains("gslb.aot", "gslb-serve.aot");
-            System.out.println("package: first answer " + started + " ms after gslb serve");
+            System.out.println("package: first answer "
+                    + starts.stream().sorted().toList().get(1) + " ms after gslb serve (median of 3: " + starts + ")");
             assertThat(run(root, "cat", "/tmp/gslb.log"))
                     .as("serve's AOT cache, recorded at build, matches the installed jar and runtime")
                     .doesNotContain("Unable to use AOT cache", "][aot");
