@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -24,10 +25,16 @@ final class LdnsEntries {
     private static final LdnsEntry TOMBSTONE = LdnsEntry.probing(0);
 
     private final Segment[] segments = new Segment[SEGMENTS];
+    /**
+     * Live entries of all segments: the size is asked at every path a snapshot records (the
+     * table's bound), and adding up 64 segments' counts there was a tenth of a fresh peer's
+     * snapshot. An adder, so two peers' snapshots written at once do not share one counter's line.
+     */
+    private final LongAdder live = new LongAdder();
 
     LdnsEntries() {
         for (int i = 0; i < SEGMENTS; i++) {
-            segments[i] = new Segment();
+            segments[i] = new Segment(live);
         }
     }
 
@@ -81,11 +88,7 @@ final class LdnsEntries {
     }
 
     int size() {
-        int n = 0;
-        for (Segment s : segments) {
-            n += s.live;
-        }
-        return n;
+        return live.intValue();
     }
 
     /** Each entry present when its segment is reached: weakly consistent, each entry whole. */
@@ -136,11 +139,18 @@ final class LdnsEntries {
 
     private static final class Segment {
         volatile LdnsEntry[] slots = new LdnsEntry[16];
-        volatile int live;
+        /** Live entries of this segment (under the lock). */
+        private int live;
+        /** The table's count of live entries, kept with this segment's. */
+        private final LongAdder tableLive;
         /** Live entries per state (by ordinal), written under the lock. */
         final int[] states = new int[LdnsEntry.State.values().length];
         /** Slots not null: live entries and tombstones (writers only, under the lock). */
         private int used;
+
+        Segment(LongAdder tableLive) {
+            this.tableLive = tableLive;
+        }
 
         LdnsEntry get(long hi, long lo, int h) {
             LdnsEntry[] s = slots;
@@ -192,6 +202,7 @@ final class LdnsEntries {
             if (next == null) {
                 SLOT.setRelease(s, found, TOMBSTONE);
                 live--;
+                tableLive.decrement();
                 return null;
             }
             next = next.at(hi, lo);
@@ -204,6 +215,7 @@ final class LdnsEntries {
             }
             SLOT.setRelease(s, free, next);
             live++;
+            tableLive.increment();
             if (used > s.length / 4 * 3) {
                 rebuild();
             }

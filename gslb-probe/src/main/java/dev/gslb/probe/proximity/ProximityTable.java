@@ -238,13 +238,13 @@ public final class ProximityTable {
     }
 
     private boolean record(Address key, Path path, BooleanSupplier mayCreate) {
-        long now = clock.millis();
         boolean[] newer = {false};
         entries.compute(key.hi(), key.lo(), old -> {
             if (old == null && !mayCreate.getAsBoolean()) {
                 return null;
             }
-            LdnsEntry base = old == null ? LdnsEntry.probing(now) : old;
+            // the clock read for a new entry only: a snapshot's millions of paths read it each before
+            LdnsEntry base = old == null ? LdnsEntry.probing(clock.millis()) : old;
             LdnsEntry next = base.withPath(path);
             newer[0] = next != base;
             return next;
