@@ -147,13 +147,12 @@ final class Inbox {
             return;
         }
         PeerGuard guard = stats.guard;
-        for (Item it : Item.decode(f.type(), f.body(), peer)) {
-            stats.items.incrementAndGet();
-            received.increment();
-            if (!guard.admit()) {
-                dropped.increment();
-                continue;
-            }
+        List<Item> items = Item.decode(f.type(), f.body(), peer);
+        int admitted = guard.admit(items.size());
+        stats.items.addAndGet(items.size());
+        received.increment(items.size());
+        dropped.increment(items.size() - admitted);
+        for (Item it : items.subList(0, admitted)) {
             if (it.expired(now)) {
                 continue; // dropped on receipt
             }

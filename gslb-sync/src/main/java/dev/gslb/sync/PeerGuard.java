@@ -32,15 +32,17 @@ final class PeerGuard {
         this.tat = System.nanoTime() - burstNanos;
     }
 
-    /** True when one more item is within the peer's rate (GCRA). */
-    synchronized boolean admit() {
+    /**
+     * How many of {@code items} more are within the peer's rate (GCRA), the first ones of them; the
+     * rest are over it. A frame's items are admitted together, at one reading of the clock: a
+     * snapshot's millions of items read it once each before, a twentieth of a fresh peer's time.
+     */
+    synchronized int admit(int items) {
         long now = System.nanoTime();
         long start = Math.max(tat, now - burstNanos);
-        if (start + intervalNanos > now) {
-            return false;
-        }
-        tat = start + intervalNanos;
-        return true;
+        long fit = now < start ? 0 : Math.min(items, (now - start) / intervalNanos);
+        tat = start + fit * intervalNanos;
+        return (int) fit;
     }
 
     /** A measurement time no later than now plus the allowed skew. */
