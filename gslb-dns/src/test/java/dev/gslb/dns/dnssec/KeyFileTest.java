@@ -173,6 +173,42 @@ class KeyFileTest {
         assertThatThrownBy(() -> KeyFile.read(priv)).hasMessageContaining(key + ": no such file");
     }
 
+    /**
+     * A P-256 key whose scalar begins with a zero byte, as dnssec-keygen wrote one in 256 (OpenSSL's
+     * BN_bn2bin drops leading zeros): 31 bytes of PrivateKey are the same key. The end-to-end test
+     * met one. An Ed25519 seed has no such form: 31 bytes of it are refused.
+     */
+    @Test
+    void aP256KeyWrittenWithoutItsLeadingZeroByteIsTheSameKey() throws Exception {
+        KeyFile k;
+        do {
+            k = KeyFile.generate(ZONE, 13, 257, KeyTimings.madeAt(Instant.EPOCH));
+        } while (KeyFile.privateBytes(k.privateKey())[0] != 0);
+        Path priv = k.write(dir).privateFile();
+        byte[] whole = KeyFile.privateBytes(k.privateKey());
+        String shortened = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(whole, 1, 32));
+        Files.writeString(
+                priv,
+                Files.readString(priv).replace(java.util.Base64.getEncoder().encodeToString(whole), shortened));
+        assertThat(Files.readString(priv)).contains("PrivateKey: " + shortened);
+
+        KeyFile read = KeyFile.read(priv); // refused if the halves did not match
+        assertThat(KeyFile.privateBytes(read.privateKey())).isEqualTo(whole);
+        assertThat(read.tag()).isEqualTo(k.tag());
+
+        KeyFile ed = KeyFile.generate(ZONE, 15, 256, KeyTimings.madeAt(Instant.EPOCH))
+                .write(dir.resolve("ed"));
+        byte[] seed = KeyFile.privateBytes(ed.privateKey());
+        Files.writeString(
+                ed.privateFile(),
+                Files.readString(ed.privateFile())
+                        .replace(
+                                java.util.Base64.getEncoder().encodeToString(seed),
+                                java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(seed, 31))));
+        assertThatThrownBy(() -> KeyFile.read(ed.privateFile()))
+                .hasMessageContaining(ed.privateFile() + ":3: PrivateKey has 31 bytes; algorithm 15 takes 32");
+    }
+
     @Test
     void noZoneNameLeavesTheKeyFolder() throws Exception {
         assertThat(KeyFile.fileName(ZONE)).isEqualTo("example.com");
