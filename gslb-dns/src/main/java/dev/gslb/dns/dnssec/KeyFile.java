@@ -348,9 +348,10 @@ public record KeyFile(Path privateFile, DNSKEYRecord dnskey, PrivateKey privateK
         if (key == null) {
             throw new KeyFileException(file + ": no PrivateKey line");
         }
-        if (algorithm == ECDSAP256SHA256 && key.length > 0 && key.length < 32) {
+        if (algorithm == ECDSAP256SHA256 && key.length >= 28 && key.length < 32) {
             // a big-endian number, whose leading zero bytes some writers drop: BIND 9.18's
-            // dnssec-keygen (OpenSSL's BN_bn2bin) writes a 31-byte key once in 256
+            // dnssec-keygen (OpenSSL's BN_bn2bin) writes a 31-byte key once in 256; four zero
+            // bytes are as far as chance goes (once in four billion keys), fewer bytes are no key
             byte[] padded = new byte[32];
             System.arraycopy(key, 0, padded, 32 - key.length, key.length);
             key = padded;

@@ -176,7 +176,8 @@ class KeyFileTest {
     /**
      * A P-256 key whose scalar begins with a zero byte, as dnssec-keygen wrote one in 256 (OpenSSL's
      * BN_bn2bin drops leading zeros): 31 bytes of PrivateKey are the same key. The end-to-end test
-     * met one. An Ed25519 seed has no such form: 31 bytes of it are refused.
+     * met one. An Ed25519 seed has no such form: 31 bytes of it are refused; and 27 bytes are no
+     * P-256 key (four leading zero bytes are once in four billion keys).
      */
     @Test
     void aP256KeyWrittenWithoutItsLeadingZeroByteIsTheSameKey() throws Exception {
@@ -195,6 +196,10 @@ class KeyFileTest {
         KeyFile read = KeyFile.read(priv); // refused if the halves did not match
         assertThat(KeyFile.privateBytes(read.privateKey())).isEqualTo(whole);
         assertThat(read.tag()).isEqualTo(k.tag());
+        String tooShort = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(whole, 5, 32));
+        Files.writeString(priv, Files.readString(priv).replace(shortened, tooShort));
+        assertThatThrownBy(() -> KeyFile.read(priv))
+                .hasMessageContaining(priv + ":3: PrivateKey has 27 bytes; algorithm 13 takes 32");
 
         KeyFile ed = KeyFile.generate(ZONE, 15, 256, KeyTimings.madeAt(Instant.EPOCH))
                 .write(dir.resolve("ed"));
