@@ -4,6 +4,7 @@ import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
 import dev.gslb.probe.store.StateFile;
 import dev.gslb.server.GslbServer;
+import dev.gslb.settings.HostPort;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -160,13 +161,11 @@ final class ServeTraining {
 
     /**
      * The admin server's answers to two requests, over a plain socket: java.net.http's client would
-     * put its own classes and TLS's (about 500 that serve never loads) in the cache, loaded at
+     * put its own classes and TLS's (about 680 that serve never loads) in the cache, loaded at
      * every start.
      */
     private static void admin(String hostPort) throws IOException {
-        int colon = hostPort.lastIndexOf(':');
-        InetSocketAddress address =
-                new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        InetSocketAddress address = HostPort.parse(hostPort, 0);
         for (String path : List.of("/health", "/status")) {
             try (Socket http = new Socket()) {
                 http.connect(address, 2000);

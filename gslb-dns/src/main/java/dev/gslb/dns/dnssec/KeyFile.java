@@ -352,9 +352,7 @@ public record KeyFile(Path privateFile, DNSKEYRecord dnskey, PrivateKey privateK
             // a big-endian number, whose leading zero bytes some writers drop: BIND 9.18's
             // dnssec-keygen (OpenSSL's BN_bn2bin) writes a 31-byte key once in 256; four zero
             // bytes are as far as chance goes (once in four billion keys), fewer bytes are no key
-            byte[] padded = new byte[32];
-            System.arraycopy(key, 0, padded, 32 - key.length, key.length);
-            key = padded;
+            key = scalarBytes(key);
         }
         if (key.length != 32) {
             throw new KeyFileException(file + ":" + keyLine + ": PrivateKey has " + key.length + " bytes; algorithm "
@@ -385,16 +383,23 @@ public record KeyFile(Path privateFile, DNSKEYRecord dnskey, PrivateKey privateK
     /** The private key as BIND writes it: the 32-byte scalar (P-256) or seed (Ed25519). */
     static byte[] privateBytes(PrivateKey key) {
         if (key instanceof ECPrivateKey ec) {
-            byte[] s = ec.getS().toByteArray();
-            byte[] out = new byte[32];
-            int n = Math.min(32, s.length);
-            System.arraycopy(s, s.length - n, out, 32 - n, n);
-            return out;
+            return scalarBytes(ec.getS().toByteArray());
         }
         if (key instanceof EdECPrivateKey ed) {
             return ed.getBytes().orElseThrow(() -> new IllegalStateException("an Ed25519 key without its seed"));
         }
         throw new IllegalArgumentException("not a key made or read here: " + key.getAlgorithm());
+    }
+
+    /**
+     * A P-256 scalar, a big-endian number, in the 32 bytes BIND writes: a leading sign byte
+     * ({@code BigInteger.toByteArray}) dropped, dropped leading zeros put back.
+     */
+    private static byte[] scalarBytes(byte[] number) {
+        byte[] out = new byte[32];
+        int n = Math.min(32, number.length);
+        System.arraycopy(number, number.length - n, out, 32 - n, n);
+        return out;
     }
 
     /** True when a signature made with {@code key} verifies with {@code pub}. */

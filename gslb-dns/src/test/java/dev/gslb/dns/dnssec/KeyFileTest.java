@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -187,16 +189,15 @@ class KeyFileTest {
         } while (KeyFile.privateBytes(k.privateKey())[0] != 0);
         Path priv = k.write(dir).privateFile();
         byte[] whole = KeyFile.privateBytes(k.privateKey());
-        String shortened = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(whole, 1, 32));
+        String shortened = Base64.getEncoder().encodeToString(Arrays.copyOfRange(whole, 1, 32));
         Files.writeString(
-                priv,
-                Files.readString(priv).replace(java.util.Base64.getEncoder().encodeToString(whole), shortened));
+                priv, Files.readString(priv).replace(Base64.getEncoder().encodeToString(whole), shortened));
         assertThat(Files.readString(priv)).contains("PrivateKey: " + shortened);
 
         KeyFile read = KeyFile.read(priv); // refused if the halves did not match
         assertThat(KeyFile.privateBytes(read.privateKey())).isEqualTo(whole);
         assertThat(read.tag()).isEqualTo(k.tag());
-        String tooShort = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(whole, 5, 32));
+        String tooShort = Base64.getEncoder().encodeToString(Arrays.copyOfRange(whole, 5, 32));
         Files.writeString(priv, Files.readString(priv).replace(shortened, tooShort));
         assertThatThrownBy(() -> KeyFile.read(priv))
                 .hasMessageContaining(priv + ":3: PrivateKey has 27 bytes; algorithm 13 takes 32");
@@ -208,8 +209,8 @@ class KeyFileTest {
                 ed.privateFile(),
                 Files.readString(ed.privateFile())
                         .replace(
-                                java.util.Base64.getEncoder().encodeToString(seed),
-                                java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(seed, 31))));
+                                Base64.getEncoder().encodeToString(seed),
+                                Base64.getEncoder().encodeToString(Arrays.copyOf(seed, 31))));
         assertThatThrownBy(() -> KeyFile.read(ed.privateFile()))
                 .hasMessageContaining(ed.privateFile() + ":3: PrivateKey has 31 bytes; algorithm 15 takes 32");
     }
