@@ -77,6 +77,9 @@ public final class Gslb {
     Path stateDir;
 
     public static void main(String[] args) {
+        if ("serve".equals(commandWord(args))) {
+            JitPriority.lowerSoon(); // a client command's one C1 thread: no gain there
+        }
         // Netty's leak detection samples buffers on the query path; in production it is off unless
         // asked for (-Dio.netty.leakDetection.level=simple). Tests keep Netty's default (on).
         if (System.getProperty("io.netty.leakDetection.level") == null) {
@@ -102,15 +105,7 @@ public final class Gslb {
      * annotations by reflection when the tree is built, most of a short command's start-up.
      */
     static CommandLine commandLine(String[] args) {
-        String word = null;
-        for (int i = 0; i < args.length && word == null; i++) {
-            String a = args[i];
-            if (a.equals("--config") || a.equals("--state-dir")) {
-                i++; // its value
-            } else if (!a.startsWith("-")) {
-                word = a;
-            }
-        }
+        String word = commandWord(args);
         for (Class<?> c : COMMANDS) {
             String name = c.getAnnotation(Command.class).name();
             if (name.equals(word) && c != Help.class && c != CompletionCommand.class) {
@@ -118,6 +113,19 @@ public final class Gslb {
             }
         }
         return commandLine();
+    }
+
+    /** The first word of {@code args} that is not an option of the root command: the subcommand's name, or null. */
+    static String commandWord(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--config") || a.equals("--state-dir")) {
+                i++; // its value
+            } else if (!a.startsWith("-")) {
+                return a;
+            }
+        }
+        return null;
     }
 
     private static CommandLine commandLine(List<Class<?>> commands) {
