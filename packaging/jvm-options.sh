@@ -47,7 +47,9 @@ gslb_jvm_options() {
     GSLB_JVM="$GSLB_JVM -Xlog:disable -Xlog:all=warning:stderr -Xlog:aot*=off:stderr"
     return
   fi
-  case "$(cat "${GSLB_THP_SETTING:-/sys/kernel/mm/transparent_hugepage/enabled}" 2>/dev/null)" in
+  _gslb_thp=
+  read -r _gslb_thp 2>/dev/null <"${GSLB_THP_SETTING:-/sys/kernel/mm/transparent_hugepage/enabled}" || true
+  case "$_gslb_thp" in
     *"[always]"* | *"[madvise]"*) GSLB_JVM="$GSLB_JVM -XX:+UseTransparentHugePages" ;;
   esac
   GSLB_JVM="$GSLB_JVM -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:MetaspaceSize=64m"
