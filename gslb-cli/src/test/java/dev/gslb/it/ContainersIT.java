@@ -192,20 +192,54 @@ class ContainersIT {
                 (System.nanoTime() - t1) / 1_000_000);
         List<String> answers = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            answers.add(String.valueOf(ask(unbound)));
+            answers.add(answerOrWhy(unbound));
             Thread.sleep(1000); // kept: the pace of the traffic under test, ten queries over ten seconds
         }
-        long answered = answers.stream().filter(a -> !a.equals("null")).count();
+        long answered = answers.stream().filter(a -> a.matches(ADDRESS)).count();
         System.out.printf("ContainersIT: then %d of 10 queries answered, one a second: %s%n", answered, answers);
+        if (answered < 10) { // what the resolver and the instance left said meanwhile
+            for (GenericContainer<?> c : List.of(unbound, tel)) {
+                List<String> log = c.getLogs().lines().toList();
+                System.out.printf(
+                        "ContainersIT: %s's log, last lines:%n%s%n",
+                        c.getContainerName(), String.join("\n", log.subList(Math.max(0, log.size() - 30), log.size())));
+            }
+        }
         assertThat(answered).isEqualTo(10);
         assertThat(run(tel, "gslb", "stats", "--json")).contains("www.example.com");
     }
 
+    private static final String ADDRESS = "\\d+\\.\\d+\\.\\d+\\.\\d+";
+
     /** The wide IP's address as unbound answers it, or null. */
     static String ask(GenericContainer<?> unbound) {
-        String out = quiet(unbound, "dig", "+short", "+tries=3", "+time=2", "@127.0.0.1", "www.example.com", "A");
-        String first = out.strip().lines().findFirst().orElse("");
-        return first.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") ? first : null;
+        String answer = answerOrWhy(unbound);
+        return answer.matches(ADDRESS) ? answer : null;
+    }
+
+    /**
+     * The wide IP's address as unbound answers it, else what came instead: the answer's status
+     * (SERVFAIL, NOERROR with no address) and the time unbound took, dig's own words, or the
+     * failure of the test's docker exec.
+     */
+    static String answerOrWhy(GenericContainer<?> unbound) {
+        String out;
+        try {
+            out = unbound.execInContainer("dig", "+tries=3", "+time=2", "@127.0.0.1", "www.example.com", "A")
+                    .getStdout();
+        } catch (Exception e) { // the test's own docker exec, not the resolver
+            return "docker exec failed: " + e;
+        }
+        Matcher address = Pattern.compile("(?m)^www\\.example\\.com\\.\\s+\\d+\\s+IN\\s+A\\s+(" + ADDRESS + ")$")
+                .matcher(out);
+        if (address.find()) {
+            return address.group(1);
+        }
+        Matcher status = Pattern.compile("status: (\\w+)").matcher(out);
+        Matcher time = Pattern.compile("Query time: (\\d+ msec)").matcher(out);
+        return status.find()
+                ? status.group(1) + (time.find() ? " in " + time.group(1) : "")
+                : "no answer: " + String.join(" / ", out.strip().lines().toList());
     }
 
     /** Runs a command in the container; it must exit 0. */
