@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -56,6 +57,7 @@ class ConfigSyncTest extends LoopbackPair {
         GslbServer s = new GslbServer(c);
         s.reloadFrom(() -> ConfigLoader.load(file));
         s.start();
+        s.proximityRead().get(30, TimeUnit.SECONDS); // its log line is not printed into a command's output
         return s;
     }
 

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** The embedded default on ephemeral loopback ports, with its own H2 file and peers file. */
 final class Isolated {
@@ -22,6 +23,7 @@ final class Isolated {
     static GslbServer started() throws Exception {
         GslbServer server = new GslbServer(embedded());
         server.start();
+        server.proximityRead().get(30, TimeUnit.SECONDS); // its log line is not printed into a command's output
         return server;
     }
 

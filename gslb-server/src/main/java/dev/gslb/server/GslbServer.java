@@ -65,6 +65,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +86,7 @@ public final class GslbServer implements AutoCloseable {
 
     private final LiveTopology topology;
     private final ProbeSide probes;
+    private volatile CompletableFuture<Void> proximityRead = new CompletableFuture<>();
     private final PeerSync sync;
     private final SyncGroup<GslbConfig> group;
     private final SitePublisher site;
@@ -416,7 +418,7 @@ public final class GslbServer implements AutoCloseable {
         // Collected once here, before any query, it is old already.
         System.gc();
         dns.start();
-        probes.loadStore(sync::resendSnapshots); // the peers connected before it was read
+        proximityRead = probes.loadStore(sync::resendSnapshots); // the peers connected before it was read
         jvm = new JvmMeters(registry);
         admin.start();
         ServiceStatus status = new ServiceStatus(serviceManager, responder::authority, sync::status, this::failures);
@@ -445,6 +447,14 @@ public final class GslbServer implements AutoCloseable {
 
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * Completes when the stored proximity table has been read (start reads it after the DNS
+     * listener is up): its log line is then written.
+     */
+    public CompletableFuture<Void> proximityRead() {
+        return proximityRead;
     }
 
     public DnsServer dns() {

@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -97,9 +98,10 @@ final class ProbeSide implements AutoCloseable {
      * Reads the stored proximity table on a thread of its own, while the server already answers
      * (an LDNS not read yet is answered as a new one is): a million stored LDNS held the first
      * answer back by over 2 s. {@code whenRead} runs once LDNS were read (the peers' snapshots
-     * again).
+     * again). The future completes when the reading is over, read or not.
      */
-    void loadStore(Runnable whenRead) {
+    CompletableFuture<Void> loadStore(Runnable whenRead) {
+        CompletableFuture<Void> over = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("proximity-load").start(() -> {
             try {
                 if (store.load() > 0) {
@@ -110,8 +112,11 @@ final class ProbeSide implements AutoCloseable {
                         "proximity store: reading it stopped ({}); the table keeps what was read, the rest is measured again",
                         e.toString());
                 whenRead.run();
+            } finally {
+                over.complete(null);
             }
         });
+        return over;
     }
 
     /** The store's flushing and the hourly expiry of inactive LDNS. */
