@@ -2,10 +2,11 @@
 # Where the server's time and memory go under load: our server (one DNS thread, on CPU 0) under
 # dnsperf (CPU 1) with Java Flight Recorder, then the hottest methods, the allocation sites, and
 # the bytes the DNS thread allocated per answered query.
-#   bash bench/profile.sh [seconds] [static|wideip|fresh|nxdomain]     (default 20 static; needs dnsperf)
+#   bash bench/profile.sh [seconds] [static|wideip|fresh|nxdomain|refused]     (default 20 static; needs dnsperf)
 # fresh: ours signs its zone (no signing budget) and every query, with DO, asks a name never asked
 # before, so each answer signs a new NSEC: where a fresh signature's time goes. nxdomain: the same
 # never-asked names without DO against the unsigned zone (the miss path, as a random-name flood).
+# refused: never-asked names of a domain not served here (a flood aimed at another domain).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-20}"
@@ -22,8 +23,10 @@ command -v dnsperf >/dev/null || { echo "profile: dnsperf is not installed (apt-
 case "$mix" in
   static) printf 'api.example.com A\nexample.com SOA\nexample.com MX\nmail.example.com AAAA\nnope.example.com A\n' >"$work/q.txt" ;;
   wideip) echo "www.example.com A" >"$work/q.txt" ;;
-  fresh | nxdomain) python3 -c 'import random; r = random.Random(7); print("\n".join("f%012x.example.com A" % r.getrandbits(48) for _ in range(400000)))' >"$work/q.txt" ;;
-  *) echo "profile: mix is static, wideip, fresh or nxdomain" >&2; exit 2 ;;
+  fresh | nxdomain | refused)
+    domain=example.com; [[ "$mix" == refused ]] && domain=example.net
+    python3 -c 'import random, sys; r = random.Random(7); print("\n".join("f%012x.%s A" % (r.getrandbits(48), sys.argv[1]) for _ in range(400000)))' "$domain" >"$work/q.txt" ;;
+  *) echo "profile: mix is static, wideip, fresh, nxdomain or refused" >&2; exit 2 ;;
 esac
 dnssec_ok=()
 [[ "$mix" == fresh ]] && dnssec_ok=(-D)

@@ -55,7 +55,10 @@ final class AnswerBody {
     static final AnswerBody OVER_BUDGET =
             new AnswerBody(false, org.xbill.DNS.Rcode.SERVFAIL, new byte[0], new int[0], ResponseClasses.ERRORS, 0, 0);
 
-    /** A body with no records (errors, REFUSED). */
+    /** REFUSED, for a name no zone here holds, a class not served or a zone transfer asked (none is offered). */
+    static final AnswerBody REFUSED = empty(false, org.xbill.DNS.Rcode.REFUSED, ResponseClasses.ERRORS);
+
+    /** A body with no records (errors). */
     static AnswerBody empty(boolean authoritative, int rcode, long rateClass) {
         return new AnswerBody(authoritative, rcode, new byte[0], new int[0], rateClass, 0, Long.MAX_VALUE);
     }

@@ -12,7 +12,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Type;
 
 /**
@@ -49,6 +51,16 @@ public final class Authority {
     private final java.util.IdentityHashMap<WideIp, Zone> zoneOf = new java.util.IdentityHashMap<>();
     /** The signers of the zones signed with the keys this authority was given ({@link #withKeys}). */
     private final Signatures signatures;
+    /** The zones by their origins' lower-case wire names, for a question read in place. */
+    private final NameTable<Zone> zonesByWire;
+    /** Each zone's NXDOMAIN, its negative SOA alone: one body for every name the zone does not hold. */
+    private final java.util.IdentityHashMap<Zone, AnswerBody> nxdomains = new java.util.IdentityHashMap<>();
+    /** Every name that exists here: the zones' names, the wide IPs and the names above them. */
+    private final NameHashes held;
+    /** The zone cuts below the zones' apexes. */
+    private final NameHashes cuts;
+    /** The names with a wildcard child: the zones' and the wildcard wide IPs'. */
+    private final NameHashes wildcardParents;
 
     public Authority(List<Zone> zones, List<WideIp> wideIps) {
         this.signatures = Signatures.NONE;
@@ -102,6 +114,22 @@ public final class Authority {
                 new NameTable<>(encloser.stream().collect(java.util.stream.Collectors.toMap(n -> n, n -> true)));
         this.emptyNonTerminals = Set.copyOf(ents);
         this.servedTargets = Set.copyOf(targets);
+        Map<Name, Zone> origins = new HashMap<>();
+        List<Name> names = new java.util.ArrayList<>(byName.keySet());
+        names.addAll(ents);
+        List<Name> cutNames = new java.util.ArrayList<>();
+        List<Name> wildcardNames = new java.util.ArrayList<>(wild.keySet());
+        for (Zone z : zones) {
+            origins.put(z.origin(), z);
+            nxdomains.put(z, nxdomainOf(z));
+            names.addAll(z.names());
+            cutNames.addAll(z.cuts());
+            wildcardNames.addAll(z.wildcardParents());
+        }
+        this.zonesByWire = new NameTable<>(origins);
+        this.held = new NameHashes(names);
+        this.cuts = new NameHashes(cutNames);
+        this.wildcardParents = new NameHashes(wildcardNames);
     }
 
     /** {@code base} answering with {@code signatures}: the same data, shared. */
@@ -118,6 +146,11 @@ public final class Authority {
         this.servedTargets = base.servedTargets;
         this.zoneOf.putAll(base.zoneOf);
         this.signatures = signatures;
+        this.zonesByWire = base.zonesByWire;
+        this.nxdomains.putAll(base.nxdomains);
+        this.held = base.held;
+        this.cuts = base.cuts;
+        this.wildcardParents = base.wildcardParents;
     }
 
     /**
@@ -221,6 +254,52 @@ public final class Authority {
             }
         }
         return null;
+    }
+
+    /**
+     * The answer to {@code q} when its name is one no zone here holds and nothing else answers it,
+     * found from the packet's bytes with nothing built, so a flood of random names allocates
+     * nothing: REFUSED when no zone here ends it (or its class or a transfer is asked), else the
+     * zone's one NXDOMAIN body; either the
+     * same the full lookup gives ({@link MessageAnswerer}). Walking up from the name to the longest
+     * origin that ends it: the name is not held, no name on the way is a zone cut or has a wildcard
+     * child (a wildcard anywhere above may be the one that answers, so any sends the question the
+     * long way). Null whenever the NXDOMAIN is not certain (the sets hold hashes: an equal hash is
+     * a "maybe") or must be signed, and for CHAOS: the full lookup decides.
+     */
+    AnswerBody plainNegative(QueryView q) {
+        if (q.qclass == DClass.CH) {
+            return null; // the server's identity is asked in CHAOS
+        }
+        if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
+            return AnswerBody.REFUSED; // a class not served; zone transfers are not offered here
+        }
+        // still walked when the name may be held: REFUSED outside every zone does not depend on it
+        boolean nxdomain = !held.mayHold(q.qnameHash) && !(q.dnssecOk && signatures != Signatures.NONE);
+        byte[] b = q.buf;
+        for (int at = QueryView.HEADER; ; at += (b[at] & 0xFF) + 1) {
+            long hash = at == QueryView.HEADER ? q.qnameHash : WireName.hash(b, at, q.qnameEnd);
+            Zone zone = zonesByWire.get(b, at, q.qnameEnd, hash);
+            if (zone != null) { // the longest origin: names below it were checked on the way up
+                return nxdomain && !zone.expired() && !wildcardParents.mayHold(hash) ? nxdomains.get(zone) : null;
+            }
+            if (b[at] == 0) {
+                return AnswerBody.REFUSED; // in no zone here
+            }
+            if (cuts.mayHold(hash) || wildcardParents.mayHold(hash)) {
+                nxdomain = false; // below a cut or a wildcard's parent: the full lookup decides
+            }
+        }
+    }
+
+    /** {@code zone}'s NXDOMAIN with its negative SOA alone ({@link #plainNegative}). */
+    AnswerBody nxdomain(Zone zone) {
+        AnswerBody body = nxdomains.get(zone);
+        return body != null ? body : nxdomainOf(zone);
+    }
+
+    private static AnswerBody nxdomainOf(Zone zone) {
+        return AnswerBody.negative(Rcode.NXDOMAIN, zone.negativeSoa(), ResponseClasses.nxdomain(zone));
     }
 
     /**

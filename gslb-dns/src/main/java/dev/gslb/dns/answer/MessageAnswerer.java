@@ -8,8 +8,6 @@ import dev.gslb.dns.wideip.WideIpResolver;
 import dev.gslb.dns.zone.Zone;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.xbill.DNS.CNAMERecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.DNSInput;
@@ -38,9 +36,6 @@ final class MessageAnswerer {
     private static final Name VERSION_BIND = Name.fromConstantString("version.bind.");
     private static final Name VERSION_SERVER = Name.fromConstantString("version.server.");
     private static final long ERRORS = ResponseClasses.ERRORS;
-
-    /** Plain NXDOMAIN bodies by zone (identity: a reloaded zone is a new object). */
-    private final Map<Zone, AnswerBody> nxdomainBodies = new ConcurrentHashMap<>();
 
     private final InstanceIdentity identity;
 
@@ -99,7 +94,7 @@ final class MessageAnswerer {
             return chaos(m, q, qname);
         }
         if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
-            return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false); // zone transfers are not offered
+            return new Result(AnswerBody.REFUSED, false); // zone transfers are not offered
         }
         return internet(authority, m, qname, q);
     }
@@ -107,7 +102,7 @@ final class MessageAnswerer {
     private Result internet(Authority authority, Message m, Name qname, QueryView q) {
         Zone zone = authority.zones().find(qname);
         if (zone == null) {
-            return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false);
+            return new Result(AnswerBody.REFUSED, false);
         }
         m.getHeader().setFlag(Flags.AA);
         WideIp wideIp = authority.wideIp(qname);
@@ -161,7 +156,7 @@ final class MessageAnswerer {
                 && a.authority().size() == 1
                 && a.authority().getFirst().getType() == Type.SOA
                 && (signer == null || !q.dnssecOk)) {
-            return new Result(nxdomain(zone), true, true, null); // one body for every name, cached per name
+            return new Result(authority.nxdomain(zone), true, true, null); // one body for every name
         }
         if (a.pendingTarget() != null) {
             WideIp target = authority.wideIp(a.pendingTarget());
@@ -296,7 +291,7 @@ final class MessageAnswerer {
             text = "gslb";
         }
         if (text == null || (q.qtype != Type.TXT && q.qtype != Type.ANY)) {
-            return new Result(AnswerBody.empty(false, Rcode.REFUSED, ERRORS), false);
+            return new Result(AnswerBody.REFUSED, false);
         }
         m.getHeader().setFlag(Flags.AA);
         m.addRecord(new TXTRecord(name, DClass.CH, 0, text), Section.ANSWER);
@@ -307,23 +302,6 @@ final class MessageAnswerer {
     private static Result finish(Pending p, QueryView q, int rcode, int scope) {
         long rateClass = ResponseClasses.of(p.m(), q, rcode, p.zone(), false, p.wildcard());
         return new Result(render(p.authority(), p.m(), q, rcode, false, rateClass, scope), false);
-    }
-
-    /**
-     * The zone's plain NXDOMAIN (its negative SOA alone): rendered once per zone, not per query
-     * name, so a flood of random names costs no rendering. Bounded: the bodies of zones a reload
-     * replaced are dropped when the map grows past a few thousand.
-     */
-    private AnswerBody nxdomain(Zone zone) {
-        AnswerBody body = nxdomainBodies.get(zone);
-        if (body == null) {
-            if (nxdomainBodies.size() > 4096) {
-                nxdomainBodies.clear();
-            }
-            body = AnswerBody.negative(Rcode.NXDOMAIN, zone.negativeSoa(), ResponseClasses.nxdomain(zone));
-            nxdomainBodies.put(zone, body);
-        }
-        return body;
     }
 
     /**

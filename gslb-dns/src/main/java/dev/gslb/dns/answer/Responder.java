@@ -429,7 +429,8 @@ public final class Responder implements AutoCloseable {
 
     /**
      * The lookup: a cached body, else one wide-IP decision ({@link WideIpLookup}) for a wide IP
-     * asked by name or reached through a CNAME chain, else a body built by {@link MessageAnswerer}
+     * asked by name or reached through a CNAME chain, else REFUSED or a zone's NXDOMAIN for a name
+     * plainly not held ({@link Authority#plainNegative}), else a body built by {@link MessageAnswerer}
      * (and cached when it may be). False when the query is dropped (the drop-packet method).
      */
     private boolean lookup(Worker t, long hi, long lo, long nowMillis, Reply r) {
@@ -451,6 +452,9 @@ public final class Responder implements AutoCloseable {
                 boolean answered = wideIps.answer(s.authority(), wideIp, null, q, hi, lo, nowMillis, t.scratch, r);
                 return signed(s, q, nowMillis, r, answered);
             }
+        }
+        if (body == null) {
+            body = s.authority().plainNegative(q);
         }
         if (body == null) {
             body = s.negatives().get(q, nowMillis);

@@ -31,6 +31,8 @@ public final class Zone {
     private final Set<Name> existing;
     /** Wildcard owner names keyed by their parent, the closest encloser they can answer for. */
     private final Map<Name, Name> wildcards;
+    /** The owners of NS sets below the apex: the zone cuts, where other servers answer. */
+    private final Set<Name> cuts;
     /** How the zone is signed, or null: served unsigned. */
     private final DnssecSettings dnssec;
     /** Who may take the zone by transfer and whom to NOTIFY, or null: no transfers. */
@@ -69,6 +71,10 @@ public final class Zone {
         this.nodes = Map.copyOf(n);
         this.existing = Set.copyOf(names);
         this.wildcards = Map.copyOf(wild);
+        this.cuts = nodes.entrySet().stream()
+                .filter(e -> !e.getKey().equals(origin) && e.getValue().containsKey(Type.NS))
+                .map(Map.Entry::getKey)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     /** The same zone signed, transferred and held as given; its data is shared, not copied. */
@@ -86,6 +92,7 @@ public final class Zone {
         this.nodes = data.nodes;
         this.existing = data.existing;
         this.wildcards = data.wildcards;
+        this.cuts = data.cuts;
         this.dnssec = settings;
         this.transfer = transfer;
         this.secondary = secondary;
@@ -223,6 +230,16 @@ public final class Zone {
     /** Every name that exists here (owners and empty non-terminals). */
     public Set<Name> names() {
         return existing;
+    }
+
+    /** The zone cuts below the apex: the owners of NS sets other than the apex's. */
+    public Set<Name> cuts() {
+        return cuts;
+    }
+
+    /** The names that have a wildcard child ({@code *.name}): the closest enclosers it may answer for. */
+    public Set<Name> wildcardParents() {
+        return wildcards.keySet();
     }
 
     /** True when {@code name} is at or below a zone cut below the apex: another server answers for it. */

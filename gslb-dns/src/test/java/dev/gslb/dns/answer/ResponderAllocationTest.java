@@ -24,6 +24,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Rcode;
@@ -90,6 +92,33 @@ class ResponderAllocationTest {
                 .filteredOn(e -> e.getKey().wideIp().equals("www.example.com"))
                 .extracting(e -> e.getValue().sum())
                 .contains((long) RUNS * ROUNDS); // every round's RUNS answers, all under one cell
+    }
+
+    /**
+     * A name no zone holds, asked once (a random-name flood): its NXDOMAIN is found in place, the
+     * zone's one body written with the question, so it allocates nothing either; nor does REFUSED
+     * for a random name in no zone here (a flood aimed at another domain).
+     */
+    @ParameterizedTest
+    @CsvSource({".nope.example.com., NXDOMAIN", ".nope.example.net., REFUSED"})
+    void aRandomNamesNegativeAnswerAllocatesNothing(String suffix, String rcode) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Authority authority = ExampleDeployment.authority(List.of());
+        Responder responder = responder(authority, ExampleDeployment.resolver(registry), registry);
+        Responder.Worker worker = responder.worker();
+        ByteBuf out = Unpooled.buffer(4096);
+        Address v4 = Address.parse("127.0.0.1");
+        byte[][] names = new byte[RUNS][];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = query("r" + Integer.toHexString(i * 0x9E3779B1) + suffix, Type.A);
+        }
+        respond(responder, worker, names[0], v4, out);
+        byte[] wire = new byte[out.readableBytes()];
+        out.getBytes(0, wire);
+        assertThat(new Message(wire).getRcode()).isEqualTo(Rcode.value(rcode));
+        int[] next = {0};
+        long[] bytes = leastBytes(() -> respond(responder, worker, names[next[0]++ % names.length], v4, out));
+        assertThat(bytes[0]).as("a %s for a name asked once", rcode).isZero();
     }
 
     /**

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gslb.dns.server.ExampleDeployment;
 import dev.gslb.dns.wideip.Pool;
 import dev.gslb.dns.wideip.WideIp;
-import dev.gslb.site.DataCenter;
-import dev.gslb.site.VirtualServer;
-import java.net.InetAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.DClass;
@@ -23,13 +20,7 @@ import org.xbill.DNS.Type;
 class WildcardRateClassTest {
     @Test
     void namesBelowAWildcardShareItsClassAndAnExactWideIpKeepsTheQuestions() throws Exception {
-        Pool pool = new Pool(
-                "edge",
-                List.of(new VirtualServer("vs-edge", InetAddress.ofLiteral("198.51.100.10"), new DataCenter("CNC"))),
-                List.of(ExampleDeployment.methods().create("global-availability")),
-                1,
-                -1,
-                List.of());
+        Pool pool = ExampleDeployment.edgePool("edge", "198.51.100.10");
         WideIp wild = new WideIp(Name.fromString("*.edge.example.com."), List.of(pool), 30);
         Authority authority = ExampleDeployment.authority(List.of(wild));
         QueryView a = view("a.edge.example.com.");

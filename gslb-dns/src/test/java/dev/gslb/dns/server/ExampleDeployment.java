@@ -125,6 +125,17 @@ public final class ExampleDeployment implements AutoCloseable {
     }
 
     /** The methods over an empty proximity table and topology. */
+    /** A pool of one virtual server {@code vs-NAME} at {@code address} in CNC, by global availability. */
+    public static Pool edgePool(String name, String address) {
+        return new Pool(
+                name,
+                List.of(new VirtualServer("vs-" + name, InetAddress.ofLiteral(address), new DataCenter("CNC"))),
+                List.of(methods().create("global-availability")),
+                1,
+                -1,
+                List.of());
+    }
+
     public static MethodRegistry methods() {
         return new MethodRegistry(new MethodRegistry.Services(
                 new ProximityTable(ProximitySettings.DEFAULTS, java.time.Clock.systemUTC()),
