@@ -271,8 +271,8 @@ public final class Authority {
         if (q.qclass == DClass.CH) {
             return null; // the server's identity is asked in CHAOS
         }
-        if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
-            return AnswerBody.REFUSED; // a class not served; zone transfers are not offered here
+        if (q.refusedOutright()) {
+            return AnswerBody.REFUSED;
         }
         // still walked when the name may be held: REFUSED outside every zone does not depend on it
         boolean nxdomain = !held.mayHold(q.qnameHash) && !(q.dnssecOk && signatures != Signatures.NONE);

@@ -93,8 +93,8 @@ final class MessageAnswerer {
         if (q.qclass == DClass.CH) {
             return chaos(m, q, qname);
         }
-        if (q.qclass != DClass.IN || q.qtype == Type.AXFR || q.qtype == Type.IXFR) {
-            return new Result(AnswerBody.REFUSED, false); // zone transfers are not offered
+        if (q.refusedOutright()) {
+            return new Result(AnswerBody.REFUSED, false);
         }
         return internet(authority, m, qname, q);
     }

@@ -352,6 +352,16 @@ final class QueryView {
         return ((buf[at] & 0xFF) << 8) | (buf[at + 1] & 0xFF);
     }
 
+    /**
+     * Whether the question is refused whatever its name: a class other than IN (CHAOS is asked
+     * before this) or a zone transfer, which is not offered here (TCP's go to the transfer path).
+     */
+    boolean refusedOutright() {
+        return qclass != org.xbill.DNS.DClass.IN
+                || qtype == org.xbill.DNS.Type.AXFR
+                || qtype == org.xbill.DNS.Type.IXFR;
+    }
+
     boolean hasClientCookie() {
         return cookieLength > 0;
     }
