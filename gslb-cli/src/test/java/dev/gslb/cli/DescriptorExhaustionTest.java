@@ -3,12 +3,12 @@ package dev.gslb.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.probe.Awaits;
+import dev.gslb.probe.FreePorts;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -65,16 +65,10 @@ class DescriptorExhaustionTest {
         open.clear();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private void start() throws Exception {
-        dnsPort = freePort();
-        adminPort = freePort();
-        syncPort = freePort();
+        dnsPort = FreePorts.udpAndTcp();
+        adminPort = FreePorts.udpAndTcp();
+        syncPort = FreePorts.udpAndTcp();
         Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
         Path config = dir.resolve("gslb.yaml");
         Files.writeString(config, """

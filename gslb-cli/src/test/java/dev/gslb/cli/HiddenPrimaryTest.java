@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.GslbConfig;
+import dev.gslb.probe.FreePorts;
 import dev.gslb.server.GslbServer;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -39,9 +39,9 @@ class HiddenPrimaryTest {
 
     @Test
     void aChangeOnBindReachesBothInstancesByNotifyAndIxfr() throws Exception {
-        int bindPort = freePort();
-        int portA = freePort();
-        int portB = freePort();
+        int bindPort = FreePorts.udpAndTcp();
+        int portA = FreePorts.udpAndTcp();
+        int portB = FreePorts.udpAndTcp();
         writeZone(1, "192.0.2.1");
         Process named = named(bindPort, portA, portB);
         List<Double> seconds = new ArrayList<>();
@@ -87,8 +87,8 @@ class HiddenPrimaryTest {
 
     @Test
     void aSecondaryZoneWithNoPrimaryToAnswerIsServfailAndTheRestAnswers() throws Exception {
-        int port = freePort();
-        try (GslbServer a = server("a", port, freePort())) {
+        int port = FreePorts.udpAndTcp();
+        try (GslbServer a = server("a", port, FreePorts.udpAndTcp())) {
             SimpleResolver r = resolver(port);
             Message m =
                     r.send(Message.newQuery(Record.newRecord(Name.fromString("api.example.net."), Type.A, DClass.IN)));
@@ -209,12 +209,6 @@ class HiddenPrimaryTest {
                     .toList();
         } catch (Exception notYet) {
             return List.of();
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.ofLiteral("127.0.0.1"))) {
-            return s.getLocalPort();
         }
     }
 }

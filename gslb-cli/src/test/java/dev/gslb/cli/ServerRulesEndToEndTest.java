@@ -9,6 +9,7 @@ import dev.gslb.api.ServerStatus;
 import dev.gslb.config.ConfigLoader;
 import dev.gslb.config.admin.AdminToken;
 import dev.gslb.probe.Awaits;
+import dev.gslb.probe.FreePorts;
 import dev.gslb.server.GslbServer;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -99,17 +100,11 @@ class ServerRulesEndToEndTest {
         }
     }
 
-    static int freePort() throws Exception {
-        try (ServerSocket free = new ServerSocket(0)) {
-            return free.getLocalPort();
-        }
-    }
-
     @Test
     void aServerIsCheckedAtItsTranslationAnsweredAtItsAddressAndFollowsWhatItDependsOn() throws Exception {
         Files.copy(Path.of("../zones/example.com.zone"), dir.resolve("example.com.zone"));
-        int port = freePort();
-        int translated = freePort();
+        int port = FreePorts.udpAndTcp();
+        int translated = FreePorts.udpAndTcp();
         Path file = dir.resolve("gslb.yaml");
         Files.writeString(file, config(port, translated));
         ServerSocket internal = FailoverEndToEndTest.listen("127.0.1.3", translated);

@@ -10,6 +10,7 @@ import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.zone.TransferSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.probe.FreePorts;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -39,7 +40,7 @@ class CatalogZoneTest {
 
     @Test
     void knotLearnsOurZonesFromTheCatalog(@TempDir Path dir) throws Exception {
-        int knotPort = Knot.freePort();
+        int knotPort = FreePorts.udpAndTcp();
         TransferSettings offered = new TransferSettings(
                 List.of(Cidr.parse("127.0.0.0/8")),
                 List.of(KEY.name()),

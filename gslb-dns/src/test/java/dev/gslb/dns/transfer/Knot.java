@@ -1,6 +1,5 @@
 package dev.gslb.dns.transfer;
 
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -71,13 +70,6 @@ final class Knot implements AutoCloseable {
     public void close() throws InterruptedException {
         process.destroy();
         process.waitFor();
-    }
-
-    /** A free UDP port on 127.0.0.1 (a server given it binds TCP too; loopback rarely races). */
-    static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.ofLiteral("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 
     /** The A records the server on {@code port} answers for {@code name} (none when it does not answer). */

@@ -10,6 +10,7 @@ import dev.gslb.dns.tsig.TsigKeys;
 import dev.gslb.dns.zone.TransferSettings;
 import dev.gslb.dns.zone.Zone;
 import dev.gslb.dns.zone.ZoneFile;
+import dev.gslb.probe.FreePorts;
 import dev.gslb.probe.Shell;
 import dev.gslb.topology.Cidr;
 import java.net.InetAddress;
@@ -41,8 +42,8 @@ class SecondariesTest {
 
     @Test
     void knotAndNsdFollowOurZoneByNotifyAndIxfr(@TempDir Path dir) throws Exception {
-        int knotPort = Knot.freePort();
-        int nsdPort = Knot.freePort();
+        int knotPort = FreePorts.udpAndTcp();
+        int nsdPort = FreePorts.udpAndTcp();
         List<InetSocketAddress> secondaries = List.of(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), knotPort),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), nsdPort));

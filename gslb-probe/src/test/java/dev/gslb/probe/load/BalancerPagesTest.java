@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gslb.probe.Awaits;
+import dev.gslb.probe.FreePorts;
 import dev.gslb.probe.Nginx;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -45,12 +46,6 @@ class BalancerPagesTest {
             if (!p.waitFor(5, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
-            return s.getLocalPort();
         }
     }
 
@@ -132,9 +127,9 @@ class BalancerPagesTest {
                                     });
                                 }
                             });
-            int stats = freePort();
-            int web = freePort();
-            int dead = freePort(); // nothing listens: its server goes down
+            int stats = FreePorts.udpAndTcp();
+            int web = FreePorts.udpAndTcp();
+            int dead = FreePorts.udpAndTcp(); // nothing listens: its server goes down
             Path conf = dir.resolve("haproxy.cfg");
             Files.writeString(conf, """
                     global
