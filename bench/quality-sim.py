@@ -10,8 +10,10 @@ ProbeScheduler, LowestRoundTripTime): rounds of three probes, each way's delay u
 +/- 20 ms and 5 % lost each way; the estimate (gain 0.25 a reply, jitter, change band); check-first
 refreshes every 45 s (a scan every 45/8 s), full rounds for contested paths; a round beyond the band
 confirmed by a second (--one-round: restarted from it alone, as before); the 10 ms / 5 % margin, kept
-per instance; one query a second to a random instance of the pair. It prints the share of runs whose
-steady quality (over all the seeds' resolvers together) is below the check's 95 % bar. It is a model: the bench itself is the measurement.
+per instance, a near tie with nothing kept going to the LDNS's preference; one query a second to a
+random instance of the pair. It prints the share of runs whose steady quality (over all the seeds'
+resolvers together) is below the check's 95 % bar. It is a model: the bench itself is the
+measurement.
 """
 import argparse
 import importlib.util
@@ -108,6 +110,7 @@ def resolver(rng, means, warmup, steady, one_round):
     due = {dc: start + rng.uniform(0.05, 0.3) for dc in "AB"}
     phase = {dc: rng.uniform(0, 45 / 8) for dc in "AB"}
     kept = [None, None]
+    preferred = rng.choice("AB")
     right = "A" if means["A"] < means["B"] else "B"
     wrong = answers = 0
     t = start + 1
@@ -122,7 +125,9 @@ def resolver(rng, means, warmup, steady, one_round):
         if paths["A"].rtt is not None and paths["B"].rtt is not None:
             best = "A" if paths["A"].rtt < paths["B"].rtt else "B"
             answer, before = best, kept[instance]
-            if before is not None and before != best:
+            if before is None:
+                before = preferred  # a near tie with nothing remembered: the LDNS's preference, alike on both
+            if before != best:
                 challenger, current = paths[best].rtt, paths[before].rtt
                 if not (challenger + 10000 < current and challenger * 100 < current * 95):
                     answer = before

@@ -94,7 +94,7 @@ public final class RttChoices {
     }
 
     /** Stafford's variant 13 of the MurmurHash3 finalizer: a bijection of 64 bits. */
-    private static long mix(long z) {
+    static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
         z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
         return z ^ (z >>> 31);

@@ -17,7 +17,9 @@ import dev.gslb.topology.TopologyTable;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.Type;
 
@@ -68,9 +70,43 @@ class LowestRoundTripTimeTest {
     }
 
     @Test
-    void withNoPreviousChoiceTheBestWinsHoweverClose() {
-        paths(LDNS, 50, 49.5, 90);
+    void withNoPreviousChoiceAClearlyBetterPathWins() {
+        paths(LDNS, 50, 39, 90);
         assertThat(answer(rtt(), LDNS)).isEqualTo("tel1");
+    }
+
+    /**
+     * The two instances of a pair each answer an LDNS for the first time, seeing its near-tied
+     * paths a little apart (one instance's own path is fresher than the copy its peer has): both
+     * start from the same data center, the LDNS's preference, so a resolver asking both does not
+     * flip between them. Over many LDNS the preference falls on each data center.
+     */
+    @Test
+    void withNoPreviousChoiceANearTieGoesToTheSamePreferenceOnEveryInstance() {
+        ProximityTable peersTable = new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(NOW, ZoneOffset.UTC));
+        LoadBalancingMethod here = rtt();
+        LoadBalancingMethod peer = new MethodRegistry(new MethodRegistry.Services(
+                        peersTable, TopologyTable::empty, 2_400_000, MethodSettings.DEFAULTS))
+                .create("lowest-round-trip-time");
+        Map<String, Integer> answered = new HashMap<>();
+        for (int n = 0; n < 200; n++) {
+            Address ldns = Address.parse("198.18.8." + n);
+            double cnc = 40 + n % 50;
+            paths(ldns, cnc, cnc + 4, 900);
+            measured++;
+            peersTable.recordPath(
+                    ldns, Path.of("CNC", (long) (cnc * 1000) + 5000, 10000, 0, ProbeProtocol.TCP, measured, "t"));
+            peersTable.recordPath(
+                    ldns, Path.of("TEL", (long) (cnc * 1000) + 3000, 10000, 0, ProbeProtocol.TCP, measured, "t"));
+            peersTable.recordPath(ldns, Path.of("BGP", 900_000, 10000, 0, ProbeProtocol.TCP, measured, "t"));
+            String first = answer(here, ldns);
+            assertThat(answer(peer, ldns))
+                    .as("LDNS %s: the peer's first answer", ldns)
+                    .isEqualTo(first);
+            answered.merge(first, 1, Integer::sum);
+        }
+        assertThat(answered).containsOnlyKeys("cnc1", "tel1");
+        assertThat(answered.values()).allSatisfy(count -> assertThat(count).isGreaterThan(60));
     }
 
     /** CNC's and TEL's round-trip times (ms) in one round of measurements; BGP is far. */
@@ -94,7 +130,7 @@ class LowestRoundTripTimeTest {
     void keepsThePreviousChoiceWithinTheMarginAndMovesWhenBetterByBoth() {
         assertThat(answers(
                         rtt(),
-                        rtts(50, 60),
+                        rtts(50, 61),
                         rtts(50, 41), // 9 ms (18 %) better: within 10 ms
                         rtts(50, 41),
                         rtts(50, 39), // 11 ms (22 %) better
@@ -123,7 +159,7 @@ class LowestRoundTripTimeTest {
     void bothMarginsMustHoldAsConfigured() {
         assertThat(answers(
                         rtt(20, 5000),
-                        rtts(50, 60),
+                        rtts(50, 70),
                         rtts(50, 42), // 8 ms, 16 %: short of 20 %
                         rtts(50, 39))) // 11 ms, 22 %
                 .containsExactly("cnc1", "cnc1", "tel1");
@@ -139,7 +175,7 @@ class LowestRoundTripTimeTest {
     void everyPoolOfOneServerSharesTheChoiceOfAnLdns() {
         LoadBalancingMethod pool1 = rtt();
         LoadBalancingMethod pool2 = rtt();
-        paths(LDNS, 50, 60, 90);
+        paths(LDNS, 50, 61, 90);
         assertThat(answer(pool1, LDNS)).isEqualTo("cnc1");
         paths(LDNS, 50, 45, 90);
         assertThat(answer(pool2, LDNS))
@@ -150,9 +186,9 @@ class LowestRoundTripTimeTest {
     @Test
     void aChoiceAmongOtherDataCentersDoesNotOverwriteIt() {
         LoadBalancingMethod m = rtt();
-        paths(LDNS, 50, 60, 40);
+        paths(LDNS, 50, 61, 30);
         assertThat(answer(m, LDNS, BGP1)).isEqualTo("cnc1");
-        paths(LDNS, 50, 45, 40);
+        paths(LDNS, 50, 45, 30);
         // CNC down: TEL and BGP decide alone, BGP is best
         assertThat(answer(m, LDNS, CNC1, BGP1)).isEqualTo("tel1");
         assertThat(answer(m, LDNS, CNC1)).isEqualTo("bgp1");
@@ -165,8 +201,8 @@ class LowestRoundTripTimeTest {
     void eachLdnsHasItsOwnChoice() {
         LoadBalancingMethod m = rtt();
         Address other = Address.parse("198.18.7.8");
-        paths(LDNS, 50, 60, 90);
-        paths(other, 60, 50, 90);
+        paths(LDNS, 50, 61, 90);
+        paths(other, 61, 50, 90);
         assertThat(answer(m, LDNS)).isEqualTo("cnc1");
         assertThat(answer(m, other)).isEqualTo("tel1");
         paths(LDNS, 55, 50, 90);
@@ -175,19 +211,44 @@ class LowestRoundTripTimeTest {
         assertThat(answer(m, other)).isEqualTo("tel1");
     }
 
-    @Test
-    void theTraceSaysWhyThePreviousChoiceStays() {
-        LoadBalancingMethod m = rtt();
-        paths(LDNS, 50, 60, 90);
-        assertThat(answer(m, LDNS)).isEqualTo("cnc1");
-        paths(LDNS, 50, 45, 90);
+    /** The answer, with the trace's steps, of one traced decision. */
+    private record Traced(String answer, List<Trace.Step> steps) {}
+
+    private static Traced traced(LoadBalancingMethod m, Address ldns) {
         Candidates c = new Candidates();
         MEMBERS.forEach(c::add);
-        QueryContext q = new QueryContext().set(LDNS, Type.A, NOW.toEpochMilli());
+        QueryContext q = new QueryContext().set(ldns, Type.A, NOW.toEpochMilli());
         Trace trace = new Trace();
         q.trace(trace);
         assertThat(m.decide(c, q)).isEqualTo(Outcome.PICKED);
-        assertThat(trace.steps())
+        return new Traced(c.get(0).name(), trace.steps());
+    }
+
+    @Test
+    void theTraceSaysWhyThePreviousChoiceStays() {
+        LoadBalancingMethod m = rtt();
+        paths(LDNS, 50, 61, 90);
+        assertThat(answer(m, LDNS)).isEqualTo("cnc1");
+        paths(LDNS, 50, 45, 90);
+        assertThat(traced(m, LDNS).steps())
                 .contains(new Trace.Step("lowest-round-trip-time", "keeps CNC: TEL is not better by the margin"));
+    }
+
+    @Test
+    void theTraceSaysWhenANearTieGoesToThePreference() {
+        LoadBalancingMethod m = rtt();
+        for (int n = 0; ; n++) { // an LDNS whose preference is not the faster of two near-tied paths
+            Address ldns = Address.parse("198.18.9." + n);
+            paths(ldns, 50, 45, 900);
+            Traced t = traced(m, ldns);
+            if (t.answer().equals("cnc1")) {
+                assertThat(t.steps())
+                        .contains(new Trace.Step(
+                                "lowest-round-trip-time",
+                                "prefers CNC: TEL is not better by the margin (a near tie goes to the LDNS's"
+                                        + " preference, the same on every instance)"));
+                return;
+            }
+        }
     }
 }
