@@ -5,7 +5,19 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Ports: GSLB_TEST_DNS_PORT, GSLB_TEST_ADMIN_PORT, GSLB_TEST_SYNC_PORT, else free ones, so that the
 # test runs beside a server that holds the defaults.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# a port free for both TCP and UDP (DNS binds both; a UDP-only pick once met a TCP client's source port)
+free_port() { python3 -c '
+import socket
+while True:
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); p = t.getsockname()[1]
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        u.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        u.close(); t.close()
+'; }
 port="${GSLB_TEST_DNS_PORT:-$(free_port)}"
 admin="${GSLB_TEST_ADMIN_PORT:-$(free_port)}"
 sync="${GSLB_TEST_SYNC_PORT:-$(free_port)}"
