@@ -117,11 +117,12 @@ public final class LowestRoundTripTime extends PathMetricMethod {
      */
     private int preferred(QueryContext q, Candidates c, LdnsEntry e, int best, int bestPath) {
         int chosen = best;
-        long top = Long.MIN_VALUE;
+        long top = preference(q.ldnsHi, q.ldnsLo, e.dataCenter(bestPath));
         for (int i = 0; i < c.size(); i++) {
             int at = q.pathAt[i];
-            if (i != best && margin.clearlyBetter(e.rttMicros(bestPath), e.rttMicros(at))) {
-                continue;
+            if (e.dataCenterNumber(at) == e.dataCenterNumber(bestPath)
+                    || margin.clearlyBetter(e.rttMicros(bestPath), e.rttMicros(at))) {
+                continue; // the best's data center is scored; a clearly slower one is out
             }
             long score = preference(q.ldnsHi, q.ldnsLo, e.dataCenter(at));
             if (score > top) {
