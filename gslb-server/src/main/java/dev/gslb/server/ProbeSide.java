@@ -1,6 +1,7 @@
 package dev.gslb.server;
 
 import dev.gslb.config.GslbConfig;
+import dev.gslb.dns.method.LowestRoundTripTime;
 import dev.gslb.probe.Prober;
 import dev.gslb.probe.health.HealthMonitor;
 import dev.gslb.probe.health.ManualResume;
@@ -56,6 +57,10 @@ final class ProbeSide implements AutoCloseable {
     ProbeSide(GslbConfig config, MeterRegistry registry) throws SQLException {
         Probing probing = config.probing();
         this.proximity = new ProximityTable(probing.proximity(), Clock.systemUTC());
+        proximity.rttMargin(config.loadBalancing()
+                .methods()
+                .orDefault(LowestRoundTripTime.Settings.DEFAULTS)
+                .margin());
         this.store = ProximityStore.opened(probing.store(), proximity); // read by loadStore, once DNS answers
         ProbeSettings ps = probing.probes();
         this.icmp = new IcmpProber(ps.source());

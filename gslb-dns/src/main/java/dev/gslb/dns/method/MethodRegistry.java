@@ -21,30 +21,16 @@ public final class MethodRegistry {
     /**
      * What methods may read: the proximity table, the topology in service, the path TTL, each
      * method's own settings record. What a method reads of a candidate's state (link headroom,
-     * confirmed health) comes with the candidates, from the published site state. The RTT choices
-     * are one table for every pool's lowest-round-trip-time (a table per pool would be 8 MiB each).
+     * confirmed health) comes with the candidates, from the published site state.
      */
     public record Services(
-            ProximityTable proximity,
-            Supplier<TopologyTable> topology,
-            long pathTtlMillis,
-            MethodSettings settings,
-            RttChoices rttChoices) {
+            ProximityTable proximity, Supplier<TopologyTable> topology, long pathTtlMillis, MethodSettings settings) {
         /** For checking a configuration before a server exists: methods are built, never run. */
         public static final Services UNBOUND = new Services(null, TopologyTable::empty, 0, MethodSettings.DEFAULTS);
 
-        /** Services with a new table of RTT choices, sized for {@code proximity}. */
-        public Services(
-                ProximityTable proximity,
-                Supplier<TopologyTable> topology,
-                long pathTtlMillis,
-                MethodSettings settings) {
-            this(proximity, topology, pathTtlMillis, settings, RttChoices.sizedFor(proximity));
-        }
-
         /** The same services with a pool's own method settings over the global ones. */
         Services with(MethodSettings pool) {
-            return new Services(proximity, topology, pathTtlMillis, settings.overriddenBy(pool), rttChoices);
+            return new Services(proximity, topology, pathTtlMillis, settings.overriddenBy(pool));
         }
     }
 
@@ -62,7 +48,7 @@ public final class MethodRegistry {
         add(
                 "lowest-round-trip-time",
                 LowestRoundTripTime.Settings.SETTINGS,
-                (s, settings) -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(), s.rttChoices(), settings));
+                (s, settings) -> new LowestRoundTripTime(s.proximity(), s.pathTtlMillis(), settings));
         add("completion-rate", s -> new CompletionRate(s.proximity(), s.pathTtlMillis()));
         add("fewest-hops", s -> new FewestHops(s.proximity(), s.pathTtlMillis()));
         add(

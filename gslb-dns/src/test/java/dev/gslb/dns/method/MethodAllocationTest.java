@@ -79,12 +79,13 @@ class MethodAllocationTest {
     }
 
     /**
-     * The RTT margin, on by default, costs nothing either: decisions that keep the previous
-     * choice, that move it, and that overwrite another LDNS's choice in a shared slot.
+     * The RTT margin, on by default, costs nothing either: decisions that keep the entry's data
+     * center within the margin, and that take the LDNS's preference when the kept one is not a
+     * candidate.
      */
     @Test
     void theRttMarginAllocatesNothing() {
-        assertThat(LowestRoundTripTime.Settings.DEFAULTS.off()).isFalse();
+        assertThat(LowestRoundTripTime.Settings.DEFAULTS.margin().off()).isFalse();
         Instant at = MethodTablesTest.NOW;
         ProximityTable proximity = new ProximityTable(ProximitySettings.DEFAULTS, Clock.fixed(at, ZoneOffset.UTC));
         var services = new MethodRegistry.Services(proximity, TopologyTable::empty, 2_400_000, MethodSettings.DEFAULTS);
@@ -92,45 +93,27 @@ class MethodAllocationTest {
         long now = at.toEpochMilli();
         Candidates c = candidates();
         QueryContext q = new QueryContext();
-        // kept: CNC answered first, TEL is then 5 ms better (within the margin)
+        // kept: CNC clearly best first, TEL then 5 ms better (within the margin)
         Address kept = Address.parse("198.18.3.1");
         paths(proximity, kept, 50_000, 61_000, now - 2);
-        LdnsEntry e = proximity.get(kept);
-        long set = 0; // the key of the choice among the three data centers (RttChoices)
-        for (int i = 0; i < e.pathCount(); i++) {
-            set |= 1L << e.dataCenterNumber(i);
-        }
-        assertThat(pick(method, c, q, kept, now)).isEqualTo("cnc1");
         paths(proximity, kept, 50_000, 45_000, now - 1);
         assertThat(pick(method, c, q, kept, now)).isEqualTo("cnc1");
-        // overwritten: two LDNS in one slot, on different data centers, each forgets the other's choice
-        Address first = Address.parse("198.18.4.1");
-        long lo = first.lo() + 1;
-        while (services.rttChoices().slot(first.hi(), lo, set)
-                != services.rttChoices().slot(first.hi(), first.lo(), set)) {
-            lo++;
-        }
-        Address second = new Address(first.hi(), lo);
-        lo++;
-        while (services.rttChoices().slot(first.hi(), lo, set)
-                != services.rttChoices().slot(first.hi(), first.lo(), set)) {
-            lo++;
-        }
-        // a near tie in that slot too: each of its decisions finds nothing and takes the LDNS's preference
-        Address tie = new Address(first.hi(), lo);
-        paths(proximity, tie, 50_000, 52_000, now - 1);
-        paths(proximity, first, 50_000, 61_000, now - 1);
-        paths(proximity, second, 61_000, 50_000, now - 1);
-        assertThat(pick(method, c, q, first, now)).isEqualTo("cnc1");
-        assertThat(pick(method, c, q, second, now)).isEqualTo("tel1");
-        assertThat(services.rttChoices().previous(first.hi(), first.lo(), set)).isEqualTo(RttChoices.NONE);
+        // the kept data center is not a candidate: BGP clearly best, its server left out
+        Address elsewhere = Address.parse("198.18.3.2");
+        proximity.recordPath(elsewhere, Path.of("CNC", 50_000, 10000, 0, ProbeProtocol.TCP, now - 1, "t"));
+        proximity.recordPath(elsewhere, Path.of("TEL", 52_000, 10000, 0, ProbeProtocol.TCP, now - 1, "t"));
+        proximity.recordPath(elsewhere, Path.of("BGP", 20_000, 10000, 0, ProbeProtocol.TCP, now - 1, "t"));
+        Candidates noBgp = new Candidates();
+        MethodTablesTest.MEMBERS.stream()
+                .filter(vs -> !vs.dataCenter().name().equals("BGP"))
+                .forEach(noBgp::add);
+        LdnsEntry e = proximity.get(elsewhere);
+        assertThat(e.keptDataCenter()).as("BGP kept").isEqualTo(e.dataCenterNumber(e.pathIndex("BGP")));
         assertThat(bytesPerDecision(() -> {
                     method.decide(c, q.set(kept, Type.A, now));
-                    method.decide(c, q.set(first, Type.A, now));
-                    method.decide(c, q.set(second, Type.A, now));
-                    method.decide(c, q.set(tie, Type.A, now));
+                    method.decide(noBgp, q.set(elsewhere, Type.A, now));
                 }))
-                .as("bytes per four decisions")
+                .as("bytes per two decisions")
                 .isZero();
         assertThat(pick(method, c, q, kept, now)).isEqualTo("cnc1");
     }

@@ -38,8 +38,12 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
      * one is kept as that old: either way far past any path TTL.
      */
     private static final long MAX_AGE = (1 << 22) - 1;
-    /** How often an LDNS asked, saturating in 25 bits (64 years of minutes). */
-    private static final int MAX_USES = (1 << 25) - 1;
+    /** How often an LDNS asked, saturating in 14 bits (11 days of minutes: it only orders probes). */
+    private static final int MAX_USES = (1 << 14) - 1;
+    /** The kept data center's bits in {@link #meta}: its number + 1, 0 for none. */
+    private static final int KEPT_SHIFT = 14;
+
+    private static final int KEPT = 0x7FF << KEPT_SHIFT;
     /** The most paths kept in the object's own fields. */
     private static final int FEW = 2;
     /** The path count's bits in {@link #meta}. */
@@ -47,7 +51,11 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
     private final long hi;
     private final long lo;
-    /** state << 30 | protocol code << 27 | path count ({@link Few} only) << 25 | uses. */
+    /**
+     * state << 30 | protocol code << 27 | path count ({@link Few} only) << 25 | kept data center + 1
+     * << 14 | uses. The kept one lives here, not in a field of its own: a field would grow every
+     * entry by 8 bytes (compact object headers leave no padding).
+     */
     private final int meta;
     /** Epoch seconds, unsigned. */
     private final int lastUsed;
@@ -71,11 +79,28 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         for (Path path : paths) {
             p.add(path);
         }
-        return p.build(0, 0, meta(state, protocol, 0), seconds(lastUsed), retryAtSeconds(retryAt));
+        return p.build(0, 0, meta(state, protocol, 0), seconds(lastUsed), retryAtSeconds(retryAt), NOT_KEPT);
     }
 
     public static LdnsEntry probing(long now) {
         return new Few(0, 0, meta(State.PROBING, null, 1), seconds(now), 0, Paths.NONE);
+    }
+
+    /** No data center kept. */
+    public static final int NOT_KEPT = -1;
+
+    /**
+     * The data center (its {@link #dataCenterNumber} number) this LDNS's answers stay with under the
+     * RTT margin, or {@link #NOT_KEPT}: the lowest estimate until another is better by the margin, and
+     * when a path is recorded with nothing kept (the first, a new data center's, or the kept one's
+     * gone), the data center the LDNS {@link RttMargin#preference prefers} among the paths the best
+     * is not clearly better than. It moves only when a path is recorded, from the paths alone, so
+     * every instance of a pair, recording the same paths, keeps the same data center; a margin kept
+     * per instance and moved by queries let the two disagree on a near tie, and a resolver asking
+     * both flipped between them. An entry read from the store keeps none until its next path.
+     */
+    public int keptDataCenter() {
+        return ((meta & KEPT) >>> KEPT_SHIFT) - 1;
     }
 
     /** The metrics of path {@code i}: see {@link #metrics(Path)}. */
@@ -86,7 +111,7 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
     public abstract int pathCount();
 
-    /** This entry's paths with other fields. */
+    /** This entry's paths, and the data center it keeps, with other fields. */
     abstract LdnsEntry with(long hi, long lo, int meta, int lastUsed, int retryAt);
 
     /** This entry for the LDNS {@code hi:lo} (the table keys entries by the address they hold). */
@@ -221,8 +246,13 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         return i < 0 ? null : path(i);
     }
 
-    /** This entry with {@code path} replacing the path of its data center when it is newer. */
+    /** This entry with {@code path} replacing the path of its data center when it is newer, at the default margin. */
     public LdnsEntry withPath(Path path) {
+        return withPath(path, RttMargin.DEFAULT);
+    }
+
+    /** This entry with {@code path} replacing the path of its data center when it is newer; the kept one under {@code margin}. */
+    public LdnsEntry withPath(Path path, RttMargin margin) {
         int pair = PathNames.SHARED.pair(path.dataCenter(), path.measuredBy());
         int at = pathIndexByNumber(PathNames.SHARED.dataCenterOf(pair)); // no names compared
         if (at >= 0 && measuredSeconds(at) > seconds(path.measuredAt())) {
@@ -239,7 +269,13 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         if (at < 0) {
             p.add(path, pair);
         }
-        return p.build(hi, lo, meta(State.PROBED, path.protocol(), uses()), lastUsed, 0);
+        return p.build(
+                hi,
+                lo,
+                meta(State.PROBED, path.protocol(), uses()),
+                lastUsed,
+                0,
+                p.kept(hi, lo, at < 0 ? NOT_KEPT : keptDataCenter(), margin));
     }
 
     /** Whether a path but {@code keepDataCenter}'s (its {@link PathNames} number) was measured before {@code cutoff}. */
@@ -260,7 +296,9 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
                 p.copy(this, i);
             }
         }
-        return p.n == pathCount() ? this : p.build(hi, lo, meta, lastUsed, retryAt);
+        return p.n == pathCount()
+                ? this
+                : p.build(hi, lo, meta, lastUsed, retryAt, p.has(keptDataCenter()) ? keptDataCenter() : NOT_KEPT);
     }
 
     public LdnsEntry unprobeable(long retryAtMillis) {
@@ -350,11 +388,69 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         }
 
         /** The entry; {@code meta}'s path count is this one's. */
-        LdnsEntry build(long hi, long lo, int meta, int lastUsed, int retryAt) {
-            meta &= ~COUNT;
+        LdnsEntry build(long hi, long lo, int meta, int lastUsed, int retryAt, int kept) {
+            meta = meta & ~(COUNT | KEPT) | (kept + 1) << KEPT_SHIFT;
             return n <= FEW
                     ? new Few(hi, lo, meta | n << 25, lastUsed, retryAt, this)
                     : new Many(hi, lo, meta, lastUsed, retryAt, this);
+        }
+
+        private int dataCenter(int i) {
+            return PathNames.SHARED.dataCenterOf(pairs[i]);
+        }
+
+        private long rtt(int i) {
+            return metrics[i] >>> 36;
+        }
+
+        boolean has(int dataCenter) {
+            for (int i = 0; i < n; i++) {
+                if (dataCenter(i) == dataCenter) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The data center to keep for LDNS {@code hi:lo} ({@link #keptDataCenter()}), {@code
+         * previous} kept before ({@link #NOT_KEPT} to choose afresh). The best is the lowest RTT, then the
+         * higher completion, then the preference: the same on every instance whatever the paths' order.
+         */
+        int kept(long hi, long lo, int previous, RttMargin margin) {
+            if (n == 0 || margin.off()) {
+                return NOT_KEPT;
+            }
+            int best = 0;
+            long bestScore = RttMargin.preference(hi, lo, PathNames.SHARED.name(dataCenter(0)));
+            for (int i = 1; i < n; i++) {
+                long score = RttMargin.preference(hi, lo, PathNames.SHARED.name(dataCenter(i)));
+                long c = Long.compare(rtt(i), rtt(best));
+                if (c == 0) {
+                    c = Long.compare(metrics[best] >>> 10 & 0x3FFF, metrics[i] >>> 10 & 0x3FFF);
+                }
+                if (c < 0 || c == 0 && score > bestScore) {
+                    best = i;
+                    bestScore = score;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                if (dataCenter(i) == previous) {
+                    return margin.clearlyBetter(rtt(best), rtt(i)) ? dataCenter(best) : previous;
+                }
+            }
+            int chosen = best; // afresh: the preferred of those the best is not clearly better than
+            long top = bestScore;
+            for (int i = 0; i < n; i++) {
+                if (!margin.clearlyBetter(rtt(best), rtt(i))) {
+                    long score = RttMargin.preference(hi, lo, PathNames.SHARED.name(dataCenter(i)));
+                    if (score > top) {
+                        top = score;
+                        chosen = i;
+                    }
+                }
+            }
+            return dataCenter(chosen);
         }
     }
 
@@ -399,7 +495,8 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
         @Override
         LdnsEntry with(long hi, long lo, int meta, int lastUsed, int retryAt) {
-            return new Few(this, hi, lo, meta & ~COUNT | pathCount() << 25, lastUsed, retryAt);
+            return new Few(
+                    this, hi, lo, meta & ~(COUNT | KEPT) | super.meta & KEPT | pathCount() << 25, lastUsed, retryAt);
         }
     }
 
@@ -455,7 +552,7 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
         @Override
         LdnsEntry with(long hi, long lo, int meta, int lastUsed, int retryAt) {
-            return new Many(this, hi, lo, meta & ~COUNT, lastUsed, retryAt);
+            return new Many(this, hi, lo, meta & ~(COUNT | KEPT) | super.meta & KEPT, lastUsed, retryAt);
         }
     }
 

@@ -48,6 +48,8 @@ public final class ProximityTable {
     private final AtomicLong admitted = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
+    /** The margin entries keep their data center under ({@link LdnsEntry#keptDataCenter()}); set at start. */
+    private volatile RttMargin margin = RttMargin.DEFAULT;
 
     public ProximityTable(ProximitySettings settings, Clock clock) {
         this.settings = settings;
@@ -61,6 +63,11 @@ public final class ProximityTable {
 
     public Clock clock() {
         return clock;
+    }
+
+    /** The configured RTT margin (load-balancing.rtt-margin*), before the first path is recorded. */
+    public void rttMargin(RttMargin margin) {
+        this.margin = margin;
     }
 
     public void onChange(Consumer<Address> listener) {
@@ -244,8 +251,9 @@ public final class ProximityTable {
                 return null;
             }
             // the clock read for a new entry only: a snapshot's millions of paths read it each before
-            LdnsEntry base = old == null ? LdnsEntry.probing(clock.millis()) : old;
-            LdnsEntry next = base.withPath(path);
+            // at its address: the kept data center's preference is the LDNS's own
+            LdnsEntry base = old == null ? LdnsEntry.probing(clock.millis()).at(key.hi(), key.lo()) : old;
+            LdnsEntry next = base.withPath(path, margin);
             newer[0] = next != base;
             return next;
         });
@@ -354,7 +362,7 @@ public final class ProximityTable {
             for (int i = 0; i < entry.pathCount(); i++) {
                 int mine = merged.pathIndex(entry.dataCenter(i));
                 if (mine < 0 || merged.measuredAt(mine) < entry.measuredAt(i)) { // a tie is the live one's
-                    merged = merged.withPath(entry.path(i));
+                    merged = merged.withPath(entry.path(i), margin);
                 }
             }
             return merged;
