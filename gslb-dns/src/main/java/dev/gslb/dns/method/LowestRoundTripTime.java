@@ -76,7 +76,7 @@ public final class LowestRoundTripTime extends PathMetricMethod {
             int at = q.pathAt[i];
             if (e.dataCenterNumber(at) == kept) {
                 if (margin.clearlyBetter(e.rttMicros(bestPath), e.rttMicros(at))) {
-                    return best; // a path newer than the entry's choice? the entry moves with the next update
+                    return best; // only if the table's margin were another than this one
                 }
                 if (q.tracing()) {
                     q.trace.note(
