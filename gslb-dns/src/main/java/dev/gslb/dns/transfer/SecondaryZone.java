@@ -234,6 +234,7 @@ final class SecondaryZone implements AutoCloseable {
             try {
                 Zone next = transfer(primary);
                 lastSuccess = clock.instant();
+                lastProblem = null; // before the copy is seen: who sees the new serial sees no stale problem
                 if (next != null) {
                     held = next;
                     keep(next);
@@ -245,7 +246,6 @@ final class SecondaryZone implements AutoCloseable {
                         publishing(held);
                     }
                 }
-                lastProblem = null;
                 return true;
             } catch (IOException | ZoneTransferException | ZoneException | RefusedTransfer | RuntimeException e) {
                 String why = e instanceof SocketTimeoutException

@@ -303,20 +303,39 @@ class HostilePrimaryTest {
                 notify.addRecord(Record.newRecord(ZONE, Type.SOA, DClass.IN), Section.QUESTION);
                 byte[] wire = notify.toWire();
                 int sent = 20_000;
+                int answered = 0;
+                long start = System.nanoTime();
+                long lastAnswer = start;
                 try (DatagramSocket s = new DatagramSocket()) {
                     for (int i = 0; i < sent; i++) {
                         s.send(new DatagramPacket(wire, wire.length, d.address()));
                     }
+                    // the answers say how many were taken; the kernel may drop some of the flood
+                    // itself, so what the server refused is counted against what it answered
+                    s.setSoTimeout(1000);
+                    byte[] in = new byte[512];
+                    try {
+                        while (true) {
+                            s.receive(new DatagramPacket(in, in.length));
+                            answered++;
+                            lastAnswer = System.nanoTime();
+                        }
+                    } catch (java.net.SocketTimeoutException e) {
+                        // quiet for a second: the flood is over
+                    }
                 }
-                Thread.sleep(1500); // kept: the refreshes the flood made, if any, finish
+                Thread.sleep(500); // kept: the refreshes the flood made, if any, finish
                 int asked = p.requests.size();
+                double limited = d.counter("dns_dropped", "reason", "rate_limited");
+                double seconds = (lastAnswer - start) / 1e9;
                 System.out.printf(
-                        "NOTIFY flood: %d sent, %d transfer requests made, %.0f dropped over the rate%n",
-                        sent, asked, d.counter("dns_dropped", "reason", "rate_limited"));
-                assertThat(asked)
-                        .as("refreshes coalesce, NOTIFY is taken 100 a second at most")
-                        .isLessThan(400);
-                assertThat(d.counter("dns_dropped", "reason", "rate_limited")).isGreaterThan(sent / 2.0);
+                        "NOTIFY flood: %d sent, %d answered in %.2f s, %.0f dropped over the rate, %d transfer requests made%n",
+                        sent, answered, seconds, limited, asked);
+                assertThat(answered)
+                        .as("NOTIFY taken 100 a second, after a burst of 100")
+                        .isLessThanOrEqualTo(100 + (int) Math.ceil(100 * seconds) + 1);
+                assertThat(limited).as("the rest dropped and counted").isGreaterThan(0);
+                assertThat(asked).as("refreshes coalesce").isLessThan(400);
             }
         }
     }
