@@ -29,8 +29,13 @@ final class LdnsCommand {
 
     static void printEntry(LdnsView e) {
         System.out.printf(
-                "%s  state %s, probe_protocol %s, ttl %d s, last used %s%n",
-                e.address(), e.state(), e.probeProtocol() == null ? "none" : e.probeProtocol(), e.ttl(), e.lastUsed());
+                "%s  state %s, probe_protocol %s, ttl %d s, last used %s%s%n",
+                e.address(),
+                e.state(),
+                e.probeProtocol() == null ? "none" : e.probeProtocol(),
+                e.ttl(),
+                e.lastUsed(),
+                e.keptDataCenter() == null ? "" : ", kept " + e.keptDataCenter());
         if (e.paths().isEmpty()) {
             System.out.println("  no paths yet" + (e.retryAt() == null ? "" : "; unprobeable until " + e.retryAt()));
         }

@@ -59,7 +59,7 @@ class LdnsCommandTest {
 
         TopologyCommandTest.Run show = gslb("ldns", "show", "127.0.0.44", "--admin", admin);
         assertThat(show.exit()).isZero();
-        assertThat(show.out()).contains("127.0.0.44", "state probed", "CNC", "completion 100.00 %");
+        assertThat(show.out()).contains("127.0.0.44", "state probed", ", kept CNC", "CNC", "completion 100.00 %");
         TopologyCommandTest.Run threeDns = gslb("ldns", "list", "--format", "3dns", "--admin", admin);
         assertThat(threeDns.out())
                 .contains(
@@ -67,7 +67,8 @@ class LdnsCommandTest {
                         "   path {\n      datacenter \"CNC\"\n      cur_rtt ",
                         "      cur_completion_rate 10000\n      cur_last_hops ");
         assertThat(gslb("ldns", "list", "--dc", "TEL", "--admin", admin).out()).contains("0 LDNS");
-        assertThat(gslb("ldns", "list", "--json", "--admin", admin).out()).contains("\"address\" : \"127.0.0.44\"");
+        assertThat(gslb("ldns", "list", "--json", "--admin", admin).out())
+                .contains("\"address\" : \"127.0.0.44\"", "\"keptDataCenter\" : \"CNC\"");
     }
 
     /** The source's own record, imported, gives the source's answer: TEL by RTT (57209 us against 189850). */

@@ -103,6 +103,12 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
         return ((meta & KEPT) >>> KEPT_SHIFT) - 1;
     }
 
+    /** The name of the {@link #keptDataCenter() kept} data center, or null when none is kept. */
+    public String keptDataCenterName() {
+        int kept = keptDataCenter();
+        return kept == NOT_KEPT ? null : PathNames.SHARED.name(kept);
+    }
+
     /** The metrics of path {@code i}: see {@link #metrics(Path)}. */
     abstract long metrics(int i);
 

@@ -28,9 +28,7 @@ class KeptDataCenterTest {
     }
 
     private static String kept(ProximityTable t, String ldns) {
-        LdnsEntry e = t.get(Address.parse(ldns));
-        int kept = e.keptDataCenter();
-        return kept == LdnsEntry.NOT_KEPT ? null : PathNames.SHARED.name(kept);
+        return t.get(Address.parse(ldns)).keptDataCenterName();
     }
 
     private void record(ProximityTable t, String ldns, Path p) {

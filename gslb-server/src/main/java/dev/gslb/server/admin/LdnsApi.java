@@ -162,6 +162,7 @@ public final class LdnsApi {
                 ttlSeconds(e),
                 Instant.ofEpochMilli(e.lastUsed()).toString(),
                 e.retryAt() == 0 ? null : Instant.ofEpochMilli(e.retryAt()).toString(),
+                e.keptDataCenterName(),
                 paths);
     }
 }
