@@ -83,7 +83,12 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
     }
 
     public static LdnsEntry probing(long now) {
-        return new Few(0, 0, meta(State.PROBING, null, 1), seconds(now), 0, Paths.NONE);
+        return probing(now, 0, 0);
+    }
+
+    /** A new entry at the LDNS {@code hi:lo}: one object where {@code probing(now).at(hi, lo)} made two. */
+    static LdnsEntry probing(long now, long hi, long lo) {
+        return new Few(hi, lo, meta(State.PROBING, null, 1), seconds(now), 0, Paths.NONE);
     }
 
     /** No data center kept. */

@@ -252,7 +252,7 @@ public final class ProximityTable {
             }
             // the clock read for a new entry only: a snapshot's millions of paths read it each before
             // at its address: the kept data center's preference is the LDNS's own
-            LdnsEntry base = old == null ? LdnsEntry.probing(clock.millis()).at(key.hi(), key.lo()) : old;
+            LdnsEntry base = old == null ? LdnsEntry.probing(clock.millis(), key.hi(), key.lo()) : old;
             LdnsEntry next = base.withPath(path, margin);
             newer[0] = next != base;
             return next;
