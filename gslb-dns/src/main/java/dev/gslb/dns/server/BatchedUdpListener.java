@@ -47,16 +47,18 @@ final class BatchedUdpListener implements AutoCloseable {
     private final int port;
     private final Responder responder;
     private final ListenerHealth health;
+    private final TimeSlice slice;
     private final String name;
     private final Thread thread;
     private final ThrottledLog errors = new ThrottledLog("gslb.dns");
     private volatile boolean closing;
 
-    private BatchedUdpListener(int fd, Responder responder, ListenerHealth health, String name) {
+    private BatchedUdpListener(int fd, Responder responder, ListenerHealth health, TimeSlice slice, String name) {
         this.fd = fd;
         this.port = NativeUdp.localPort(fd);
         this.responder = responder;
         this.health = health;
+        this.slice = slice;
         this.name = name;
         this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::serve);
     }
@@ -72,9 +74,9 @@ final class BatchedUdpListener implements AutoCloseable {
      * @throws IllegalStateException with the system's reason when the socket cannot be bound
      */
     static BatchedUdpListener start(
-            InetSocketAddress address, Responder responder, ListenerHealth health, String name) {
+            InetSocketAddress address, Responder responder, ListenerHealth health, TimeSlice slice, String name) {
         BatchedUdpListener l =
-                new BatchedUdpListener(NativeUdp.bind(address, RECEIVE_TIMEOUT_MILLIS), responder, health, name);
+                new BatchedUdpListener(NativeUdp.bind(address, RECEIVE_TIMEOUT_MILLIS), responder, health, slice, name);
         health.serving(name);
         l.thread.start();
         return l;
@@ -95,6 +97,7 @@ final class BatchedUdpListener implements AutoCloseable {
      * {@link ListenerHealth}, as it does anything that escapes the loop itself.
      */
     private void serve() {
+        slice.requestForCurrentThread();
         try (Arena arena = Arena.ofConfined()) {
             Batch b = new Batch(arena);
             while (!closing) {

@@ -69,6 +69,7 @@ public final class DnsServer implements AutoCloseable {
 
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final ListenerHealth health = new ListenerHealth();
+    private final TimeSlice slice = new TimeSlice();
     private final List<AcceptErrors> acceptErrors = new ArrayList<>();
     private final ThrottledLog connectionErrors = new ThrottledLog("gslb.dns");
     private volatile boolean stopping;
@@ -112,7 +113,20 @@ public final class DnsServer implements AutoCloseable {
         int threads = settings.effectiveThreads();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         // Named threads: a profile or `top -H` shows which time is the query path's.
-        group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("dns"), io);
+        group = new MultiThreadIoEventLoopGroup(
+                threads,
+                new DefaultThreadFactory("dns") {
+                    @Override
+                    protected Thread newThread(Runnable r, String name) {
+                        return super.newThread(
+                                () -> {
+                                    slice.requestForCurrentThread();
+                                    r.run();
+                                },
+                                name);
+                    }
+                },
+                io);
         try {
             for (InetSocketAddress address : settings.addresses()) {
                 bound.add(bindBoth(address, epoll ? threads : 1, epoll));
@@ -196,6 +210,7 @@ public final class DnsServer implements AutoCloseable {
                         new InetSocketAddress(address.getAddress(), port),
                         responder,
                         health,
+                        slice,
                         "dns-udp-" + port + "-" + i);
                 udpListeners.add(l);
                 port = l.port();
