@@ -129,7 +129,8 @@ async function refreshLdns() {
       + (p.wideIp ? '; "sent to" is for ' + p.wideIp : '');
     table($('ldns-table'), ['LDNS', 'state', 'sent to', ...dcs.map((d) => d + ' RTT / completion / hops / age')], p.rows.map((r) => {
       const byDc = Object.fromEntries(r.ldns.paths.map((x) => [x.dataCenter, x]));
-      return h('tr', { 'data-ldns': r.ldns.address }, h('td', {}, r.ldns.address), h('td', {}, r.ldns.state),
+      return h('tr', { 'data-ldns': r.ldns.address }, h('td', {}, r.ldns.address),
+        h('td', {}, r.ldns.state + (r.ldns.keptDataCenter ? ', kept ' + r.ldns.keptDataCenter : '')),
         h('td', {}, (r.sentTo || '-') + (r.decidedBy ? ' (' + r.decidedBy + ')' : '')),
         ...dcs.map((d) => {
           const x = byDc[d];

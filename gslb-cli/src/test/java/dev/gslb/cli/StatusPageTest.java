@@ -184,8 +184,9 @@ class StatusPageTest {
             String row = browser.findElement(By.cssSelector("#ldns-table tr[data-ldns='127.0.0.61']"))
                     .getText();
             assertThat(row)
-                    .as("its CNC path and where it is sent")
+                    .as("its CNC path, the data center its answers keep to, and where it is sent")
                     .containsPattern("\\d+\\.\\d ms / 100 %")
+                    .contains(", kept CNC")
                     .contains("CNC");
             assertThat(browser.findElement(By.id("ldns-matched")).getText()).startsWith("1 match ");
             shot("search");
