@@ -75,6 +75,11 @@ final class TimeSlice {
 
     private final AtomicBoolean told = new AtomicBoolean();
 
+    /** Whether the call is linked on this platform; the first use links it ({@link DnsServer#linkNatives()}). */
+    static boolean available() {
+        return SYSCALL_3 != null;
+    }
+
     /** Asks for the calling thread; the first outcome is logged (once per server). Never throws. */
     void requestForCurrentThread() {
         String outcome = request();
@@ -85,7 +90,7 @@ final class TimeSlice {
 
     /** What became of the request, in the operator's words. */
     static String request() {
-        if (SYSCALL_3 == null) {
+        if (!available()) {
             return "the system's default scheduler slice (no sched_setattr on this platform)";
         }
         try (Arena arena = Arena.ofConfined()) {
