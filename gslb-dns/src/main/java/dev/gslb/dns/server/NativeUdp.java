@@ -85,11 +85,9 @@ final class NativeUdp {
     private static final MethodHandle CLOSE;
 
     static {
-        boolean linux = "Linux".equals(System.getProperty("os.name"))
-                && ("amd64".equals(System.getProperty("os.arch")) || "aarch64".equals(System.getProperty("os.arch")));
         MethodHandle[] h = new MethodHandle[10];
         boolean ok = false;
-        if (linux) {
+        if (LinuxPlatform.SUPPORTED) {
             try {
                 SymbolLookup libc = LINKER.defaultLookup();
                 h[0] = handle(libc, "socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));

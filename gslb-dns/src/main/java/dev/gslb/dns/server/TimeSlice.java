@@ -43,13 +43,12 @@ final class TimeSlice {
     private static final long GETATTR;
 
     static {
-        String arch = System.getProperty("os.arch");
         long set = -1;
         long get = -1;
         MethodHandle three = null;
         MethodHandle four = null;
-        if ("Linux".equals(System.getProperty("os.name")) && ("amd64".equals(arch) || "aarch64".equals(arch))) {
-            set = "amd64".equals(arch) ? 314 : 274;
+        if (LinuxPlatform.SUPPORTED) {
+            set = LinuxPlatform.X86_64 ? 314 : 274;
             get = set + 1;
             try {
                 // glibc before 2.41 has no sched_setattr: the system call itself, through syscall(2)
