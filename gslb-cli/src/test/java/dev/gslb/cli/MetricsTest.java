@@ -190,6 +190,7 @@ class MetricsTest {
         Scrape all = scrape(a, "?all=1");
         assertThat(quiet.types()).doesNotContainKey("gslb_dns_dropped_total"); // nothing was dropped
         assertThat(all.value("gslb_dns_dropped_total{reason=\"malformed\"}")).isEqualTo(0.0);
+        assertThat(all.value("gslb_ldns_kept_moves_total")).isEqualTo(0.0); // no path moved an answer
         assertThat(quiet.value("gslb_dns_responses_total{rcode=\"servfail\",transport=\"udp\"}"))
                 .isNull();
         assertThat(all.value("gslb_dns_responses_total{rcode=\"servfail\",transport=\"udp\"}"))

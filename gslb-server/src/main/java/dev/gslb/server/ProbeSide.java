@@ -97,6 +97,9 @@ final class ProbeSide implements AutoCloseable {
                     .description("New LDNS in the proximity table: admitted, evicted when full, refused")
                     .register(registry);
         }
+        FunctionCounter.builder("ldns_kept_moves", proximity, ProximityTable::keptMoves)
+                .description("LDNS whose kept data center a recorded path moved to another (their answers moved)")
+                .register(registry);
     }
 
     /**

@@ -102,10 +102,27 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
      * is not clearly better than. It moves only when a path is recorded, from the paths alone, so
      * every instance of a pair, recording the same paths, keeps the same data center; a margin kept
      * per instance and moved by queries let the two disagree on a near tie, and a resolver asking
-     * both flipped between them. An entry read from the store keeps none until its next path.
+     * both flipped between them. The store keeps it across a restart ({@link #keeping}).
      */
     public int keptDataCenter() {
         return ((meta & KEPT) >>> KEPT_SHIFT) - 1;
+    }
+
+    /**
+     * This entry keeping {@code dataCenter} (as read back from the store); keeping none when that is
+     * null or has no path here.
+     */
+    public LdnsEntry keeping(String dataCenter) {
+        int at = dataCenter == null ? -1 : pathIndex(dataCenter);
+        int kept = at < 0 ? NOT_KEPT : dataCenterNumber(at);
+        if (kept == keptDataCenter()) {
+            return this;
+        }
+        Paths p = new Paths(pathCount()); // with() keeps the kept one: the paths again
+        for (int i = 0; i < pathCount(); i++) {
+            p.copy(this, i);
+        }
+        return p.build(hi, lo, meta, lastUsed, retryAt, kept);
     }
 
     /** The name of the {@link #keptDataCenter() kept} data center, or null when none is kept. */

@@ -48,6 +48,7 @@ public final class ProximityTable {
     private final AtomicLong admitted = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong keptMoves = new AtomicLong();
     /** The margin entries keep their data center under ({@link LdnsEntry#keptDataCenter()}); set at start. */
     private volatile RttMargin margin = RttMargin.DEFAULT;
 
@@ -222,6 +223,15 @@ public final class ProximityTable {
         return refused.get();
     }
 
+    /**
+     * How often a recorded path moved an LDNS's {@link LdnsEntry#keptDataCenter() kept} data center
+     * to another (one became better by the RTT margin, or the choice was made afresh): its answers
+     * moved. Not counted: the first choice, and none kept any more.
+     */
+    public long keptMoves() {
+        return keptMoves.get();
+    }
+
     /** Records a measured path (newer measured-at wins per data center); true when it was newer. */
     public boolean recordPath(Address key, Path path) {
         return recordPath(key, path, () -> true);
@@ -255,6 +265,12 @@ public final class ProximityTable {
             LdnsEntry base = old == null ? LdnsEntry.probing(clock.millis(), key.hi(), key.lo()) : old;
             LdnsEntry next = base.withPath(path, margin);
             newer[0] = next != base;
+            if (old != null
+                    && old.keptDataCenter() != LdnsEntry.NOT_KEPT
+                    && next.keptDataCenter() != LdnsEntry.NOT_KEPT
+                    && next.keptDataCenter() != old.keptDataCenter()) {
+                keptMoves.incrementAndGet();
+            }
             return next;
         });
         if (newer[0]) {
@@ -356,7 +372,7 @@ public final class ProximityTable {
         }
         entries.compute(key.hi(), key.lo(), old -> {
             if (old == null) {
-                return entry;
+                return margin.off() ? entry.keeping(null) : entry; // answers go to the lowest estimate
             }
             LdnsEntry merged = old;
             for (int i = 0; i < entry.pathCount(); i++) {

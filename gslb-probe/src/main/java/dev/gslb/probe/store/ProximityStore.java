@@ -280,8 +280,8 @@ public final class ProximityStore implements AutoCloseable {
                         continue;
                     }
                     int proto = r.getByte(4);
-                    LdnsEntry e = LdnsEntry.of(
-                            unpack(r.getBytes(7)),
+                    LdnsEntry e = unpack(
+                            r.getBytes(7),
                             LdnsEntry.State.values()[r.getByte(3)],
                             proto < 0 ? null : ProbeProtocol.values()[proto],
                             r.getLong(5),
@@ -498,7 +498,7 @@ public final class ProximityStore implements AutoCloseable {
             upsert.setByte(4, (byte) (e.protocol() == null ? -1 : e.protocol().ordinal()));
             upsert.setLong(5, e.retryAt());
             upsert.setLong(6, e.lastUsed());
-            upsert.setBytes(7, pack(e.paths()));
+            upsert.setBytes(7, pack(e));
             upsert.addBatch();
         }
 
@@ -535,7 +535,13 @@ public final class ProximityStore implements AutoCloseable {
         }
     }
 
-    static byte[] pack(Path[] paths) {
+    /**
+     * The paths of {@code e}, then the index of its kept data center's path + 1 (0: none kept). A
+     * reader of the layout before the kept data center was stored stops after the paths, and a row
+     * of that layout has no byte after them: either way no schema change.
+     */
+    static byte[] pack(LdnsEntry e) {
+        Path[] paths = e.paths();
         try (var bytes = new java.io.ByteArrayOutputStream();
                 var out = new java.io.DataOutputStream(bytes)) {
             out.writeByte(paths.length);
@@ -548,16 +554,20 @@ public final class ProximityStore implements AutoCloseable {
                 out.writeLong(p.measuredAt());
                 out.writeUTF(p.measuredBy());
             }
+            String kept = e.keptDataCenterName();
+            out.writeByte(kept == null ? 0 : e.pathIndex(kept) + 1);
             out.flush();
             return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        } catch (IOException impossible) { // in memory
+            throw new IllegalStateException(impossible);
         }
     }
 
-    static Path[] unpack(byte[] packed) throws SQLException {
+    /** A stored row's entry: its paths and kept data center ({@link #pack}) and the row's other columns. */
+    static LdnsEntry unpack(byte[] packed, LdnsEntry.State state, ProbeProtocol protocol, long retryAt, long lastUsed)
+            throws SQLException {
         if (packed == null) {
-            return new Path[0];
+            return LdnsEntry.of(new Path[0], state, protocol, retryAt, lastUsed);
         }
         try (var in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(packed))) {
             Path[] paths = new Path[in.readUnsignedByte()];
@@ -571,7 +581,12 @@ public final class ProximityStore implements AutoCloseable {
                         in.readLong(),
                         in.readUTF());
             }
-            return paths;
+            int kept = in.available() > 0 ? in.readUnsignedByte() - 1 : -1;
+            if (kept >= paths.length) {
+                throw new SQLException("its kept data center is path " + (kept + 1) + " of " + paths.length);
+            }
+            LdnsEntry e = LdnsEntry.of(paths, state, protocol, retryAt, lastUsed);
+            return kept < 0 ? e : e.keeping(paths[kept].dataCenter());
         } catch (IOException | ArrayIndexOutOfBoundsException e) {
             throw new SQLException("a stored path record is unreadable: " + e);
         }

@@ -77,17 +77,20 @@ class KeptDataCenterTest {
         assertThat(kept(table, ldns)).isEqualTo("CNC");
         record(table, ldns, path("TEL", 41)); // 9 ms better
         assertThat(kept(table, ldns)).isEqualTo("CNC");
+        assertThat(table.keptMoves()).as("the first choice is no move").isZero();
         record(table, ldns, path("TEL", 39)); // 11 ms
         assertThat(kept(table, ldns)).isEqualTo("TEL");
+        assertThat(table.keptMoves()).isEqualTo(1);
         record(table, ldns, path("TEL", 45)); // back within the margin
         assertThat(kept(table, ldns)).isEqualTo("TEL");
         table.rttMargin(RttMargin.OFF);
         record(table, ldns, path("TEL", 46));
         assertThat(kept(table, ldns)).as("no margin: nothing kept").isNull();
+        assertThat(table.keptMoves()).isEqualTo(1);
     }
 
     @Test
-    void aNewDataCentersPathChoosesAfreshAndAnEntryFromTheStoreKeepsNone() {
+    void aNewDataCentersPathChoosesAfreshAndAnEntryBuiltFromPathsKeepsNone() {
         String ldns = "198.18.5.201";
         record(table, ldns, path("CNC", 50));
         assertThat(kept(table, ldns)).isEqualTo("CNC");

@@ -7,6 +7,7 @@ import dev.gslb.probe.ProbeProtocol;
 import dev.gslb.probe.proximity.Path;
 import dev.gslb.probe.proximity.ProximitySettings;
 import dev.gslb.probe.proximity.ProximityTable;
+import dev.gslb.probe.proximity.RttMargin;
 import dev.gslb.topology.Address;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -49,6 +50,56 @@ class ProximityStoreTest {
             assertThat(e.path("TEL").measuredBy()).isEqualTo("gslb-tel");
             assertThat(e.protocol()).isEqualTo(ProbeProtocol.TCP);
             assertThat(after.get(Address.parse("198.18.0.2")).state().name()).isEqualTo("UNPROBEABLE");
+        }
+    }
+
+    /**
+     * An LDNS's kept data center survives a restart, so the restarted instance answers it as its
+     * peer still does, not as a choice made afresh from the same paths would. A row of the layout
+     * before it was stored (no byte after the paths) loads with none kept.
+     */
+    @Test
+    void aRestartKeepsTheKeptDataCenterAndReadsRowsWithoutOne() throws Exception {
+        java.nio.file.Path file = dir.resolve("proximity");
+        long now = System.currentTimeMillis();
+        Address ldns = null; // one whose preference, choosing afresh between the two, is TEL
+        for (int n = 0; ldns == null; n++) {
+            Address a = Address.parse("198.18.7." + n);
+            if (RttMargin.preference(a.hi(), a.lo(), "TEL") > RttMargin.preference(a.hi(), a.lo(), "CNC")) {
+                ldns = a;
+            }
+        }
+        Address older = Address.parse("198.18.8.1");
+        ProximityTable before = table(Clock.systemUTC());
+        try (ProximityStore store = new ProximityStore(file, before)) {
+            for (Address a : new Address[] {ldns, older}) {
+                before.recordPath(a, Path.of("CNC", 50_000, 10000, 0, ProbeProtocol.TCP, now - 2, "gslb-cnc"));
+                before.recordPath(a, Path.of("TEL", 61_000, 10000, 0, ProbeProtocol.TCP, now - 2, "gslb-tel"));
+                before.recordPath(a, Path.of("TEL", 41_000, 10000, 0, ProbeProtocol.TCP, now, "gslb-tel"));
+            }
+            assertThat(before.get(ldns).keptDataCenterName())
+                    .as("TEL is 9 ms better: not by the margin")
+                    .isEqualTo("CNC");
+            store.flush();
+        }
+        try (var c = DriverManager.getConnection("jdbc:h2:file:" + file, "gslb", "");
+                var s = c.prepareStatement("UPDATE ldns SET paths = ? WHERE lo = " + older.lo());
+                var r = c.createStatement().executeQuery("SELECT paths FROM ldns WHERE lo = " + older.lo())) {
+            r.next();
+            byte[] packed = r.getBytes(1);
+            s.setBytes(1, java.util.Arrays.copyOf(packed, packed.length - 1)); // as stored before the kept one was
+            s.execute();
+        }
+        ProximityTable after = table(Clock.systemUTC());
+        try (ProximityStore ignored = new ProximityStore(file, after)) {
+            assertThat(after.get(ldns).keptDataCenterName()).isEqualTo("CNC");
+            assertThat(after.get(older).keptDataCenterName()).isNull();
+            assertThat(after.get(older).path("TEL").rttMicros()).isEqualTo(41_000);
+            after.recordPath(ldns, Path.of("TEL", 42_000, 10000, 0, ProbeProtocol.TCP, now + 1000, "gslb-tel"));
+            assertThat(after.get(ldns).keptDataCenterName())
+                    .as("still within the margin")
+                    .isEqualTo("CNC");
+            assertThat(after.keptMoves()).isZero();
         }
     }
 
