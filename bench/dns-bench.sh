@@ -153,6 +153,9 @@ serve 1 peer "$work/peer.yaml" "$peer_port" 1 --admin "127.0.0.1:$peer_admin" --
 serve 0 rrl "$work/rrl.yaml" "$rrl_port" 1 --admin 127.0.0.1:0 --sync 127.0.0.1:0
 rrl_pid=$!
 for port in "$gdnsd_port" "$knot_port" "$nsd_port" "$ours_port" "$peer_port" "$rrl_port"; do wait_port "$port"; done
+# Ours asks for a 0.2 ms scheduler slice for its DNS threads: the peers get the same, or in the
+# latency section (both on CPU 0) ours would preempt gdnsd when it wakes, and gdnsd would not.
+python3 "$here/bench/same-slice.py" "$gdnsd_pid" "$knot_pid" "$nsd_pid"
 pair_and_decide "$ours_port" "$ours_admin" "$peer_port" "$peer_admin"
 
 perf() { # port file seconds [dnsperf options] -> "qps avg_ms max_ms lost_pct"; $server or 127.0.0.1, on CPUs $pin; $extra: more options
@@ -349,6 +352,7 @@ pids+=($!); nsd2_pid=$!
 serve 0,1 ours2 "$work/ours.yaml" "$ours2_port" 2 --admin 127.0.0.1:0 --sync 127.0.0.1:0
 ours2_pid=$!
 for port in "$gdnsd2_port" "$knot2_port" "$nsd2_port" "$ours2_port"; do wait_port "$port"; done
+python3 "$here/bench/same-slice.py" "$gdnsd2_pid" "$knot2_pid" "$nsd2_pid"
 echo
 echo "4. throughput, two threads each, no pinning (dnsperf shares the cores; ${rounds} turns of ${slice}s each)"
 printf "%-8s %-9s %12s %10s %10s %8s %12s\n" mix server "queries/s" "avg ms" "max ms" "lost %" "cpu us/q"
