@@ -75,11 +75,18 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
 
     /** An entry not yet in a table (as read from the store); the table gives it its address. */
     public static LdnsEntry of(Path[] paths, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
+        return of(paths, -1, state, protocol, retryAt, lastUsed);
+    }
+
+    /** An entry of {@code paths} keeping the data center of {@code paths[keptPath]} (none when -1), as stored. */
+    public static LdnsEntry of(
+            Path[] paths, int keptPath, State state, ProbeProtocol protocol, long retryAt, long lastUsed) {
         Paths p = new Paths(paths.length);
         for (Path path : paths) {
             p.add(path);
         }
-        return p.build(0, 0, meta(state, protocol, 0), seconds(lastUsed), retryAtSeconds(retryAt), NOT_KEPT);
+        int kept = keptPath < 0 ? NOT_KEPT : p.dataCenter(keptPath);
+        return p.build(0, 0, meta(state, protocol, 0), seconds(lastUsed), retryAtSeconds(retryAt), kept);
     }
 
     public static LdnsEntry probing(long now) {
@@ -102,27 +109,22 @@ public abstract sealed class LdnsEntry permits LdnsEntry.Few, LdnsEntry.Many {
      * is not clearly better than. It moves only when a path is recorded, from the paths alone, so
      * every instance of a pair, recording the same paths, keeps the same data center; a margin kept
      * per instance and moved by queries let the two disagree on a near tie, and a resolver asking
-     * both flipped between them. The store keeps it across a restart ({@link #keeping}).
+     * both flipped between them. The store keeps it across a restart.
      */
     public int keptDataCenter() {
         return ((meta & KEPT) >>> KEPT_SHIFT) - 1;
     }
 
-    /**
-     * This entry keeping {@code dataCenter} (as read back from the store); keeping none when that is
-     * null or has no path here.
-     */
-    public LdnsEntry keeping(String dataCenter) {
-        int at = dataCenter == null ? -1 : pathIndex(dataCenter);
-        int kept = at < 0 ? NOT_KEPT : dataCenterNumber(at);
-        if (kept == keptDataCenter()) {
+    /** This entry keeping no data center (one read from the store when the margin is off). */
+    public LdnsEntry keepingNone() {
+        if (keptDataCenter() == NOT_KEPT) {
             return this;
         }
         Paths p = new Paths(pathCount()); // with() keeps the kept one: the paths again
         for (int i = 0; i < pathCount(); i++) {
             p.copy(this, i);
         }
-        return p.build(hi, lo, meta, lastUsed, retryAt, kept);
+        return p.build(hi, lo, meta, lastUsed, retryAt, NOT_KEPT);
     }
 
     /** The name of the {@link #keptDataCenter() kept} data center, or null when none is kept. */

@@ -372,7 +372,7 @@ public final class ProximityTable {
         }
         entries.compute(key.hi(), key.lo(), old -> {
             if (old == null) {
-                return margin.off() ? entry.keeping(null) : entry; // answers go to the lowest estimate
+                return margin.off() ? entry.keepingNone() : entry; // answers go to the lowest estimate
             }
             LdnsEntry merged = old;
             for (int i = 0; i < entry.pathCount(); i++) {

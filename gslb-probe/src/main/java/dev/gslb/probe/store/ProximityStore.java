@@ -585,8 +585,7 @@ public final class ProximityStore implements AutoCloseable {
             if (kept >= paths.length) {
                 throw new SQLException("its kept data center is path " + (kept + 1) + " of " + paths.length);
             }
-            LdnsEntry e = LdnsEntry.of(paths, state, protocol, retryAt, lastUsed);
-            return kept < 0 ? e : e.keeping(paths[kept].dataCenter());
+            return LdnsEntry.of(paths, kept, state, protocol, retryAt, lastUsed);
         } catch (IOException | ArrayIndexOutOfBoundsException e) {
             throw new SQLException("a stored path record is unreadable: " + e);
         }

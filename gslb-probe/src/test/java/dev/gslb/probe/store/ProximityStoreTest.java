@@ -101,6 +101,13 @@ class ProximityStoreTest {
                     .isEqualTo("CNC");
             assertThat(after.keptMoves()).isZero();
         }
+        ProximityTable off = table(Clock.systemUTC());
+        off.rttMargin(RttMargin.OFF);
+        try (ProximityStore ignored = new ProximityStore(file, off)) {
+            assertThat(off.get(ldns).keptDataCenterName())
+                    .as("no margin: none kept")
+                    .isNull();
+        }
     }
 
     @Test
