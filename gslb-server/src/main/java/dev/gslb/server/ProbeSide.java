@@ -86,7 +86,7 @@ final class ProbeSide implements AutoCloseable {
         this.loads = new LoadMonitor(config.loads(), config.instance().dataCenter(), Clock.systemUTC(), registry);
     }
 
-    /** The proximity table's admissions, evictions and refusals as counters. */
+    /** The proximity table's admissions, evictions, refusals and kept-data-center moves as counters. */
     void registerLdnsCounters(MeterRegistry registry) {
         for (var c : List.<Map.Entry<String, ToDoubleFunction<ProximityTable>>>of(
                 Map.entry("admitted", ProximityTable::admitted),
