@@ -126,7 +126,7 @@ final class TopologyBuilder {
         List<PrefixSet> outside =
                 negated.stream().map(n -> PrefixSet.of(n.outside())).toList();
         List<TopologyMatch.Score> all = negated.stream().map(Negated::score).toList();
-        TopologyMatch gap = new TopologyMatch("(no prefix)", -1, "(no region)", sorted(all));
+        TopologyMatch gap = new TopologyMatch(null, "(no region)", sorted(all));
         Map<String, TopologyMatch> merged = new HashMap<>();
         Intervals out = new Intervals(t.startHi.length * 2 + 2);
         Ranges gaps = Ranges.ofRanges(t.startHi, t.startLo, t.endHi, t.endLo).negate();
@@ -151,7 +151,7 @@ final class TopologyBuilder {
                 m = merged.computeIfAbsent(key.toString(), x -> {
                     List<TopologyMatch.Score> sc = new ArrayList<>(base.scores());
                     sc.addAll(extra);
-                    return new TopologyMatch(base.prefix(), base.prefixLength(), base.region(), sorted(sc));
+                    return new TopologyMatch(base.cidr(), base.region(), sorted(sc));
                 });
             }
             out.add(t.startHi[i], t.startLo[i], t.endHi[i], t.endLo[i], m);
@@ -228,11 +228,7 @@ final class TopologyBuilder {
             }
             out.from(e.prefix().cidr().firstHi(), e.prefix().cidr().firstLo());
             stack.push(e);
-            matches.push(new TopologyMatch(
-                    e.prefix().cidr().toString(),
-                    e.prefix().cidr().length(),
-                    e.region(),
-                    scores.getOrDefault(e.region(), List.of())));
+            matches.push(new TopologyMatch(e.prefix().cidr(), e.region(), scores.getOrDefault(e.region(), List.of())));
         }
         while (!stack.isEmpty()) {
             Entry top = stack.pop();
