@@ -235,9 +235,9 @@ public record Cidr(long hi, long lo, int length, boolean ipv4) implements Compar
 
     /**
      * Four groups of one to three decimal digits, dot-separated (their values are checked where
-     * they are read). By hand, as every check here: the regex it replaces, run on each of the
-     * shipped lists' 17,000 prefixes, made C2 compile java.util.regex at every start, 0.2 s of a
-     * 2-core start's compiler time beside the start's own work.
+     * they are read). By hand, as the other checks here: the regex it replaces, run on each of the
+     * shipped lists' 17,000 prefixes, made java.util.regex the largest C2 compilation of every
+     * start, on two cores busy with the start's own work (docs/benchmarks.md).
      */
     static boolean isDottedQuad(String s) {
         int dots = 0;
