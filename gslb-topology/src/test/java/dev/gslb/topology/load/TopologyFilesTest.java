@@ -103,6 +103,11 @@ class TopologyFilesTest {
                 .as("outside every prefix: only negated records match")
                 .isNotNull();
         assertThat(nowhere.prefixLength()).isEqualTo(-1);
+        assertThat(nowhere.prefix()).isEqualTo("(no prefix)");
+        assertThat(inCnc.prefixLength())
+                .as("a negated record's match keeps its prefix")
+                .isPositive();
+        assertThat(inCnc.prefix()).endsWith("/" + inCnc.prefixLength());
         assertThat(nowhere.scores())
                 .extracting(dev.gslb.topology.TopologyMatch.Score::dataCenter)
                 .containsExactly("TEL", "CNC");
