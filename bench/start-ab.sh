@@ -19,12 +19,8 @@ port=5392
 pid=
 cleanup() { [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-ln -sfn "$here/zones" "$work/zones"
-ln -sfn "$here/topology-data" "$work/topology-data"
-sed -e "s|^  listen: \[\"127.0.0.1:5353\"\]$|  listen: [\"127.0.0.1:$port\"]|" \
-  "$here/gslb-config/src/main/resources/default-config.yaml" >"$work/gslb.yaml"
 . "$here/packaging/jvm-options.sh"
-gslb_jvm_options serve --config "$work/gslb.yaml"
+gslb_jvm_options serve # the embedded configuration (its files found through gslb.home), on --listen's port
 jars=()
 for j in "$@"; do
   n=${#jars[@]}
@@ -59,7 +55,7 @@ for r in $(seq "$rounds"); do
     t0=$(date +%s%N)
     # shellcheck disable=SC2086
     "$JAVA_HOME/bin/java" $GSLB_JVM -XX:AOTCache="$work/$n.aot" -Dgslb.home="$here" -jar "$work/$n.jar" serve \
-      --config "$work/gslb.yaml" --state-dir "$work/var" --admin 127.0.0.1:0 --sync 127.0.0.1:0 >"$work/$n.log" 2>&1 &
+      --listen "127.0.0.1:$port" --state-dir "$work/var" --admin 127.0.0.1:0 --sync 127.0.0.1:0 >"$work/$n.log" 2>&1 &
     pid=$!
     t1=$(python3 "$here/bench/first-contact.py" "$port" --first-answer "$pid") || { cat "$work/$n.log" >&2; exit 1; }
     cpus[$n]+="$(cpu "$pid") "
