@@ -412,12 +412,15 @@ public final class GslbServer implements AutoCloseable {
         probes.health.start();
         probes.links.start();
         probes.loads.start();
-        sync.start();
         // What start-up built (the topology, zones) is still in the young generation: the first
         // young collection under queries would copy it all, a pause of 25-35 ms on two cores.
         // Collected once here, before any query, it is old already.
         System.gc();
         dns.start();
+        // After the DNS listeners: on a first start the identity it waits for (a key pair and its
+        // certificate, made on a thread of its own) is 0.1-0.15 s of cold code, and the first
+        // answers need nothing of sync (peer paths come seconds later in any case).
+        sync.start();
         proximityRead = probes.loadStore(sync::resendSnapshots); // the peers connected before it was read
         jvm = new JvmMeters(registry);
         admin.start();
